@@ -1,0 +1,141 @@
+import Foundation
+import SQLiteRecord
+
+/// `countries-cities [--db PATH] [--data DIR] [ISO]`: builds a database of GeoNames countries and cities on
+/// its first run, then answers from it.
+@main
+struct CountriesCities {
+    static let usage = """
+        usage: countries-cities [--db PATH] [--data DIR] [ISO]
+          ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
+                      (without it: counts and the ten most populous cities of the world)
+          --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
+          --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
+        Data: GeoNames (https://www.geonames.org), CC BY 4.0.
+        """
+
+    struct Options: Equatable {
+        var databasePath: String?
+        var dataDirectory: String?
+        var iso: String?
+        var help = false
+    }
+
+    static func main() {
+        do {
+            let options = try parse(Array(CommandLine.arguments.dropFirst()))
+            if options.help {
+                print(usage)
+                return
+            }
+            try run(options, output: { print($0) })
+        } catch {
+            FileHandle.standardError.write(Data("countries-cities: error: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--db", "--data":
+                guard let value = remaining.popFirst() else { throw SampleError.usage("\(argument) needs a value\n\(usage)") }
+                if argument == "--db" { options.databasePath = value } else { options.dataDirectory = value }
+            case "-h", "--help":
+                options.help = true
+            default:
+                guard !argument.hasPrefix("-"), options.iso == nil else {
+                    throw SampleError.usage("unexpected argument \"\(argument)\"\n\(usage)")
+                }
+                options.iso = argument.uppercased()
+            }
+        }
+        return options
+    }
+
+    /// Opens or builds the database, then prints the answer through `output`.
+    static func run(_ options: Options, output: (String) -> Void) throws {
+        let databaseURL = try options.databasePath.map { URL(fileURLWithPath: $0) } ?? SampleFiles.defaultDatabaseURL()
+        let queue = try openDatabase(at: databaseURL, dataDirectory: options.dataDirectory, output: output)
+        try queue.read { db in
+            if let iso = options.iso {
+                try printCountry(iso, db, output: output)
+            } else {
+                try printWorld(db, output: output)
+            }
+        }
+    }
+
+    /// Opens the database at `url`, importing the CSV files first when it has no `countries` table. When the
+    /// import fails, a file this run created is removed, so the next run starts clean.
+    static func openDatabase(at url: URL, dataDirectory: String?, output: (String) -> Void) throws -> DatabaseQueue {
+        let fileManager = FileManager.default
+        let existed = fileManager.fileExists(atPath: url.path)
+        do {
+            let queue = try DatabaseQueue(path: url.path)
+            if try queue.read({ db in try db.tableExists(Country.tableName) }) {
+                output("Database: \(url.path)")
+                return queue
+            }
+            let data = try SampleFiles.dataDirectory(override: dataDirectory.map { URL(fileURLWithPath: $0) })
+            output("Importing GeoNames countries and cities from \(data.path) into \(url.path) ...")
+            let start = Date()
+            let summary = try queue.write { db in
+                try GeoNamesImport.run(
+                    db, countriesFile: data.appendingPathComponent(SampleFiles.countriesFileName),
+                    citiesFile: data.appendingPathComponent(SampleFiles.citiesFileName))
+            }
+            let seconds = Date().timeIntervalSince(start)
+            output(
+                "Imported \(grouped(summary.countries)) countries and \(grouped(summary.cities)) cities in "
+                    + String(format: "%.2f", seconds) + " s (one transaction)")
+            return queue
+        } catch {
+            if !existed {
+                for suffix in ["", "-journal", "-wal", "-shm"] { try? fileManager.removeItem(atPath: url.path + suffix) }
+            }
+            throw error
+        }
+    }
+
+    static func printWorld(_ db: Database, output: (String) -> Void) throws {
+        output("\(grouped(try Country.count(db))) countries, \(grouped(try City.count(db))) cities")
+        output("The ten most populous cities of the world:")
+        let cities = try City.fetch(db, orderBy: [.descending("population"), .ascending("name")], limit: 10)
+        for (rank, city) in cities.enumerated() {
+            let country = try city.countryId.flatMap { try Country.fetchOne(db, id: $0) }
+            let place = country.map { "\(city.name), \($0.name)" } ?? city.name
+            output(String(format: "%2d. ", rank + 1) + "\(place) (\(grouped(city.population)))")
+        }
+    }
+
+    static func printCountry(_ iso: String, _ db: Database, output: (String) -> Void) throws {
+        guard let country = try Country.fetch(db, where: ["iso": iso]).first else {
+            throw SampleError.unknownCountry(iso)
+        }
+        let capital = country.capital.map { ", capital \($0)" } ?? ""
+        output(
+            "\(country.name) (\(country.iso), \(country.iso3)): population \(grouped(country.population))"
+                + "\(capital), continent \(country.continentCode)")
+        let total = try City.count(db, where: ["country_id": country.id])
+        output("\(grouped(total)) cities over 15,000 inhabitants; the most populous:")
+        let cities = try City.fetch(
+            db, where: ["country_id": country.id], orderBy: [.descending("population"), .ascending("name")], limit: 10)
+        for (rank, city) in cities.enumerated() {
+            output(String(format: "%2d. ", rank + 1) + "\(city.name) (\(grouped(city.population)))")
+        }
+    }
+
+    /// `9733276` as `9,733,276`, whatever the locale.
+    static func grouped<T: BinaryInteger>(_ value: T) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return value < 0 ? "-" + result : result
+    }
+}

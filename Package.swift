@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SQLiteRecord",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "SQLiteRecord", targets: ["SQLiteRecord"]),
+        .executable(name: "countries-cities", targets: ["CountriesCities"]),
+    ],
+    targets: [
+        // The platform's own sqlite3: pkg-config on Linux and Homebrew, the SDK's on Apple platforms.
+        .systemLibrary(
+            name: "CSQLiteRecord",
+            path: "Sources/CSQLiteRecord",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "SQLiteRecord", dependencies: ["CSQLiteRecord"]),
+        .executableTarget(
+            name: "CountriesCities",
+            dependencies: ["SQLiteRecord"],
+            path: "Examples/CountriesCities",
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
+        // Compiles and runs the README's examples (they declare their own Country and City).
+        .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),
+        .testTarget(
+            name: "CountriesCitiesTests",
+            dependencies: ["CountriesCities", "SQLiteRecord"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,272 @@
+import CSQLiteRecord
+import Foundation
+
+/// Reads one column of the current row as the Swift type a coding key asks for, following the value table
+/// in DESIGN.md: a conversion happens when it is exact, and anything that would lose information throws.
+///
+/// Errors name the column, the table when known, the stored storage class and value, and the Swift type;
+/// their coding path ends with the key.
+struct ColumnReader {
+    let statement: Statement
+    let index: Int32
+    /// The statement's column names, table and JSON decoder.
+    let context: RowDecodingContext
+    /// The coding key that asked for this column; nil for a single-column row decoded as one value. Rows
+    /// decode at the top of a coding path, so the key alone is the path.
+    let key: (any CodingKey)?
+
+    var codingPath: [any CodingKey] { key.map { [$0] } ?? [] }
+
+    var storage: Int32 { statement.columnType(at: index) }
+    var isNull: Bool { storage == SQLITE_NULL }
+
+    // MARK: Errors
+
+    func mismatch(_ type: Any.Type, _ reason: String? = nil) -> DecodingError {
+        let stored = statement.value(at: index)
+        var text = "Expected \(type) but \(context.describeColumn(at: index)) holds \(stored)"
+        if let reason { text += ", \(reason)" }
+        return DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: text))
+    }
+
+    func valueNotFound(_ type: Any.Type) -> DecodingError {
+        let text = "Expected \(type) but \(context.describeColumn(at: index)) holds NULL"
+        return DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: text))
+    }
+
+    /// Throws `valueNotFound` for NULL: every typed read below starts here.
+    private func checkNotNull(_ type: Any.Type) throws {
+        if isNull { throw valueNotFound(type) }
+    }
+
+    // MARK: Numbers
+
+    /// INTEGER in range, or REAL with no fractional part in range.
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        switch storage {
+        case SQLITE_INTEGER:
+            guard let value = T(exactly: statement.int64(at: index)) else { throw mismatch(type, "out of range") }
+            return value
+        case SQLITE_FLOAT:
+            let real = statement.double(at: index)
+            guard real.isFinite, real.rounded(.towardZero) == real else {
+                throw mismatch(type, "which is not a whole number")
+            }
+            guard let value = T(exactly: real) else { throw mismatch(type, "out of range") }
+            return value
+        default:
+            try checkNotNull(type)
+            throw mismatch(type)
+        }
+    }
+
+    /// REAL, or INTEGER converted to the nearest double.
+    func double() throws -> Double {
+        switch storage {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return statement.double(at: index)
+        default:
+            try checkNotNull(Double.self)
+            throw mismatch(Double.self)
+        }
+    }
+
+    /// REAL rounded to Float as Float does, or INTEGER.
+    func float() throws -> Float {
+        switch storage {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return Float(statement.double(at: index))
+        default:
+            try checkNotNull(Float.self)
+            throw mismatch(Float.self)
+        }
+    }
+
+    /// INTEGER 0 or 1, REAL 0.0 or 1.0, or one of the words SQLite's boolean texts use, in any case.
+    func bool() throws -> Bool {
+        switch storage {
+        case SQLITE_INTEGER:
+            switch statement.int64(at: index) {
+            case 0: return false
+            case 1: return true
+            default: throw mismatch(Bool.self, "which is neither 0 nor 1")
+            }
+        case SQLITE_FLOAT:
+            switch statement.double(at: index) {
+            case 0: return false
+            case 1: return true
+            default: throw mismatch(Bool.self, "which is neither 0 nor 1")
+            }
+        case SQLITE_TEXT:
+            switch statement.string(at: index).lowercased() {
+            case "1", "true", "t", "yes", "y": return true
+            case "0", "false", "f", "no", "n": return false
+            default: throw mismatch(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
+            }
+        default:
+            try checkNotNull(Bool.self)
+            throw mismatch(Bool.self)
+        }
+    }
+
+    // MARK: Text and bytes
+
+    /// TEXT, or INTEGER and REAL as their decimal text.
+    func string() throws -> String {
+        switch storage {
+        case SQLITE_TEXT: return statement.string(at: index)
+        case SQLITE_INTEGER: return String(statement.int64(at: index))
+        case SQLITE_FLOAT: return String(statement.double(at: index))
+        default:
+            try checkNotNull(String.self)
+            throw mismatch(String.self)
+        }
+    }
+
+    /// BLOB, or TEXT as its UTF-8 bytes.
+    func data() throws -> Data {
+        switch storage {
+        case SQLITE_BLOB, SQLITE_TEXT: return statement.data(at: index)
+        default:
+            try checkNotNull(Data.self)
+            throw mismatch(Data.self)
+        }
+    }
+
+    // MARK: Foundation values
+
+    /// TEXT in a form SQLite's date functions read, or INTEGER / REAL unix seconds.
+    func date() throws -> Date {
+        switch storage {
+        case SQLITE_TEXT:
+            if let date = statement.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
+            throw mismatch(Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
+        case SQLITE_INTEGER, SQLITE_FLOAT:
+            let seconds = statement.double(at: index)
+            guard seconds.isFinite else { throw mismatch(Date.self, "which is not a finite number of seconds") }
+            return Date(timeIntervalSince1970: seconds)
+        default:
+            try checkNotNull(Date.self)
+            throw mismatch(Date.self)
+        }
+    }
+
+    /// TEXT with or without hyphens or braces, in any case, or a 16-byte BLOB.
+    func uuid() throws -> UUID {
+        switch storage {
+        case SQLITE_TEXT:
+            var text = statement.string(at: index)
+            if text.hasPrefix("{") && text.hasSuffix("}") { text = String(text.dropFirst().dropLast()) }
+            if text.count == 32, !text.contains("-") {
+                let characters = Array(text)
+                text = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+            }
+            guard let uuid = UUID(uuidString: text) else { throw mismatch(UUID.self, "which is not a UUID") }
+            return uuid
+        case SQLITE_BLOB:
+            let bytes = [UInt8](statement.data(at: index))
+            guard bytes.count == 16 else { throw mismatch(UUID.self, "which is not 16 bytes") }
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
+        default:
+            try checkNotNull(UUID.self)
+            throw mismatch(UUID.self)
+        }
+    }
+
+    /// TEXT holding an absolute or relative URL.
+    func url() throws -> URL {
+        switch storage {
+        case SQLITE_TEXT:
+            guard let url = URL(string: statement.string(at: index)) else {
+                throw mismatch(URL.self, "which is not a URL")
+            }
+            return url
+        default:
+            try checkNotNull(URL.self)
+            throw mismatch(URL.self)
+        }
+    }
+
+    /// TEXT holding a decimal number, INTEGER, or REAL through its shortest decimal text (19.99 stays 19.99).
+    func decimal() throws -> Decimal {
+        let text: String
+        switch storage {
+        case SQLITE_TEXT: text = statement.string(at: index)
+        case SQLITE_INTEGER: return Decimal(statement.int64(at: index))
+        case SQLITE_FLOAT:
+            let real = statement.double(at: index)
+            guard real.isFinite else { throw mismatch(Decimal.self, "which is not finite") }
+            text = String(real)
+        default:
+            try checkNotNull(Decimal.self)
+            throw mismatch(Decimal.self)
+        }
+        guard Self.isDecimalNumber(text), let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        else { throw mismatch(Decimal.self, "which is not a decimal number") }
+        return value
+    }
+
+    /// `[+-]digits[.digits][e[+-]digits]`: what Decimal(string:) reads whole. It stops silently at the first
+    /// character it cannot read, so "12abc" would otherwise become 12.
+    private static func isDecimalNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        let isDigit = { (byte: UInt8) in byte >= 48 && byte <= 57 }
+        let integerDigits = bytes.prefix(while: isDigit).count
+        bytes = bytes.dropFirst(integerDigits)
+        var fractionDigits = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fractionDigits = bytes.prefix(while: isDigit).count
+            bytes = bytes.dropFirst(fractionDigits)
+        }
+        guard integerDigits + fractionDigits > 0 else { return false }
+        if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            let exponentDigits = bytes.prefix(while: isDigit).count
+            guard exponentDigits > 0 else { return false }
+            bytes = bytes.dropFirst(exponentDigits)
+        }
+        return bytes.isEmpty
+    }
+
+    /// TEXT or BLOB holding JSON, for nested structs, arrays and dictionaries.
+    func json<T: Decodable>(_ type: T.Type) throws -> T {
+        let bytes: Data
+        switch storage {
+        case SQLITE_TEXT, SQLITE_BLOB: bytes = statement.data(at: index)
+        default:
+            try checkNotNull(type)
+            throw mismatch(type, "where JSON text was expected")
+        }
+        do {
+            return try context.jsonDecoder.decode(type, from: bytes)
+        } catch {
+            throw mismatch(type, "which is not JSON for it: \(error)")
+        }
+    }
+
+    // MARK: Any Decodable
+
+    /// The value table's fast paths first (Date, Data, URL, UUID, Decimal are read straight from the
+    /// column rather than through their own `Decodable`, which would ask for other shapes), then the type's
+    /// own `init(from:)` over this one column (RawRepresentable enums and single-value wrappers), then JSON
+    /// for types that ask for a keyed or unkeyed container.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // Each cast succeeds: T is the type just compared.
+        if T.self == Date.self, let value = try date() as? T { return value }
+        if T.self == Data.self, let value = try data() as? T { return value }
+        if T.self == UUID.self, let value = try uuid() as? T { return value }
+        if T.self == URL.self, let value = try url() as? T { return value }
+        if T.self == Decimal.self, let value = try decimal() as? T { return value }
+        if isNull { throw valueNotFound(type) }
+        do {
+            return try T(from: ColumnValueDecoder(reader: self))
+        } catch is ColumnValueDecoder.NeedsContainer {
+            return try json(type)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// One column of a table, as `PRAGMA table_info` describes it.
+/// See <https://www.sqlite.org/pragma.html#pragma_table_info>.
+public struct ColumnInfo: Sendable, Hashable {
+    /// The column name.
+    public let name: String
+    /// The declared type as written in CREATE TABLE (`INTEGER`, `VARCHAR(20)`, or "" when none); it decides
+    /// the column's affinity. See <https://www.sqlite.org/datatype3.html#determination_of_column_affinity>.
+    public let declaredType: String
+    /// True when the column is declared NOT NULL.
+    public let isNotNull: Bool
+    /// The column's position in the primary key, starting at 1; 0 when it is not part of it.
+    public let primaryKeyIndex: Int
+}
+
+extension Database {
+    /// The columns of table (or view) `table`, in declaration order.
+    /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` and the message `no such table: NAME` when there is no
+    ///   such table or view.
+    public func columns(in table: String) throws -> [ColumnInfo] {
+        // The table-valued form of the pragma takes the name as a bound argument: nothing to quote.
+        let sql = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)"
+        let columns = try withStatement(sql: sql, arguments: [table]) { statement in
+            var columns: [ColumnInfo] = []
+            while try statement.step() {
+                columns.append(
+                    ColumnInfo(
+                        name: statement.string(at: 0), declaredType: statement.string(at: 1),
+                        isNotNull: statement.int64(at: 2) != 0, primaryKeyIndex: Int(statement.int64(at: 3))))
+            }
+            return columns
+        }
+        guard !columns.isEmpty else {
+            throw DatabaseError(resultCode: .error, message: "no such table: \(table)", sql: sql)
+        }
+        return columns
+    }
+
+    /// True when the database has a table named `table` (`sqlite_master`), compared as SQLite compares
+    /// names: ASCII case-insensitively.
+    /// - Throws: ``DatabaseError`` when the schema cannot be read.
+    public func tableExists(_ table: String) throws -> Bool {
+        let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE"
+        return try integerScalar(sql: sql, arguments: [table]) ?? 0 > 0
+    }
+}

@@ -1,0 +1,75 @@
+/// How a transaction takes its locks. See <https://www.sqlite.org/lang_transaction.html>.
+public enum TransactionKind: Sendable {
+    /// `BEGIN DEFERRED`: no lock until the first read or write. A deferred transaction that reads and then
+    /// writes cannot wait for the write lock: SQLite answers `SQLITE_BUSY` at once, whatever the busy timeout.
+    case deferred
+    /// `BEGIN IMMEDIATE`: takes the write lock at BEGIN, waiting up to the busy timeout. Use it for writes.
+    case immediate
+    /// `BEGIN EXCLUSIVE`: like immediate; in rollback-journal mode it also keeps readers out.
+    case exclusive
+
+    var beginSQL: String {
+        switch self {
+        case .deferred: return "BEGIN DEFERRED TRANSACTION"
+        case .immediate: return "BEGIN IMMEDIATE TRANSACTION"
+        case .exclusive: return "BEGIN EXCLUSIVE TRANSACTION"
+        }
+    }
+}
+
+extension Database {
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws and rethrows that
+    /// error.
+    ///
+    /// Called while a transaction is already open, the body runs in a savepoint instead (`kind` is then
+    /// ignored): its work is rolled back alone when it throws, and the outer transaction goes on. A COMMIT
+    /// that fails (a deferred foreign key violation, `SQLITE_BUSY`) is rolled back and thrown, leaving the
+    /// connection usable. See <https://www.sqlite.org/lang_savepoint.html>.
+    /// - Parameters:
+    ///   - kind: how the transaction takes its locks; `.immediate` for transactions that write.
+    ///   - body: the work; its result is returned.
+    /// - Throws: the first error `body` throws, or ``DatabaseError`` from BEGIN, COMMIT or SAVEPOINT.
+    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+        if isInsideTransaction {
+            return try savepoint(body)
+        }
+        try run(sql: kind.beginSQL)
+        do {
+            let result = try body()
+            try run(sql: "COMMIT TRANSACTION")
+            return result
+        } catch {
+            // Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) have already rolled the transaction back;
+            // ROLLBACK would then fail with "no transaction is active". The body's error is the one to report.
+            if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a savepoint: released when it returns, rolled back to and released when it throws.
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        // One name for every level is enough: ROLLBACK TO and RELEASE act on the innermost savepoint of
+        // that name.
+        try run(sql: "SAVEPOINT \"sqliterecord\"")
+        do {
+            let result = try body()
+            try run(sql: "RELEASE SAVEPOINT \"sqliterecord\"")
+            return result
+        } catch {
+            if isInsideTransaction {
+                try? run(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \"sqliterecord\"")
+                try? run(sql: "RELEASE SAVEPOINT \"sqliterecord\"")
+            }
+            throw error
+        }
+    }
+
+    /// Runs one statement from the statement cache to completion, binding `arguments`.
+    /// - Throws: ``DatabaseError`` from preparing, binding or stepping.
+    func run(sql: String, arguments: StatementArguments = []) throws {
+        let statement = try cachedStatement(sql: sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() {}
+    }
+}

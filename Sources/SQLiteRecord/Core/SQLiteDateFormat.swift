@@ -1,0 +1,175 @@
+import Foundation
+
+/// The date texts SQLite's date and time functions read, parsed and printed by hand.
+///
+/// Parsing accepts what <https://www.sqlite.org/lang_datefunc.html> calls time values 1 to 10 with a date:
+/// `YYYY-MM-DD`, optionally followed by a space or `T` and `HH:MM`, `HH:MM:SS` or `HH:MM:SS.SSS` (any
+/// number of fraction digits), optionally followed by `Z` or an offset `+HH:MM` / `-HH:MM`. A text with no
+/// zone is UTC, as in SQLite. Printing writes one form: UTC `YYYY-MM-DD HH:MM:SS.SSS`, which sorts as
+/// text, keeps milliseconds, and is what `datetime()` and `strftime()` read.
+///
+/// Neither direction goes through `DateFormatter` or ICU: on the hot path of every fetch and save, a
+/// formatter costs more than the SQLite call itself (on Linux each call copies an ICU formatter). The
+/// arithmetic is Howard Hinnant's days-from-civil algorithm over the proleptic Gregorian calendar.
+public enum SQLiteDateFormat {
+    /// Parses a SQLite date text into a `Date`; nil when the text is not one of the accepted forms or
+    /// names an impossible date (month 13, February 30, hour 24).
+    public static func date(from text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { date(fromUTF8: $0) }
+    }
+
+    /// Parses UTF-8 bytes as ``date(from:)`` does, without making a `String` first.
+    public static func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var index = 0
+        let count = bytes.count
+
+        func number(_ width: Int) -> Int? {
+            guard index + width <= count else { return nil }
+            var value = 0
+            for offset in 0..<width {
+                let digit = Int(bytes[index + offset]) - 48
+                guard digit >= 0 && digit <= 9 else { return nil }
+                value = value * 10 + digit
+            }
+            index += width
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < count && bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+            let day = number(2), (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year)
+        else { return nil }
+
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        guard index < count else { return Date(timeIntervalSince1970: seconds) }
+
+        guard bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "T") else { return nil }
+        index += 1
+        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), hour < 24, minute < 60
+        else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if expect(UInt8(ascii: ":")) {
+            guard let value = number(2), value < 60 else { return nil }
+            second = value
+            if expect(UInt8(ascii: ".")) {
+                // Up to nine digits (nanoseconds) count; more are read and ignored, as SQLite does.
+                var digits = 0
+                var numerator = 0
+                var denominator = 1
+                while index < count, bytes[index] >= 48, bytes[index] <= 57 {
+                    if digits < 9 {
+                        numerator = numerator * 10 + Int(bytes[index] - 48)
+                        denominator *= 10
+                    }
+                    digits += 1
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+                fraction = Double(numerator) / Double(denominator)
+            }
+        }
+        seconds += Double(hour * 3600 + minute * 60 + second) + fraction
+
+        if index < count {
+            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
+                // UTC, as with no zone at all.
+            } else if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                let sign = bytes[index] == UInt8(ascii: "+") ? 1.0 : -1.0
+                index += 1
+                guard let offsetHours = number(2), expect(UInt8(ascii: ":")), let offsetMinutes = number(2),
+                    offsetHours < 24, offsetMinutes < 60
+                else { return nil }
+                seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+            } else {
+                return nil
+            }
+        }
+        guard index == count else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Prints `date` as UTC `YYYY-MM-DD HH:MM:SS.SSS`, rounded to the nearest millisecond; nil when the date
+    /// falls outside the years 0000 to 9999 that the form can hold, or is not finite.
+    public static func string(from date: Date) -> String? {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        // 253402300800000 ms is 10000-01-01; -62167219200000 ms is 0000-01-01.
+        guard milliseconds.isFinite, milliseconds >= -62_167_219_200_000, milliseconds < 253_402_300_800_000 else {
+            return nil
+        }
+        let total = Int64(milliseconds)
+        let (days, millisecondOfDay) = floorDivision(total, 86_400_000)
+        let (year, month, day) = civil(fromDays: Int(days))
+        let millisecondsInDay = Int(millisecondOfDay)
+        let hour = millisecondsInDay / 3_600_000
+        let minute = millisecondsInDay / 60_000 % 60
+        let second = millisecondsInDay / 1000 % 60
+        let millisecond = millisecondsInDay % 1000
+
+        return String(unsafeUninitializedCapacity: 23) { buffer in
+            func put(_ value: Int, width: Int, at start: Int) {
+                var value = value
+                for position in stride(from: start + width - 1, through: start, by: -1) {
+                    buffer[position] = UInt8(48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            buffer[10] = UInt8(ascii: " ")
+            put(hour, width: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(minute, width: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second, width: 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(millisecond, width: 3, at: 20)
+            return 23
+        }
+    }
+
+    static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a count of days since 1970-01-01.
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let quotient = value / divisor
+        let remainder = value % divisor
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+}

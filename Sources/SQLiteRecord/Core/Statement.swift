@@ -1,0 +1,203 @@
+import CSQLiteRecord
+import Foundation
+
+/// A prepared SQL statement: bind arguments, step through result rows, read their columns.
+///
+/// Made by ``Database/makeStatement(sql:)`` (yours to keep) or taken from the connection's cache by the
+/// library. Not thread-safe: use it only where its database is used. Column indexes start at 0, parameter
+/// indexes at 1, as in SQLite's C API. See <https://www.sqlite.org/c3ref/stmt.html>.
+public final class Statement {
+    /// The `sqlite3_stmt` handle, finalized when the statement is released.
+    let handle: OpaquePointer
+    /// The connection. `sqlite3_close_v2` keeps it alive until every statement is finalized, so a statement
+    /// that outlives its `Database` stays valid.
+    let connection: OpaquePointer
+    /// The SQL text this statement was prepared from.
+    public let sql: String
+
+    /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
+    /// `sqlite3_prepare_v3`.
+    /// - Throws: ``DatabaseError`` when SQLite cannot prepare it (a syntax error, a missing table), or when
+    ///   the text holds no statement or more than one (code `SQLITE_MISUSE`).
+    init(connection: OpaquePointer, sql: String) throws {
+        var handle: OpaquePointer?
+        var holdsMore = false
+        let code = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection, text, -1, 0, &handle, &tail)
+            if code == SQLITE_OK, let tail { holdsMore = holdsAnotherStatement(tail, connection: connection) }
+            return code
+        }
+        if code != SQLITE_OK {
+            sqlite3_finalize(handle)
+            throw DatabaseError(code, connection: connection, sql: sql)
+        }
+        guard let handle else {
+            throw DatabaseError(resultCode: .misuse, message: "the SQL text holds no statement", sql: sql)
+        }
+        guard !holdsMore else {
+            sqlite3_finalize(handle)
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "the SQL text holds more than one statement; use Database.execute(sql:) for scripts",
+                sql: sql)
+        }
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    /// Takes ownership of a statement already prepared on `connection`.
+    init(handle: OpaquePointer, connection: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// The number of parameters in the SQL (`sqlite3_bind_parameter_count`).
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// The number of columns in each result row (`sqlite3_column_count`); 0 for statements that return none.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// The name of column `index` as SQLite reports it: the `AS` alias, or the column name.
+    public func columnName(at index: Int32) -> String {
+        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// The names of all result columns, in order.
+    public var columnNames: [String] { (0..<columnCount).map { columnName(at: $0) } }
+
+    /// Binds `arguments` to parameters 1...n after resetting the statement and clearing earlier bindings.
+    /// - Throws: ``DatabaseError`` with `SQLITE_RANGE` when the number of arguments differs from the number of
+    ///   parameters in the SQL (nothing is run), or what `sqlite3_bind_*` reports.
+    public func bind(_ arguments: StatementArguments) throws {
+        reset()
+        sqlite3_clear_bindings(handle)
+        let expected = parameterCount
+        guard arguments.values.count == expected else {
+            throw DatabaseError(
+                resultCode: .range,
+                message: "the SQL has \(expected) parameter(s) but \(arguments.values.count) argument(s) were given",
+                sql: sql)
+        }
+        for (offset, value) in arguments.values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to parameter `index` (1-based). The corresponding SQLite calls are `sqlite3_bind_*`.
+    /// - Throws: ``DatabaseError`` when the index is out of range or the value too big (`SQLITE_TOOBIG`).
+    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, index, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, index, real)
+        case .text(var text):
+            code = text.withUTF8 { bytes -> Int32 in
+                // An empty buffer may have no base address, and a NULL pointer would bind NULL, not ''.
+                guard let base = bytes.baseAddress, bytes.count > 0 else {
+                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+                }
+            }
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes -> Int32 in
+                guard let base = bytes.baseAddress, bytes.count > 0 else {
+                    return sqlite3_bind_zeroblob(handle, index, 0)
+                }
+                return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), sqliteTransient)
+            }
+        }
+        try DatabaseError.check(code, connection: connection, sql: sql)
+    }
+
+    /// Runs the statement to its next row. The corresponding SQLite call is `sqlite3_step`.
+    /// - Returns: true when a row is available to read, false when the statement is done.
+    /// - Throws: ``DatabaseError`` with SQLite's code and message; the statement is reset first, so it can
+    ///   be bound and run again.
+    @discardableResult
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        let error = DatabaseError(code, connection: connection, sql: sql)
+        sqlite3_reset(handle)
+        throw error
+    }
+
+    /// Resets the statement so it can run again, keeping its bindings. `sqlite3_reset`'s result repeats the
+    /// last step's error, which ``step()`` already threw, so it is not checked here.
+    public func reset() { sqlite3_reset(handle) }
+
+    /// True while the statement has stepped but not finished or been reset (`sqlite3_stmt_busy`).
+    var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
+    /// The storage class of column `index` in the current row (`sqlite3_column_type`): one of
+    /// `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`.
+    public func columnType(at index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
+
+    /// True when column `index` of the current row is NULL.
+    public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+    /// Column `index` of the current row as an integer (`sqlite3_column_int64`); SQLite converts other
+    /// storage classes by its own rules, so check ``columnType(at:)`` first when that matters.
+    public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// Column `index` of the current row as a double (`sqlite3_column_double`).
+    public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// Column `index` of the current row as text (`sqlite3_column_text`); NULL reads as "".
+    public func string(at index: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// Calls `body` with the bytes of column `index` read as text, without copying them into a `String`.
+    /// The buffer is valid only during the call.
+    public func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let text = sqlite3_column_text(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+    }
+
+    /// Column `index` of the current row as bytes (`sqlite3_column_blob`); NULL reads as empty data.
+    public func data(at index: Int32) -> Data {
+        guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
+    /// Column `index` of the current row with the storage class SQLite holds it in.
+    public func value(at index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(int64(at: index))
+        case SQLITE_FLOAT: return .real(double(at: index))
+        case SQLITE_TEXT: return .text(string(at: index))
+        case SQLITE_BLOB: return .blob(data(at: index))
+        default: return .null
+        }
+    }
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns. The C macro is a
+/// cast of -1 that Swift does not import.
+var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
+/// True when `tail`, what follows a prepared statement, holds another statement. SQLite itself skips
+/// whitespace, semicolons and comments: preparing such a tail yields no statement.
+func holdsAnotherStatement(_ tail: UnsafePointer<CChar>, connection: OpaquePointer) -> Bool {
+    guard tail.pointee != 0 else { return false }
+    var next: OpaquePointer?
+    let code = sqlite3_prepare_v3(connection, tail, -1, 0, &next, nil)
+    sqlite3_finalize(next)
+    return code != SQLITE_OK || next != nil
+}

@@ -1,0 +1,72 @@
+/// SQL text and its arguments, ready to run.
+struct SQLQuery: Equatable {
+    var sql: String
+    var arguments: StatementArguments
+}
+
+/// Builds the statements record operations run. Names are quoted by ``SQLIdentifier``; values are always
+/// bound as arguments, never written into the SQL.
+enum RecordSQL {
+    /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`; `DEFAULT VALUES` when there are no columns.
+    static func insert(into table: String, columns: [String]) -> String {
+        guard !columns.isEmpty else { return "INSERT INTO \(SQLIdentifier.quoted(table)) DEFAULT VALUES" }
+        let names = columns.map(SQLIdentifier.quoted).joined(separator: ", ")
+        let parameters = repeatElement("?", count: columns.count).joined(separator: ", ")
+        return "INSERT INTO \(SQLIdentifier.quoted(table)) (\(names)) VALUES (\(parameters))"
+    }
+
+    /// `UPDATE "table" SET "a" = ?, "b" = ? WHERE "id" = ?`: the key's value is the last argument.
+    static func update(_ table: String, columns: [String], primaryKey: String) -> String {
+        let assignments = columns.map { SQLIdentifier.quoted($0) + " = ?" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments) WHERE \(SQLIdentifier.quoted(primaryKey)) = ?"
+    }
+
+    /// `DELETE FROM "table" WHERE "id" = ?`.
+    static func delete(from table: String, primaryKey: String) -> String {
+        "DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(primaryKey)) = ?"
+    }
+
+    /// `SELECT * FROM "table" WHERE "id" = ?`.
+    static func selectOne(from table: String, primaryKey: String) -> String {
+        "SELECT * FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(primaryKey)) = ?"
+    }
+
+    /// `SELECT * FROM "table" WHERE "a" = ? AND "b" IS NULL ORDER BY "c" DESC LIMIT ?`.
+    ///
+    /// Conditions are ANDed in column-name order, so the same filter always gives the same SQL text (and
+    /// the same cached statement). A nil value tests `IS NULL`, since `= NULL` matches no row.
+    static func select(
+        from table: String, where conditions: [String: SQLiteValue], orderBy ordering: [Ordering], limit: Int?
+    ) -> SQLQuery {
+        var query = filtered("SELECT * FROM \(SQLIdentifier.quoted(table))", conditions)
+        if !ordering.isEmpty {
+            query.sql += " ORDER BY " + ordering.map(\.sql).joined(separator: ", ")
+        }
+        if let limit {
+            query.sql += " LIMIT ?"
+            query.arguments.values.append(.integer(Int64(limit)))
+        }
+        return query
+    }
+
+    /// `SELECT count(*) FROM "table" WHERE ...`, with conditions as in ``select(from:where:orderBy:limit:)``.
+    static func count(from table: String, where conditions: [String: SQLiteValue]) -> SQLQuery {
+        filtered("SELECT count(*) FROM \(SQLIdentifier.quoted(table))", conditions)
+    }
+
+    private static func filtered(_ base: String, _ conditions: [String: SQLiteValue]) -> SQLQuery {
+        guard !conditions.isEmpty else { return SQLQuery(sql: base, arguments: []) }
+        var terms: [String] = []
+        var arguments = StatementArguments()
+        for column in conditions.keys.sorted() {
+            let value = conditions[column] ?? .null
+            if value == .null {
+                terms.append(SQLIdentifier.quoted(column) + " IS NULL")
+            } else {
+                terms.append(SQLIdentifier.quoted(column) + " = ?")
+                arguments.values.append(value)
+            }
+        }
+        return SQLQuery(sql: base + " WHERE " + terms.joined(separator: " AND "), arguments: arguments)
+    }
+}

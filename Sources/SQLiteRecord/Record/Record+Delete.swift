@@ -1,0 +1,20 @@
+extension Record {
+    /// Deletes the record's row.
+    /// - Returns: true when a row was deleted, false when no row had the id.
+    /// - Throws: ``RecordError/recordNotSaved(table:)`` when `id` is nil, or ``DatabaseError`` (a foreign
+    ///   key from another table still references the row: `SQLITE_CONSTRAINT_FOREIGNKEY`).
+    @discardableResult
+    public func delete(_ db: Database) throws -> Bool {
+        guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
+        try db.run(sql: RecordSQL.delete(from: Self.tableName, primaryKey: Self.primaryKeyColumn), arguments: [id])
+        return db.changesCount > 0
+    }
+
+    /// Deletes the record's row through the default queue (``RecordStore``).
+    /// - Returns: true when a row was deleted, false when no row had the id.
+    /// - Throws: as ``delete(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    @discardableResult
+    public func delete() throws -> Bool {
+        try RecordStore.defaultQueue().write { db in try delete(db) }
+    }
+}

@@ -1,0 +1,126 @@
+// The README's Swift blocks, verbatim: this file compiles them, `testTheTourRuns` runs them, and
+// `testTheREADMEShowsThisCode` fails when the README and this file drift apart.
+import Foundation
+import SQLiteRecord
+
+struct Country: Record {
+    var id: Int64?  // nil until saved; save() sets it from the rowid
+    var name: String
+    var iso: String
+    var population: Int64
+    static let tableName = "countries"
+}
+
+struct City: Record {
+    var id: Int64?
+    var countryId: Int64?
+    var name: String
+    var population: Int
+    var foundedAt: Date?
+    static let tableName = "cities"
+    enum CodingKeys: String, CodingKey {
+        case id, name, population
+        case countryId = "country_id"
+        case foundedAt = "founded_at"
+    }
+    mutating func bind(to parent: any Record) {
+        if let country = parent as? Country { countryId = country.id }
+    }
+}
+
+import XCTest
+
+final class ReadmeTourTests: XCTestCase {
+    private var folder: URL!
+    private var previousDirectory = ""
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        previousDirectory = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path))
+    }
+
+    override func tearDownWithError() throws {
+        RecordStore.reset()
+        _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
+        try FileManager.default.removeItem(at: folder)
+    }
+
+    func testTheTourRuns() throws {
+        let queue = try DatabaseQueue(path: "world.sqlite")
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS countries (
+                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, iso TEXT NOT NULL UNIQUE, population INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS cities (
+                    id INTEGER PRIMARY KEY, country_id INTEGER NOT NULL REFERENCES countries(id),
+                    name TEXT NOT NULL, population INTEGER NOT NULL, founded_at TEXT);
+                """)
+        }
+        try RecordStore.use(queue)
+
+        var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+        try france.save()  // INSERT; france.id is set
+        france.population += 1
+        try france.save()  // UPDATE "countries" SET ... WHERE "id" = ?
+
+        var cities = [
+            City(id: nil, countryId: nil, name: "Paris", population: 2_138_551, foundedAt: nil),
+            City(id: nil, countryId: nil, name: "Lyon", population: 522_969, foundedAt: nil),
+        ]
+        try france.save(children: &cities)  // one transaction: bind(to:) then save for each city
+
+        let big = try City.fetch(where: ["country_id": france.id], orderBy: [.descending("population")], limit: 10)
+        let one = try City.fetchOne(id: 1)
+        let n = try City.count(where: ["country_id": france.id])
+        let joined = try City.fetch(
+            sql: "SELECT cities.* FROM cities JOIN countries ON countries.id = cities.country_id WHERE countries.iso = ?",
+            arguments: ["FR"])
+        try cities[1].delete()
+
+        // An explicit connection: several calls in one transaction of your own.
+        try queue.write { db in
+            var japan = Country(id: nil, name: "Japan", iso: "JP", population: 126_529_100)
+            try japan.save(db)
+            var tokyo = [City(id: nil, countryId: nil, name: "Tokyo", population: 9_733_276, foundedAt: nil)]
+            try japan.save(db, children: &tokyo)
+        }
+
+        XCTAssertEqual(france.id, 1)
+        XCTAssertEqual(big.map(\.name), ["Paris", "Lyon"])
+        XCTAssertEqual(one?.name, "Paris")
+        XCTAssertEqual(n, 2)
+        XCTAssertEqual(joined.map(\.name), ["Paris", "Lyon"])
+        XCTAssertEqual(try Country.fetchOne(id: 1)?.population, 66_000_001)
+        XCTAssertEqual(try City.fetch(orderBy: [.ascending("id")]).map(\.name), ["Paris", "Tokyo"])
+        XCTAssertEqual(try City.fetch(where: ["name": "Tokyo"]).first?.countryId, 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("world.sqlite").path))
+    }
+
+    func testTheREADMEShowsThisCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let sourceLines = Self.codeLines(source)
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        XCTAssertEqual(blocks.count, 2)
+        for block in blocks {
+            let lines = Self.codeLines(block)
+            let found = sourceLines.indices.contains { start in
+                start + lines.count <= sourceLines.count && Array(sourceLines[start..<start + lines.count]) == lines
+            }
+            XCTAssertTrue(found, "README block not in ReadmeTourTests.swift:\n\(block)")
+        }
+    }
+
+    /// Lines without indentation, blank lines dropped.
+    private static func codeLines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+}
