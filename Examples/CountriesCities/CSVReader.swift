@@ -121,7 +121,8 @@ enum CSVReader {
                 guard !afterClosingQuote else {
                     throw CSVError(
                         fileName: fileName, line: line,
-                        message: "text after the closing quote of a field; a quoted field must end at a comma or line end")
+                        message:
+                            "text after the closing quote of a field; a quoted field must end at a comma or line end")
                 }
                 field.append(byte)
                 fieldStarted = true

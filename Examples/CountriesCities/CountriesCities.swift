@@ -41,7 +41,9 @@ struct CountriesCities {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--db", "--data":
-                guard let value = remaining.popFirst() else { throw SampleError.usage("\(argument) needs a value\n\(usage)") }
+                guard let value = remaining.popFirst() else {
+                    throw SampleError.usage("\(argument) needs a value\n\(usage)")
+                }
                 if argument == "--db" { options.databasePath = value } else { options.dataDirectory = value }
             case "-h", "--help":
                 options.help = true
@@ -94,7 +96,9 @@ struct CountriesCities {
             return queue
         } catch {
             if !existed {
-                for suffix in ["", "-journal", "-wal", "-shm"] { try? fileManager.removeItem(atPath: url.path + suffix) }
+                for suffix in ["", "-journal", "-wal", "-shm"] {
+                    try? fileManager.removeItem(atPath: url.path + suffix)
+                }
             }
             throw error
         }

@@ -48,7 +48,8 @@ enum SampleFiles {
             if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
                 cache = URL(fileURLWithPath: xdg, isDirectory: true)
             } else {
-                cache = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+                cache = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+                    ".cache", isDirectory: true)
             }
         #else
             cache = try FileManager.default.url(

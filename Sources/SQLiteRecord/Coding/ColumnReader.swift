@@ -212,7 +212,9 @@ struct ColumnReader {
     /// character it cannot read, so "12abc" would otherwise become 12.
     private static func isDecimalNumber(_ text: String) -> Bool {
         var bytes = text.utf8[...]
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
         let isDigit = { (byte: UInt8) in byte >= 48 && byte <= 57 }
         let integerDigits = bytes.prefix(while: isDigit).count
         bytes = bytes.dropFirst(integerDigits)
@@ -225,7 +227,9 @@ struct ColumnReader {
         guard integerDigits + fractionDigits > 0 else { return false }
         if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
             let exponentDigits = bytes.prefix(while: isDigit).count
             guard exponentDigits > 0 else { return false }
             bytes = bytes.dropFirst(exponentDigits)

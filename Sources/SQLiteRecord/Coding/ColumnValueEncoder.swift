@@ -35,7 +35,9 @@ final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
     func encodeNil() throws { value = .null }
     func encode(_ value: Bool) throws { self.value = .integer(value ? 1 : 0) }
     func encode(_ value: String) throws { self.value = .text(value) }
-    func encode(_ value: Double) throws { self.value = try owner?.real(value, type: Double.self, for: key) ?? .real(value) }
+    func encode(_ value: Double) throws {
+        self.value = try owner?.real(value, type: Double.self, for: key) ?? .real(value)
+    }
     func encode(_ value: Float) throws {
         self.value = try owner?.real(Double(value), type: Float.self, for: key) ?? .real(Double(value))
     }
@@ -63,7 +65,8 @@ final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
         } else if let integer = Int64(exactly: value) {
             self.value = .integer(integer)
         } else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is above Int64.max"))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: codingPath, debugDescription: "\(value) is above Int64.max"))
         }
     }
 }
@@ -98,9 +101,13 @@ struct DiscardingUnkeyedContainer: UnkeyedEncodingContainer {
     init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
     mutating func encodeNil() throws { count += 1 }
     mutating func encode<T: Encodable>(_ value: T) throws { count += 1 }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>(codingPath: codingPath))
     }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingUnkeyedContainer(codingPath: codingPath) }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        DiscardingUnkeyedContainer(codingPath: codingPath)
+    }
     mutating func superEncoder() -> any Encoder { ColumnValueEncoder(codingPath: codingPath) }
 }

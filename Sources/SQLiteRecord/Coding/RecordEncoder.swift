@@ -60,7 +60,8 @@ final class RecordEncoder: Encoder {
 
     func fail(_ key: (any CodingKey)?, _ message: String, value: Any = ()) {
         guard failure == nil else { return }
-        failure = EncodingError.invalidValue(value, .init(codingPath: key.map { [$0] } ?? [], debugDescription: message))
+        failure = EncodingError.invalidValue(
+            value, .init(codingPath: key.map { [$0] } ?? [], debugDescription: message))
     }
 
     /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
@@ -81,7 +82,9 @@ final class RecordEncoder: Encoder {
         guard !value.isNaN else {
             throw EncodingError.invalidValue(
                 value,
-                .init(codingPath: [key], debugDescription: "Cannot store \(type) NaN in \(describeColumn(key)): SQLite stores NaN as NULL"))
+                .init(
+                    codingPath: [key],
+                    debugDescription: "Cannot store \(type) NaN in \(describeColumn(key)): SQLite stores NaN as NULL"))
         }
         return .real(value)
     }
@@ -90,7 +93,11 @@ final class RecordEncoder: Encoder {
         guard let integer = Int64(exactly: value) else {
             throw EncodingError.invalidValue(
                 value,
-                .init(codingPath: [key], debugDescription: "Cannot store \(T.self) \(value) in \(describeColumn(key)): SQLite integers are 64-bit signed, at most \(Int64.max)"))
+                .init(
+                    codingPath: [key],
+                    debugDescription:
+                        "Cannot store \(T.self) \(value) in \(describeColumn(key)): SQLite integers are 64-bit signed, at most \(Int64.max)"
+                ))
         }
         return .integer(integer)
     }
@@ -103,7 +110,11 @@ final class RecordEncoder: Encoder {
             guard let text = SQLiteDateFormat.string(from: date) else {
                 throw EncodingError.invalidValue(
                     date,
-                    .init(codingPath: [key], debugDescription: "Cannot store \(date.timeIntervalSince1970) unix seconds in \(describeColumn(key)): outside the years 0000-9999 that SQLite's date text holds"))
+                    .init(
+                        codingPath: [key],
+                        debugDescription:
+                            "Cannot store \(date.timeIntervalSince1970) unix seconds in \(describeColumn(key)): outside the years 0000-9999 that SQLite's date text holds"
+                    ))
             }
             return .text(text)
         }
@@ -112,7 +123,9 @@ final class RecordEncoder: Encoder {
         if let url = value as? URL { return .text(url.absoluteString) }
         if let decimal = value as? Decimal {
             guard decimal.isFinite else {
-                throw EncodingError.invalidValue(decimal, .init(codingPath: [key], debugDescription: "Cannot store a NaN Decimal in \(describeColumn(key))"))
+                throw EncodingError.invalidValue(
+                    decimal,
+                    .init(codingPath: [key], debugDescription: "Cannot store a NaN Decimal in \(describeColumn(key))"))
             }
             return .text(decimal.description)
         }

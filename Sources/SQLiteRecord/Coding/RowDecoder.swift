@@ -44,7 +44,8 @@ final class RowDecodingContext {
     /// The `keyNotFound` error for a key with no column, listing the columns the row has.
     func keyNotFound(_ key: any CodingKey) -> DecodingError {
         let place = tableName.map { " in table \"\($0)\"" } ?? " in the row"
-        let text = "No column \"\(key.stringValue)\"\(place); the row has columns: "
+        let text =
+            "No column \"\(key.stringValue)\"\(place); the row has columns: "
             + columnNames.map { "\"\($0)\"" }.joined(separator: ", ")
         return DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: text))
     }
@@ -81,7 +82,8 @@ struct RowDecoder: Decoder {
                     debugDescription: "A single value decodes from a row of one column; this row has "
                         + "\(context.columnNames.count): \(context.columnNames.joined(separator: ", "))"))
         }
-        return ColumnValueDecoder(reader: ColumnReader(statement: context.statement, index: 0, context: context, key: nil))
+        return ColumnValueDecoder(
+            reader: ColumnReader(statement: context.statement, index: 0, context: context, key: nil))
     }
 }
 

@@ -14,7 +14,8 @@ extension Record {
     ///   `DecodingError` naming the column whose stored value does not fit its property, or a property with
     ///   no column.
     public static func fetch(
-        _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:], orderBy ordering: [Ordering] = [],
+        _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
+        orderBy ordering: [Ordering] = [],
         limit: Int? = nil
     ) throws -> [Self] {
         let values = try checkedConditions(db, conditions, ordering)
@@ -69,7 +70,9 @@ extension Record {
     /// The number of rows whose columns equal the given values (nil matches NULL).
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key that is not a column, or
     ///   ``DatabaseError`` when the table is missing.
-    public static func count(_ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:]) throws -> Int {
+    public static func count(
+        _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:]
+    ) throws -> Int {
         let query = RecordSQL.count(from: tableName, where: try checkedConditions(db, conditions, []))
         return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
     }
