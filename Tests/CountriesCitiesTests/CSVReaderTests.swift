@@ -15,11 +15,13 @@ final class CSVReaderTests: XCTestCase {
     func testQuotedFieldsWithDoubledQuotesCommasAndLineBreaks() throws {
         let table = try CSVReader.read(contentsOf: fixture("quoted.csv"))
         XCTAssertEqual(table.header, ["geonameid", "name", "note"])
-        XCTAssertEqual(table.records.map(\.fields), [
-            ["1", "Poselok \"Klyazminskoe\"", "a, b"],
-            ["2", "two\r\nlines", ""],
-            ["3", "Zürich", "plain"],
-        ])
+        XCTAssertEqual(
+            table.records.map(\.fields),
+            [
+                ["1", "Poselok \"Klyazminskoe\"", "a, b"],
+                ["2", "two\r\nlines", ""],
+                ["3", "Zürich", "plain"],
+            ])
         XCTAssertEqual(table.records.map(\.line), [2, 3, 5])
     }
 

@@ -47,10 +47,12 @@ final class GeoNamesImportTests: XCTestCase {
             XCTAssertEqual(emirates.languages, "ar-AE,fa,en,hi,ur")
 
             // A trailing space in a name is data, kept as is.
-            XCTAssertEqual(try Country.fetch(db, where: ["iso": "BQ"]).first?.name, "Bonaire, Saint Eustatius and Saba ")
+            XCTAssertEqual(
+                try Country.fetch(db, where: ["iso": "BQ"]).first?.name, "Bonaire, Saint Eustatius and Saba ")
 
             let japan = try XCTUnwrap(Country.fetch(db, where: ["iso": "JP"]).first)
-            let top = try City.fetch(db, where: ["country_id": japan.id], orderBy: [.descending("population")], limit: 3)
+            let top = try City.fetch(
+                db, where: ["country_id": japan.id], orderBy: [.descending("population")], limit: 3)
             XCTAssertEqual(top.map(\.name), ["Tokyo", "Yokohama", "Osaka"])
             XCTAssertEqual(top.first?.population, 9_733_276)
             XCTAssertEqual(top.first?.timezone, "Asia/Tokyo")
@@ -111,7 +113,9 @@ final class GeoNamesImportTests: XCTestCase {
         XCTAssertThrowsError(
             try CountriesCities.run(.init(databasePath: path, dataDirectory: data.path)) { _ in }
         ) { error in
-            XCTAssertEqual(error as? CSVError, CSVError(fileName: "cities15000.csv", line: 34_008, message: "a quoted field is never closed"))
+            XCTAssertEqual(
+                error as? CSVError,
+                CSVError(fileName: "cities15000.csv", line: 34_008, message: "a quoted field is never closed"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
@@ -161,7 +165,8 @@ final class GeoNamesImportTests: XCTestCase {
     func testDefaultDatabaseFollowsXDGCacheHome() throws {
         let url = try SampleFiles.defaultDatabaseURL(environment: ["XDG_CACHE_HOME": temporaryFolder.path])
         #if os(Linux)
-            XCTAssertEqual(url.path, temporaryFolder.appendingPathComponent("sqlite-record/countries-cities.sqlite").path)
+            XCTAssertEqual(
+                url.path, temporaryFolder.appendingPathComponent("sqlite-record/countries-cities.sqlite").path)
         #endif
         XCTAssertEqual(url.lastPathComponent, "countries-cities.sqlite")
     }

@@ -135,18 +135,50 @@ struct ColumnReader {
 
     /// TEXT in a form SQLite's date functions read, or INTEGER / REAL unix seconds.
     func date() throws -> Date {
-        switch storage {
-        case SQLITE_TEXT:
-            if let date = statement.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
-            throw mismatch(Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
-        case SQLITE_INTEGER, SQLITE_FLOAT:
-            let seconds = statement.double(at: index)
-            guard seconds.isFinite else { throw mismatch(Date.self, "which is not a finite number of seconds") }
-            return Date(timeIntervalSince1970: seconds)
-        default:
-            try checkNotNull(Date.self)
-            throw mismatch(Date.self)
+        try checkNotNull(Date.self)
+        switch context.decoder.dateDecodingStrategy {
+        case .automatic:
+            switch storage {
+            case SQLITE_TEXT:
+                if let date = statement.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
+                throw mismatch(
+                    Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
+            case SQLITE_INTEGER, SQLITE_FLOAT:
+                return try unixDate(divisor: 1)
+            default:
+                throw mismatch(Date.self)
+            }
+        case .unixSeconds:
+            return try unixDate(divisor: 1)
+        case .unixMilliseconds:
+            return try unixDate(divisor: 1000)
+        case .iso8601:
+            guard storage == SQLITE_TEXT else { throw mismatch(Date.self, "where ISO 8601 text was expected") }
+            let text = statement.string(at: index)
+            // Both with and without fractional seconds, as ISO 8601 allows.
+            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+                return date
+            }
+            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+            throw mismatch(Date.self, "which is not an ISO 8601 date")
+        case .formatted(let formatter):
+            guard storage == SQLITE_TEXT, let date = formatter.date(from: statement.string(at: index)) else {
+                throw mismatch(Date.self, "which the date formatter (\(formatter.dateFormat ?? "")) cannot read")
+            }
+            return date
+        case .custom(let read):
+            return try read(statement.value(at: index))
         }
+    }
+
+    /// INTEGER or REAL seconds (or milliseconds, with `divisor` 1000) since 1970.
+    private func unixDate(divisor: Double) throws -> Date {
+        guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else {
+            throw mismatch(Date.self, "where a number of \(divisor == 1 ? "seconds" : "milliseconds") was expected")
+        }
+        let value = statement.double(at: index)
+        guard value.isFinite else { throw mismatch(Date.self, "which is not a finite number") }
+        return Date(timeIntervalSince1970: value / divisor)
     }
 
     /// TEXT with or without hyphens or braces, in any case, or a 16-byte BLOB.
@@ -247,7 +279,7 @@ struct ColumnReader {
             throw mismatch(type, "where JSON text was expected")
         }
         do {
-            return try context.jsonDecoder.decode(type, from: bytes)
+            return try context.decoder.jsonDecoder.decode(type, from: bytes)
         } catch {
             throw mismatch(type, "which is not JSON for it: \(error)")
         }
@@ -271,6 +303,20 @@ struct ColumnReader {
             return try T(from: ColumnValueDecoder(reader: self))
         } catch is ColumnValueDecoder.NeedsContainer {
             return try json(type)
+        } catch DecodingError.dataCorrupted(let inner) {
+            // A type's own init(from:) rejected the value (a RawRepresentable enum and an unknown raw value):
+            // say where the value came from.
+            let text =
+                "Cannot decode \(type) from \(context.describeColumn(at: index)), which holds "
+                + "\(statement.value(at: index)): \(inner.debugDescription)"
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: text, underlyingError: inner.underlyingError))
         }
+    }
+
+    /// True for the types the value table reads straight from a column rather than through their own
+    /// `Decodable` (which would ask for other shapes: a Double for Date, a keyed container for URL).
+    static func readsDirectly(_ type: Any.Type) -> Bool {
+        type == Date.self || type == Data.self || type == UUID.self || type == URL.self || type == Decimal.self
     }
 }

@@ -2,18 +2,18 @@ import Foundation
 
 /// An `Encoder` for one column: what a value type's own `encode(to:)` sees. A type that encodes a single
 /// value (a RawRepresentable enum, a wrapper) leaves it in ``value``; a type that asks for a keyed or
-/// unkeyed container sets ``needsContainer`` and its output is discarded, and ``RecordEncoder`` then stores
+/// unkeyed container sets ``needsContainer`` and its output is discarded, and ``ColumnsEncoder`` then stores
 /// the whole value as JSON text instead.
 final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
     let codingPath: [any CodingKey]
     /// The record encoder, for nested values that need its conversions; nil where nothing can be stored.
-    private let owner: RecordEncoder?
+    private let owner: ColumnsEncoder?
     private(set) var value: SQLiteValue?
     private(set) var needsContainer = false
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(codingPath: [any CodingKey], owner: RecordEncoder? = nil) {
+    init(codingPath: [any CodingKey], owner: ColumnsEncoder? = nil) {
         self.codingPath = codingPath
         self.owner = owner
     }

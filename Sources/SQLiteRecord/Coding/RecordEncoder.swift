@@ -1,47 +1,125 @@
 import Foundation
 
-/// The columns a record encodes to, in coding-key order.
-struct EncodedColumns {
-    var names: [String] = []
-    var values: [SQLiteValue] = []
+/// The columns a record encodes to, in coding-key order, ready to bind.
+public struct EncodedColumns: Sendable, Equatable {
+    /// Column names, one per coding key the record encoded.
+    public var names: [String] = []
+    /// The values, in the same order as ``names``.
+    public var values: [SQLiteValue] = []
+
+    /// Empty columns.
+    public init() {}
 
     /// The value encoded for `name`, if any.
-    func value(for name: String) -> SQLiteValue? {
+    public func value(for name: String) -> SQLiteValue? {
         names.firstIndex(of: name).map { values[$0] }
+    }
+}
+
+/// Encodes `Encodable` values to column values: each coding key names a column.
+///
+/// A small public type over the library's own encoder, like Foundation's `JSONEncoder`: its properties are
+/// the strategies. Records use ``Record/recordEncoder``; override it in a record type to change how that
+/// type is stored.
+///
+/// By default values are stored as DESIGN.md's value table says: Bool as INTEGER 0/1, Date as UTC text
+/// `YYYY-MM-DD HH:MM:SS.SSS`, UUID as lowercase hyphenated text, URL as its absolute text, Decimal as text
+/// keeping every digit, RawRepresentable enums as their raw value, nested structs, arrays and dictionaries
+/// as JSON text, and nil as NULL (so an UPDATE clears the column).
+public struct RecordEncoder: Sendable {
+    /// How dates are stored.
+    public enum DateEncodingStrategy: Sendable {
+        /// TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC: sorts as text, keeps milliseconds, and SQLite's date
+        /// functions read it. The default. Printed by hand, without formatters.
+        case sqliteText
+        /// REAL seconds since 1970-01-01 00:00:00 UTC (what FMDB writes).
+        case unixSeconds
+        /// INTEGER milliseconds since 1970-01-01 00:00:00 UTC, rounded to the nearest.
+        case unixMilliseconds
+        /// TEXT in ISO 8601 with fractional seconds, `2024-05-01T12:30:00.250Z`, printed by Foundation's
+        /// `Date.ISO8601FormatStyle`.
+        case iso8601
+        /// TEXT printed by a `DateFormatter` of your own.
+        case formatted(DateFormatter)
+        /// Your own function of the date; what it throws is passed on.
+        case custom(@Sendable (Date) throws -> SQLiteValue)
+    }
+
+    /// How UUIDs are stored.
+    public enum UUIDEncodingStrategy: Sendable {
+        /// TEXT, lowercase with hyphens, as RFC 9562 recommends: `e621e1f8-c36c-495a-93fc-0c247a3e6e5f`. The
+        /// default.
+        case lowercaseText
+        /// A 16-byte BLOB, in the UUID's byte order.
+        case blob
+    }
+
+    /// How coding keys name columns.
+    public enum KeyEncodingStrategy: Sendable, Equatable {
+        /// A key's string value is the column name. The default.
+        case useDefaultKeys
+        /// Keys are converted to snake_case as Foundation's `JSONEncoder` does: `countryId` writes
+        /// `country_id`, `imageURL` writes `image_url`.
+        case convertToSnakeCase
+    }
+
+    /// How dates are stored; ``DateEncodingStrategy/sqliteText`` by default.
+    public var dateEncodingStrategy: DateEncodingStrategy = .sqliteText
+    /// How UUIDs are stored; ``UUIDEncodingStrategy/lowercaseText`` by default.
+    public var uuidEncodingStrategy: UUIDEncodingStrategy = .lowercaseText
+    /// How keys name columns; ``KeyEncodingStrategy/useDefaultKeys`` by default.
+    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    /// Writes nested values (structs, arrays, dictionaries) as JSON text; by default with sorted keys, so
+    /// equal values give equal text.
+    public var jsonEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// An encoder with the default strategies.
+    public init() {}
+
+    /// Encodes `value`'s properties to columns.
+    /// - Throws: `EncodingError.invalidValue` naming the column when a value cannot be stored (a NaN, a date
+    ///   outside the years the text form holds, an integer above Int64.max, a nested value JSON cannot
+    ///   hold), or when the value is not a keyed type (a struct with coding keys).
+    public func encode<T: Encodable>(_ value: T) throws -> EncodedColumns {
+        try encode(value, tableName: nil)
+    }
+
+    /// ``encode(_:)``, naming `tableName` in errors.
+    func encode<T: Encodable>(_ value: T, tableName: String?) throws -> EncodedColumns {
+        let encoder = ColumnsEncoder(tableName: tableName, options: self)
+        try value.encode(to: encoder)
+        if let failure = encoder.failure { throw failure }
+        return encoder.columns
+    }
+
+    /// ``encode(_:)`` with the default strategies, naming `tableName` in errors.
+    static func encode<T: Encodable>(_ value: T, tableName: String?) throws -> EncodedColumns {
+        try RecordEncoder().encode(value, tableName: tableName)
     }
 }
 
 /// An `Encoder` from a record to column values: each coding key names a column, each value becomes the
 /// ``SQLiteValue`` DESIGN.md's value table gives (Date as UTC text, Bool as 0/1, UUID as lowercase text,
 /// nested values as JSON text). Optional properties that are nil encode as NULL, so an UPDATE clears them.
-final class RecordEncoder: Encoder {
+final class ColumnsEncoder: Encoder {
     /// The table, named in errors.
     let tableName: String?
+    let options: RecordEncoder
     var columns = EncodedColumns()
     /// A shape the encoder cannot store (the record is not keyed, or nests a container under a key).
     /// `Encoder`'s container methods cannot throw, so the failure is kept and thrown when encoding ends.
     var failure: EncodingError?
-    private(set) lazy var jsonEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(tableName: String?) {
+    init(tableName: String?, options: RecordEncoder) {
         self.tableName = tableName
-    }
-
-    /// Encodes `value`'s properties to columns.
-    /// - Throws: `EncodingError.invalidValue` naming the column when a value cannot be stored (a NaN, a date
-    ///   outside years 0000-9999, an integer above Int64.max), or when the value is not a keyed type.
-    static func encode<T: Encodable>(_ value: T, tableName: String?) throws -> EncodedColumns {
-        let encoder = RecordEncoder(tableName: tableName)
-        try value.encode(to: encoder)
-        if let failure = encoder.failure { throw failure }
-        return encoder.columns
+        self.options = options
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -66,15 +144,23 @@ final class RecordEncoder: Encoder {
 
     /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
     func describeColumn(_ key: any CodingKey) -> String {
-        guard let tableName else { return "column \"\(key.stringValue)\"" }
-        return "column \"\(key.stringValue)\" of table \"\(tableName)\""
+        guard let tableName else { return "column \"\(columnName(for: key))\"" }
+        return "column \"\(columnName(for: key))\" of table \"\(tableName)\""
     }
 
     // MARK: Values
 
     func append(_ value: SQLiteValue, for key: any CodingKey) {
-        columns.names.append(key.stringValue)
+        columns.names.append(columnName(for: key))
         columns.values.append(value)
+    }
+
+    /// The column a key names under the key strategy.
+    func columnName(for key: any CodingKey) -> String {
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return KeyCase.snakeCase(key.stringValue)
+        }
     }
 
     func real(_ value: Double, type: Any.Type, for key: any CodingKey) throws -> SQLiteValue {
@@ -106,20 +192,14 @@ final class RecordEncoder: Encoder {
     /// one column (RawRepresentable enums store their raw value), then JSON text for types that encode a
     /// keyed or unkeyed container.
     func columnValue<T: Encodable>(_ value: T, for key: any CodingKey) throws -> SQLiteValue {
-        if let date = value as? Date {
-            guard let text = SQLiteDateFormat.string(from: date) else {
-                throw EncodingError.invalidValue(
-                    date,
-                    .init(
-                        codingPath: [key],
-                        debugDescription:
-                            "Cannot store \(date.timeIntervalSince1970) unix seconds in \(describeColumn(key)): outside the years 0000-9999 that SQLite's date text holds"
-                    ))
-            }
-            return .text(text)
-        }
+        if let date = value as? Date { return try dateValue(date, for: key) }
         if let data = value as? Data { return .blob(data) }
-        if let uuid = value as? UUID { return .text(uuid.uuidString.lowercased()) }
+        if let uuid = value as? UUID {
+            switch options.uuidEncodingStrategy {
+            case .lowercaseText: return .text(uuid.uuidString.lowercased())
+            case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
+            }
+        }
         if let url = value as? URL { return .text(url.absoluteString) }
         if let decimal = value as? Decimal {
             guard decimal.isFinite else {
@@ -132,8 +212,17 @@ final class RecordEncoder: Encoder {
         let single = ColumnValueEncoder(codingPath: [key], owner: self)
         try value.encode(to: single)
         if single.needsContainer {
-            let json = try jsonEncoder.encode(value)
-            return .text(String(decoding: json, as: UTF8.self))
+            do {
+                let json = try options.jsonEncoder.encode(value)
+                return .text(String(decoding: json, as: UTF8.self))
+            } catch {
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(
+                        codingPath: [key],
+                        debugDescription: "Cannot store \(T.self) as JSON in \(describeColumn(key)): \(error)",
+                        underlyingError: error))
+            }
         }
         guard let encoded = single.value else {
             throw EncodingError.invalidValue(
@@ -142,11 +231,45 @@ final class RecordEncoder: Encoder {
         }
         return encoded
     }
+
+    /// A date under the date strategy.
+    func dateValue(_ date: Date, for key: any CodingKey) throws -> SQLiteValue {
+        switch options.dateEncodingStrategy {
+        case .sqliteText:
+            guard let text = SQLiteDateFormat.string(from: date) else {
+                throw EncodingError.invalidValue(
+                    date,
+                    .init(
+                        codingPath: [key],
+                        debugDescription: "Cannot store \(date.timeIntervalSince1970) unix seconds in "
+                            + "\(describeColumn(key)) as text: outside the years 0000-9999 that the text holds"))
+            }
+            return .text(text)
+        case .unixSeconds:
+            return try real(date.timeIntervalSince1970, type: Date.self, for: key)
+        case .unixMilliseconds:
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            guard let integer = Int64(exactly: milliseconds) else {
+                throw EncodingError.invalidValue(
+                    date,
+                    .init(
+                        codingPath: [key],
+                        debugDescription: "Cannot store \(date) in \(describeColumn(key)) as milliseconds"))
+            }
+            return .integer(integer)
+        case .iso8601:
+            return .text(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        case .formatted(let formatter):
+            return .text(formatter.string(from: date))
+        case .custom(let write):
+            return try write(date)
+        }
+    }
 }
 
 /// The keyed container over a record: each `encode(_:forKey:)` adds one column.
 private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let encoder: RecordEncoder
+    let encoder: ColumnsEncoder
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.append(.null, for: key) }

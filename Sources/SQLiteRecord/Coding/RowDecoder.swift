@@ -1,231 +1,80 @@
 import Foundation
 
-/// What every row of one statement shares while it is decoded: the column lookup, built once per statement
-/// rather than once per row, the table name for errors, and one JSON decoder for nested values.
-final class RowDecodingContext {
-    let statement: Statement
-    /// The table the library selected from, named in errors; nil for raw SQL.
-    let tableName: String?
-    /// True for raw SQL: an Optional key with no column decodes as nil, as `decodeIfPresent` does in
-    /// Foundation's decoders, so partial SELECTs work. False when the library wrote the SELECT: then a
-    /// misspelled key is an error at the first fetch, not a nil forever.
-    let missingOptionalColumnIsNil: Bool
-    let columnNames: [String]
-    /// Column name to index. When a join repeats a name, the first column of that name wins.
-    let columnIndexes: [String: Int32]
-    lazy var jsonDecoder = JSONDecoder()
-
-    init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool) {
-        self.statement = statement
-        self.tableName = tableName
-        self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
-        let names = statement.columnNames
-        var indexes: [String: Int32] = [:]
-        indexes.reserveCapacity(names.count)
-        for (index, name) in names.enumerated() where indexes[name] == nil {
-            indexes[name] = Int32(index)
-        }
-        self.columnNames = names
-        self.columnIndexes = indexes
-    }
-
-    /// Decodes the statement's current row as `T`.
-    func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
-        try T(from: RowDecoder(context: self))
-    }
-
-    /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
-    func describeColumn(at index: Int32) -> String {
-        let name = index >= 0 && Int(index) < columnNames.count ? columnNames[Int(index)] : "#\(index)"
-        guard let tableName else { return "column \"\(name)\"" }
-        return "column \"\(name)\" of table \"\(tableName)\""
-    }
-
-    /// The `keyNotFound` error for a key with no column, listing the columns the row has.
-    func keyNotFound(_ key: any CodingKey) -> DecodingError {
-        let place = tableName.map { " in table \"\($0)\"" } ?? " in the row"
-        let text =
-            "No column \"\(key.stringValue)\"\(place); the row has columns: "
-            + columnNames.map { "\"\($0)\"" }.joined(separator: ", ")
-        return DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: text))
-    }
-}
-
-/// A `Decoder` over the current row of a statement: each coding key names a column.
+/// Decodes `Decodable` values from statement rows: each coding key names a column.
 ///
-/// Rows decode into keyed types (structs with coding keys). A row of exactly one column also decodes as a
-/// single value, so `SELECT count(*)` reads as an `Int`.
-struct RowDecoder: Decoder {
-    let context: RowDecodingContext
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedContainer<Key>(context: context))
+/// A small public type over the library's own decoder, like Foundation's `JSONDecoder`: its properties are
+/// the strategies, its methods the entry points. Records use ``Record/rowDecoder``; a `RowDecoder` of your
+/// own decodes rows of statements you run yourself.
+///
+/// ```swift
+/// let statement = try db.makeStatement(sql: "SELECT * FROM cities")
+/// var decoder = RowDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// let cities = try decoder.decodeAll(City.self, from: statement)
+/// ```
+///
+/// Values convert as DESIGN.md's value table says: exactly, or with a thrown `DecodingError` naming the
+/// column, the stored type and value, and the Swift type.
+public struct RowDecoder: Sendable {
+    /// How dates are read.
+    public enum DateDecodingStrategy: Sendable {
+        /// TEXT in any form SQLite's date functions read (`YYYY-MM-DD`, with ` HH:MM[:SS[.SSS]]` or a `T`,
+        /// with `Z` or `±HH:MM`), or INTEGER / REAL unix seconds. The default. Parsed by hand, without
+        /// formatters. See <https://www.sqlite.org/lang_datefunc.html>.
+        case automatic
+        /// INTEGER or REAL seconds since 1970-01-01 00:00:00 UTC.
+        case unixSeconds
+        /// INTEGER or REAL milliseconds since 1970-01-01 00:00:00 UTC.
+        case unixMilliseconds
+        /// TEXT in ISO 8601 (`2024-05-01T12:30:00Z`, fractional seconds allowed), read by Foundation's
+        /// `Date.ISO8601FormatStyle`.
+        case iso8601
+        /// TEXT read by a `DateFormatter` of your own.
+        case formatted(DateFormatter)
+        /// Your own function of the stored value; what it throws is passed on.
+        case custom(@Sendable (SQLiteValue) throws -> Date)
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch(
-            [Any].self,
-            .init(
-                codingPath: [],
-                debugDescription: "A row decodes into a keyed type (a struct with coding keys) or, when it has "
-                    + "one column, a single value; not an array"))
+    /// How coding keys find columns.
+    public enum KeyDecodingStrategy: Sendable, Equatable {
+        /// A key's string value is the column name. The default.
+        case useDefaultKeys
+        /// A key is converted to snake_case to find its column: `countryId` reads `country_id`. The
+        /// conversion is the one ``RecordEncoder/KeyEncodingStrategy/convertToSnakeCase`` writes with, so
+        /// `imageURL` reads `image_url`.
+        case convertFromSnakeCase
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        guard context.columnNames.count == 1 else {
-            throw DecodingError.typeMismatch(
-                Any.self,
-                .init(
-                    codingPath: [],
-                    debugDescription: "A single value decodes from a row of one column; this row has "
-                        + "\(context.columnNames.count): \(context.columnNames.joined(separator: ", "))"))
+    /// How dates are read; ``DateDecodingStrategy/automatic`` by default.
+    public var dateDecodingStrategy: DateDecodingStrategy = .automatic
+    /// How keys find columns; ``KeyDecodingStrategy/useDefaultKeys`` by default.
+    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    /// Reads nested values (structs, arrays, dictionaries) that are stored as JSON text. Configure its own
+    /// strategies for the JSON inside.
+    public var jsonDecoder = JSONDecoder()
+
+    /// A decoder with the default strategies.
+    public init() {}
+
+    /// Decodes the current row of `statement`, which must have stepped to a row.
+    ///
+    /// An Optional property with no column decodes as nil, so partial SELECTs work; a non-optional one is
+    /// `keyNotFound`.
+    /// - Throws: `DecodingError` naming the column whose value does not fit, or the key that has no column.
+    public func decode<T: Decodable>(_ type: T.Type, from statement: Statement) throws -> T {
+        try RowDecodingContext(statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
+            .decodeRow(type)
+    }
+
+    /// Steps `statement` through its remaining rows and decodes each one; the statement is left done.
+    /// - Throws: ``DatabaseError`` from stepping, or `DecodingError` as ``decode(_:from:)``.
+    public func decodeAll<T: Decodable>(_ type: T.Type, from statement: Statement) throws -> [T] {
+        let context = RowDecodingContext(
+            statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
+        var values: [T] = []
+        while try statement.step() {
+            values.append(try context.decodeRow(type))
         }
-        return ColumnValueDecoder(
-            reader: ColumnReader(statement: context.statement, index: 0, context: context, key: nil))
+        return values
     }
-}
-
-/// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
-private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let context: RowDecodingContext
-
-    var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { context.columnNames.compactMap { Key(stringValue: $0) } }
-
-    func contains(_ key: Key) -> Bool { context.columnIndexes[key.stringValue] != nil }
-
-    private func reader(_ key: Key) throws -> ColumnReader {
-        guard let index = context.columnIndexes[key.stringValue] else { throw context.keyNotFound(key) }
-        return ColumnReader(statement: context.statement, index: index, context: context, key: key)
-    }
-
-    /// The reader for an Optional key, or nil when the value is absent: NULL, or no such column in a raw-SQL
-    /// row.
-    private func optionalReader(_ key: Key) throws -> ColumnReader? {
-        guard let index = context.columnIndexes[key.stringValue] else {
-            if context.missingOptionalColumnIsNil { return nil }
-            throw context.keyNotFound(key)
-        }
-        let reader = ColumnReader(statement: context.statement, index: index, context: context, key: key)
-        return reader.isNull ? nil : reader
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool { try reader(key).isNull }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader(key).bool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader(key).string() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader(key).double() }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try reader(key).float() }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try reader(key).integer(type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader(key).integer(type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader(key).integer(type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader(key).integer(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try reader(key).integer(type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader(key).integer(type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader(key).integer(type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader(key).integer(type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader(key).integer(type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader(key).integer(type) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader(key).decode(type) }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalReader(key)?.bool() }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try optionalReader(key)?.string()
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalReader(key)?.double()
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optionalReader(key)?.float() }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalReader(key)?.integer(type) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try optionalReader(key)?.integer(type)
-    }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try optionalReader(key)?.decode(type)
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type, forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        throw nestingError(key)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        throw nestingError(key)
-    }
-
-    func superDecoder() throws -> any Decoder { RowDecoder(context: context) }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder { ColumnValueDecoder(reader: try reader(key)) }
-
-    private func nestingError(_ key: Key) -> DecodingError {
-        DecodingError.typeMismatch(
-            Any.self,
-            .init(
-                codingPath: [key],
-                debugDescription: "Column \"\(key.stringValue)\" holds one value; a nested value is stored there "
-                    + "as JSON and decodes through decode(_:forKey:) with a Decodable type"))
-    }
-}
-
-/// A `Decoder` over one column: what a value type's own `init(from:)` sees (a RawRepresentable enum reads
-/// its raw value here). Keyed and unkeyed containers are not offered: asking for one means the type is a
-/// nested struct, array or dictionary, and ``ColumnReader/decode(_:)`` then reads the column as JSON.
-struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
-    /// Thrown when the type asks for a keyed or unkeyed container; caught by ``ColumnReader/decode(_:)``.
-    struct NeedsContainer: Error {}
-
-    let reader: ColumnReader
-
-    var codingPath: [any CodingKey] { reader.codingPath }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        throw NeedsContainer()
-    }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsContainer() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
-
-    func decodeNil() -> Bool { reader.isNull }
-    func decode(_ type: Bool.Type) throws -> Bool { try reader.bool() }
-    func decode(_ type: String.Type) throws -> String { try reader.string() }
-    func decode(_ type: Double.Type) throws -> Double { try reader.double() }
-    func decode(_ type: Float.Type) throws -> Float { try reader.float() }
-    func decode(_ type: Int.Type) throws -> Int { try reader.integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try reader.integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try reader.integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try reader.integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try reader.integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try reader.integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try reader.integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try reader.integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try reader.integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try reader.integer(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try reader.decode(type) }
 }

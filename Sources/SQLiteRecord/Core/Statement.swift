@@ -14,6 +14,9 @@ public final class Statement {
     let connection: OpaquePointer
     /// The SQL text this statement was prepared from.
     public let sql: String
+    /// A slot for the Coding layer to keep what it derives once per statement (the column lookup by coding
+    /// key). Core does not read it; it lives and dies with the prepared statement.
+    var codingCache: AnyObject?
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
     /// `sqlite3_prepare_v3`.

@@ -94,7 +94,8 @@ extension Record {
     static func fetchAll(_ db: Database, _ query: SQLQuery, tableName: String?) throws -> [Self] {
         try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
             let context = RowDecodingContext(
-                statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil)
+                statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil,
+                decoder: rowDecoder)
             var records: [Self] = []
             while try statement.step() {
                 records.append(try context.decodeRow(Self.self))

@@ -5,7 +5,7 @@ extension Record {
     ///   taken, NOT NULL, a foreign key), or `EncodingError` naming the column whose value cannot be stored.
     ///   The record is unchanged when it throws.
     public mutating func insert(_ db: Database) throws {
-        var columns = try RecordEncoder.encode(self, tableName: Self.tableName)
+        var columns = try Self.recordEncoder.encode(self, tableName: Self.tableName)
         guard let keyIndex = columns.names.firstIndex(of: Self.primaryKeyColumn) else {
             throw RecordError.missingPrimaryKey(table: Self.tableName)
         }

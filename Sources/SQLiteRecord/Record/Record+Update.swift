@@ -5,7 +5,7 @@ extension Record {
     ///   constraint, or `EncodingError` naming the column whose value cannot be stored.
     public func update(_ db: Database) throws {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
-        var columns = try RecordEncoder.encode(self, tableName: Self.tableName)
+        var columns = try Self.recordEncoder.encode(self, tableName: Self.tableName)
         guard let keyIndex = columns.names.firstIndex(of: Self.primaryKeyColumn) else {
             throw RecordError.missingPrimaryKey(table: Self.tableName)
         }

@@ -30,11 +30,33 @@ public protocol Record: Codable {
     /// }
     /// ```
     mutating func bind(to parent: any Record)
+
+    /// How rows are decoded into this type: strategies for dates, keys and nested JSON. The default is
+    /// `RowDecoder()`; override it to read snake_case columns without a `CodingKeys` enum, say.
+    static var rowDecoder: RowDecoder { get }
+
+    /// How this type is encoded to columns: strategies for dates, UUIDs, keys and nested JSON. The default
+    /// is `RecordEncoder()`.
+    ///
+    /// ```swift
+    /// static let recordEncoder = {
+    ///     var encoder = RecordEncoder()
+    ///     encoder.keyEncodingStrategy = .convertToSnakeCase
+    ///     return encoder
+    /// }()
+    /// ```
+    static var recordEncoder: RecordEncoder { get }
 }
 
 extension Record {
     /// Does nothing: records without a parent need no binding.
     public mutating func bind(to parent: any Record) {}
+
+    /// The default decoder: coding keys are column names, dates in any SQLite form.
+    public static var rowDecoder: RowDecoder { RowDecoder() }
+
+    /// The default encoder: coding keys are column names, dates as UTC text.
+    public static var recordEncoder: RecordEncoder { RecordEncoder() }
 
     /// The primary key column: `id`.
     static var primaryKeyColumn: String { "id" }

@@ -33,7 +33,8 @@ final class DatabaseQueueTests: XCTestCase {
             for index in 0..<50 {
                 do {
                     try queue.write { db in
-                        var country = Country(id: nil, name: "C\(thread)-\(index)", iso: "\(thread)-\(index)", population: 1)
+                        var country = Country(
+                            id: nil, name: "C\(thread)-\(index)", iso: "\(thread)-\(index)", population: 1)
                         try country.save(db)
                     }
                 } catch {

@@ -11,7 +11,8 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(error.message, "no such table: nowhere")
             XCTAssertEqual(error.sql, "SELECT * FROM nowhere")
             XCTAssertEqual(
-                error.description, "SQLite error 1 (SQL logic error): no such table: nowhere - while executing: SELECT * FROM nowhere")
+                error.description,
+                "SQLite error 1 (SQL logic error): no such table: nowhere - while executing: SELECT * FROM nowhere")
         }
     }
 

@@ -28,12 +28,15 @@ final class StatementTests: XCTestCase {
     func testArgumentsFromSwiftValues() throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
         let uuid = try XCTUnwrap(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-        let arguments: StatementArguments = [1, Int8(-2), UInt32(3), 1.5, Float(0.5), true, "x", Data([7]), date, uuid, nil]
+        let arguments: StatementArguments = [
+            1, Int8(-2), UInt32(3), 1.5, Float(0.5), true, "x", Data([7]), date, uuid, nil,
+        ]
         XCTAssertEqual(
             arguments.values,
             [
                 .integer(1), .integer(-2), .integer(3), .real(1.5), .real(0.5), .integer(1), .text("x"),
-                .blob(Data([7])), .text("2023-11-14 22:13:20.250"), .text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"), .null,
+                .blob(Data([7])), .text("2023-11-14 22:13:20.250"), .text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"),
+                .null,
             ])
     }
 

@@ -1,5 +1,6 @@
-@testable import SQLiteRecord
 import XCTest
+
+@testable import SQLiteRecord
 
 final class RecordSQLTests: XCTestCase {
     func testIdentifiersAreAlwaysQuoted() {
@@ -17,7 +18,8 @@ final class RecordSQLTests: XCTestCase {
             RecordSQL.update("cities", columns: ["name", "desc"], primaryKey: "id"),
             "UPDATE \"cities\" SET \"name\" = ?, \"desc\" = ? WHERE \"id\" = ?")
         XCTAssertEqual(RecordSQL.delete(from: "order", primaryKey: "id"), "DELETE FROM \"order\" WHERE \"id\" = ?")
-        XCTAssertEqual(RecordSQL.selectOne(from: "cities", primaryKey: "id"), "SELECT * FROM \"cities\" WHERE \"id\" = ?")
+        XCTAssertEqual(
+            RecordSQL.selectOne(from: "cities", primaryKey: "id"), "SELECT * FROM \"cities\" WHERE \"id\" = ?")
     }
 
     func testSelectWithConditionsOrderingAndLimit() {
@@ -44,7 +46,8 @@ final class RecordSQLTests: XCTestCase {
             static let tableName = "select"
         }
         let db = try Database()
-        try db.execute(sql: "CREATE TABLE \"select\" (id INTEGER PRIMARY KEY, \"order\" INTEGER, \"group\" TEXT, \"desc\" TEXT)")
+        try db.execute(
+            sql: "CREATE TABLE \"select\" (id INTEGER PRIMARY KEY, \"order\" INTEGER, \"group\" TEXT, \"desc\" TEXT)")
         var entry = Entry(id: nil, order: 2, group: "a\"b", desc: nil)
         try entry.save(db)
         entry.desc = "it's"

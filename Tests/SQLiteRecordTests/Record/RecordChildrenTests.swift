@@ -61,7 +61,11 @@ final class RecordChildrenTests: XCTestCase {
                 case countryId = "country_id"
             }
             mutating func bind(to parent: any Record) {
-                if name == "Atlantis" { countryId = 999 } else if let country = parent as? Country { countryId = country.id }
+                if name == "Atlantis" {
+                    countryId = 999
+                } else if let country = parent as? Country {
+                    countryId = country.id
+                }
             }
         }
         let db = try WorldFixtures.makeDatabase()

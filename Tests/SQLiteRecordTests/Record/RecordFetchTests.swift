@@ -124,7 +124,8 @@ final class RecordFetchTests: XCTestCase {
             guard case .typeMismatch(_, let context)? = error as? DecodingError else { return XCTFail("\(error)") }
             XCTAssertEqual(context.codingPath.map(\.stringValue), ["population"])
             XCTAssertEqual(
-                context.debugDescription, "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many'")
+                context.debugDescription, "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many'"
+            )
         }
     }
 }

@@ -102,7 +102,9 @@ final class RecordPersistenceTests: XCTestCase {
 
     func testUnicodeNamesRoundTrip() throws {
         let db = try WorldFixtures.makeDatabase()
-        let names = ["Côte d'Ivoire", "東京都", "Zürich", "São Tomé", "Ελλάδα", "👩‍👩‍👧 family", "Bonaire, Saint Eustatius and Saba "]
+        let names = [
+            "Côte d'Ivoire", "東京都", "Zürich", "São Tomé", "Ελλάδα", "👩‍👩‍👧 family", "Bonaire, Saint Eustatius and Saba ",
+        ]
         for (index, name) in names.enumerated() {
             var country = Country(id: nil, name: name, iso: "X\(index)", population: Int64(index))
             try country.save(db)

@@ -27,7 +27,8 @@ final class RecordStoreTests: XCTestCase {
             try City.fetch(where: ["country_id": france.id], orderBy: [.descending("population")]).map(\.name),
             ["Paris", "Lyon"])
         XCTAssertEqual(try City.count(where: ["country_id": france.id]), 2)
-        XCTAssertEqual(try City.fetch(sql: "SELECT * FROM cities WHERE population > ?", arguments: [1_000_000]).count, 1)
+        XCTAssertEqual(
+            try City.fetch(sql: "SELECT * FROM cities WHERE population > ?", arguments: [1_000_000]).count, 1)
         XCTAssertTrue(try cities[1].delete())
         XCTAssertEqual(try City.count(), 1)
     }

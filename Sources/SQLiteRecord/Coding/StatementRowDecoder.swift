@@ -1,0 +1,287 @@
+import Foundation
+
+/// A statement's result columns, looked up by coding key. Built once per prepared statement and kept on
+/// it (statements are cached per connection), so rows and calls after the first pay one hash per key.
+final class ColumnLookup {
+    let names: [String]
+    let keyStrategy: RowDecoder.KeyDecodingStrategy
+    /// Column name to index. When a join repeats a name, the first column of that name wins.
+    private let indexes: [String: Int32]
+    /// Key string to index for snake_case lookups, -1 for none: the conversion happens once per key.
+    private var convertedIndexes: [String: Int32] = [:]
+
+    init(statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) {
+        let names = statement.columnNames
+        var indexes: [String: Int32] = [:]
+        indexes.reserveCapacity(names.count)
+        for (index, name) in names.enumerated() where indexes[name] == nil {
+            indexes[name] = Int32(index)
+        }
+        self.names = names
+        self.indexes = indexes
+        self.keyStrategy = keyStrategy
+    }
+
+    /// The lookup for `statement` and `keyStrategy`, from the statement when it has one.
+    static func of(_ statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) -> ColumnLookup {
+        if let lookup = statement.codingCache as? ColumnLookup, lookup.keyStrategy == keyStrategy,
+            lookup.names.count == Int(statement.columnCount)
+        {
+            return lookup
+        }
+        let lookup = ColumnLookup(statement: statement, keyStrategy: keyStrategy)
+        statement.codingCache = lookup
+        return lookup
+    }
+
+    /// The column a key names, or nil.
+    func index(forKey key: String) -> Int32? {
+        switch keyStrategy {
+        case .useDefaultKeys:
+            return indexes[key]
+        case .convertFromSnakeCase:
+            if let known = convertedIndexes[key] { return known < 0 ? nil : known }
+            let index = indexes[KeyCase.snakeCase(key)]
+            convertedIndexes[key] = index ?? -1
+            return index
+        }
+    }
+
+    /// The key string a column answers to under the strategy (for `allKeys`).
+    func keyString(forColumn name: String) -> String {
+        guard keyStrategy == .convertFromSnakeCase else { return name }
+        var parts = name.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1 else { return name }
+        for index in parts.indices.dropFirst() { parts[index] = parts[index].capitalized }
+        return parts.joined()
+    }
+}
+
+/// What every row of one fetch shares while it is decoded: the column lookup, the table name for errors,
+/// the strategies, and one JSON decoder for nested values.
+final class RowDecodingContext {
+    let statement: Statement
+    /// The table the library selected from, named in errors; nil for raw SQL.
+    let tableName: String?
+    /// True for raw SQL: an Optional key with no column decodes as nil, as `decodeIfPresent` does in
+    /// Foundation's decoders, so partial SELECTs work. False when the library wrote the SELECT: then a
+    /// misspelled key is an error at the first fetch, not a nil forever.
+    let missingOptionalColumnIsNil: Bool
+    let decoder: RowDecoder
+    let lookup: ColumnLookup
+    var columnNames: [String] { lookup.names }
+
+    init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
+    {
+        self.statement = statement
+        self.tableName = tableName
+        self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
+        self.decoder = decoder
+        self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+    }
+
+    /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
+    /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
+    func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
+        if ColumnReader.readsDirectly(type), lookup.names.count == 1 {
+            return try ColumnReader(statement: statement, index: 0, context: self, key: nil).decode(type)
+        }
+        return try T(from: StatementRowDecoder(context: self))
+    }
+
+    /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
+    func describeColumn(at index: Int32) -> String {
+        let name = index >= 0 && Int(index) < columnNames.count ? columnNames[Int(index)] : "#\(index)"
+        guard let tableName else { return "column \"\(name)\"" }
+        return "column \"\(name)\" of table \"\(tableName)\""
+    }
+
+    /// The `keyNotFound` error for a key with no column, listing the columns the row has.
+    func keyNotFound(_ key: any CodingKey) -> DecodingError {
+        let place = tableName.map { " in table \"\($0)\"" } ?? " in the row"
+        let column = lookup.keyStrategy == .convertFromSnakeCase ? KeyCase.snakeCase(key.stringValue) : key.stringValue
+        let text =
+            "No column \"\(column)\"\(place); the row has columns: "
+            + columnNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        return DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: text))
+    }
+}
+
+/// A `Decoder` over the current row of a statement: each coding key names a column.
+///
+/// Rows decode into keyed types (structs with coding keys). A row of exactly one column also decodes as a
+/// single value, so `SELECT count(*)` reads as an `Int`.
+struct StatementRowDecoder: Decoder {
+    let context: RowDecodingContext
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowKeyedContainer<Key>(context: context))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            .init(
+                codingPath: [],
+                debugDescription: "A row decodes into a keyed type (a struct with coding keys) or, when it has "
+                    + "one column, a single value; not an array"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard context.columnNames.count == 1 else {
+            throw DecodingError.typeMismatch(
+                Any.self,
+                .init(
+                    codingPath: [],
+                    debugDescription: "A single value decodes from a row of one column; this row has "
+                        + "\(context.columnNames.count): \(context.columnNames.joined(separator: ", "))"))
+        }
+        return ColumnValueDecoder(
+            reader: ColumnReader(statement: context.statement, index: 0, context: context, key: nil))
+    }
+}
+
+/// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
+private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let context: RowDecodingContext
+
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { context.columnNames.compactMap { Key(stringValue: context.lookup.keyString(forColumn: $0)) } }
+
+    func contains(_ key: Key) -> Bool { context.lookup.index(forKey: key.stringValue) != nil }
+
+    private func reader(_ key: Key) throws -> ColumnReader {
+        guard let index = context.lookup.index(forKey: key.stringValue) else { throw context.keyNotFound(key) }
+        return ColumnReader(statement: context.statement, index: index, context: context, key: key)
+    }
+
+    /// The reader for an Optional key, or nil when the value is absent: NULL, or no such column in a raw-SQL
+    /// row.
+    private func optionalReader(_ key: Key) throws -> ColumnReader? {
+        guard let index = context.lookup.index(forKey: key.stringValue) else {
+            if context.missingOptionalColumnIsNil { return nil }
+            throw context.keyNotFound(key)
+        }
+        let reader = ColumnReader(statement: context.statement, index: index, context: context, key: key)
+        return reader.isNull ? nil : reader
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try reader(key).isNull }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader(key).bool() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader(key).string() }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader(key).double() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try reader(key).float() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try reader(key).integer(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader(key).integer(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader(key).integer(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader(key).integer(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try reader(key).integer(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader(key).integer(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader(key).integer(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader(key).integer(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader(key).integer(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader(key).integer(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader(key).decode(type) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalReader(key)?.bool() }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try optionalReader(key)?.string()
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optionalReader(key)?.double()
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optionalReader(key)?.float() }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalReader(key)?.integer(type) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try optionalReader(key)?.integer(type)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try optionalReader(key)?.decode(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        throw nestingError(key)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw nestingError(key)
+    }
+
+    func superDecoder() throws -> any Decoder { StatementRowDecoder(context: context) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { ColumnValueDecoder(reader: try reader(key)) }
+
+    private func nestingError(_ key: Key) -> DecodingError {
+        DecodingError.typeMismatch(
+            Any.self,
+            .init(
+                codingPath: [key],
+                debugDescription: "Column \"\(key.stringValue)\" holds one value; a nested value is stored there "
+                    + "as JSON and decodes through decode(_:forKey:) with a Decodable type"))
+    }
+}
+
+/// A `Decoder` over one column: what a value type's own `init(from:)` sees (a RawRepresentable enum reads
+/// its raw value here). Keyed and unkeyed containers are not offered: asking for one means the type is a
+/// nested struct, array or dictionary, and ``ColumnReader/decode(_:)`` then reads the column as JSON.
+struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
+    /// Thrown when the type asks for a keyed or unkeyed container; caught by ``ColumnReader/decode(_:)``.
+    struct NeedsContainer: Error {}
+
+    let reader: ColumnReader
+
+    var codingPath: [any CodingKey] { reader.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw NeedsContainer()
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsContainer() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { reader.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try reader.bool() }
+    func decode(_ type: String.Type) throws -> String { try reader.string() }
+    func decode(_ type: Double.Type) throws -> Double { try reader.double() }
+    func decode(_ type: Float.Type) throws -> Float { try reader.float() }
+    func decode(_ type: Int.Type) throws -> Int { try reader.integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try reader.integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try reader.integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try reader.integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try reader.integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try reader.integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try reader.integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try reader.integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try reader.integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try reader.integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try reader.decode(type) }
+}
