@@ -2,7 +2,8 @@ extension Record {
     /// Inserts the record as a new row. With a nil `id`, SQLite chooses the rowid and `id` is set to it;
     /// a record that arrives with its own id (a GeoNames id, say) is inserted under that id.
     /// - Throws: ``DatabaseError`` for a constraint the row violates (`SQLITE_CONSTRAINT`: an id already
-    ///   taken, NOT NULL, a foreign key), or `EncodingError` naming the column whose value cannot be stored.
+    ///   taken, NOT NULL, a foreign key), or `EncodingError` naming the column whose value cannot be stored (text that the column's
+    ///   affinity would turn into a number, such as '00120' into a column declared `STRING`).
     ///   The record is unchanged when it throws.
     public mutating func insert(_ db: Database) throws {
         var columns = try Self.recordEncoder.encode(self, tableName: Self.tableName)
@@ -14,6 +15,7 @@ extension Record {
             columns.names.remove(at: keyIndex)
             columns.values.remove(at: keyIndex)
         }
+        try TextAffinityGuard.check(columns, table: Self.tableName, db: db)
         let sql = RecordSQL.insert(into: Self.tableName, columns: columns.names)
         try db.run(sql: sql, arguments: StatementArguments(columns.values))
         if id == nil { id = db.lastInsertedRowID }

@@ -2,7 +2,8 @@ extension Record {
     /// Writes every column of the record to the row with its `id`.
     /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the id (nothing is inserted in its
     ///   place), ``RecordError/recordNotSaved(table:)`` when `id` is nil, ``DatabaseError`` for a violated
-    ///   constraint, or `EncodingError` naming the column whose value cannot be stored.
+    ///   constraint, or `EncodingError` naming the column whose value cannot be stored (text that the column's
+    ///   affinity would turn into a number, such as '00120' into a column declared `STRING`).
     public func update(_ db: Database) throws {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
         var columns = try Self.recordEncoder.encode(self, tableName: Self.tableName)
@@ -16,6 +17,7 @@ extension Record {
             guard try Self.exists(db, id: id) else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
             return
         }
+        try TextAffinityGuard.check(columns, table: Self.tableName, db: db)
         let sql = RecordSQL.update(Self.tableName, columns: columns.names, primaryKey: Self.primaryKeyColumn)
         try db.run(sql: sql, arguments: StatementArguments(columns.values + [.integer(id)]))
         guard db.changesCount > 0 else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
