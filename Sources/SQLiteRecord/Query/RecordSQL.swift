@@ -31,42 +31,79 @@ enum RecordSQL {
         "SELECT * FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(primaryKey)) = ?"
     }
 
-    /// `SELECT * FROM "table" WHERE "a" = ? AND "b" IS NULL ORDER BY "c" DESC LIMIT ?`.
+    /// `SELECT * FROM "table" WHERE "a" = ? AND "b" IS NULL ORDER BY "c" DESC LIMIT ? OFFSET ?`.
     ///
     /// Conditions are ANDed in column-name order, so the same filter always gives the same SQL text (and
     /// the same cached statement). A nil value tests `IS NULL`, since `= NULL` matches no row.
     static func select(
-        from table: String, where conditions: [String: SQLiteValue], orderBy ordering: [Ordering], limit: Int?
+        from table: String, where filter: Filter, orderBy ordering: [Ordering], limit: Int?, offset: Int? = nil
     ) -> SQLQuery {
-        var query = filtered("SELECT * FROM \(SQLIdentifier.quoted(table))", conditions)
+        var query = filter.applied(to: "SELECT * FROM \(SQLIdentifier.quoted(table))")
         if !ordering.isEmpty {
             query.sql += " ORDER BY " + ordering.map(\.sql).joined(separator: ", ")
         }
-        if let limit {
+        if limit != nil || offset != nil {
+            // SQLite needs a LIMIT before an OFFSET; a negative limit means none.
             query.sql += " LIMIT ?"
-            query.arguments.values.append(.integer(Int64(limit)))
+            query.arguments.values.append(.integer(Int64(limit ?? -1)))
+        }
+        if let offset {
+            query.sql += " OFFSET ?"
+            query.arguments.values.append(.integer(Int64(offset)))
         }
         return query
     }
 
-    /// `SELECT count(*) FROM "table" WHERE ...`, with conditions as in ``select(from:where:orderBy:limit:)``.
-    static func count(from table: String, where conditions: [String: SQLiteValue]) -> SQLQuery {
-        filtered("SELECT count(*) FROM \(SQLIdentifier.quoted(table))", conditions)
+    /// `SELECT count(*) FROM "table" WHERE ...`.
+    static func count(from table: String, where filter: Filter) -> SQLQuery {
+        filter.applied(to: "SELECT count(*) FROM \(SQLIdentifier.quoted(table))")
     }
 
-    private static func filtered(_ base: String, _ conditions: [String: SQLiteValue]) -> SQLQuery {
-        guard !conditions.isEmpty else { return SQLQuery(sql: base, arguments: []) }
-        var terms: [String] = []
-        var arguments = StatementArguments()
-        for column in conditions.keys.sorted() {
-            let value = conditions[column] ?? .null
-            if value == .null {
-                terms.append(SQLIdentifier.quoted(column) + " IS NULL")
-            } else {
-                terms.append(SQLIdentifier.quoted(column) + " = ?")
-                arguments.values.append(value)
+    /// `DELETE FROM "table" WHERE ...`.
+    static func deleteAll(from table: String, where filter: Filter) -> SQLQuery {
+        filter.applied(to: "DELETE FROM \(SQLIdentifier.quoted(table))")
+    }
+
+    /// Equality conditions, as ``select(from:where:orderBy:limit:offset:)`` takes them.
+    static func select(
+        from table: String, where conditions: [String: SQLiteValue], orderBy ordering: [Ordering], limit: Int?
+    ) -> SQLQuery {
+        select(from: table, where: .equal(conditions), orderBy: ordering, limit: limit)
+    }
+
+    /// Equality conditions, as ``count(from:where:)`` takes them.
+    static func count(from table: String, where conditions: [String: SQLiteValue]) -> SQLQuery {
+        count(from: table, where: .equal(conditions))
+    }
+}
+
+/// A WHERE clause: column equalities the library writes, or a fragment of SQL the caller writes with its
+/// own bound arguments.
+enum Filter: Equatable {
+    /// Column name to value, ANDed in column-name order; `.null` tests `IS NULL`.
+    case equal([String: SQLiteValue])
+    /// SQL written by the caller, such as `population > ?`, wrapped in parentheses.
+    case sql(String, StatementArguments)
+
+    /// `base` followed by the WHERE clause, with the filter's arguments.
+    func applied(to base: String) -> SQLQuery {
+        switch self {
+        case .equal(let conditions):
+            guard !conditions.isEmpty else { return SQLQuery(sql: base, arguments: []) }
+            var terms: [String] = []
+            var arguments = StatementArguments()
+            for column in conditions.keys.sorted() {
+                let value = conditions[column] ?? .null
+                if value == .null {
+                    terms.append(SQLIdentifier.quoted(column) + " IS NULL")
+                } else {
+                    terms.append(SQLIdentifier.quoted(column) + " = ?")
+                    arguments.values.append(value)
+                }
             }
+            return SQLQuery(sql: base + " WHERE " + terms.joined(separator: " AND "), arguments: arguments)
+        case .sql(let fragment, let arguments):
+            return SQLQuery(sql: base + " WHERE (" + fragment + ")", arguments: arguments)
         }
-        return SQLQuery(sql: base + " WHERE " + terms.joined(separator: " AND "), arguments: arguments)
     }
 }

@@ -44,4 +44,24 @@ extension Record {
             throw error
         }
     }
+
+    /// Deletes each child's row, then this record's, in one transaction: all or nothing. Children go first
+    /// so that their foreign keys never point at a deleted parent.
+    /// - Returns: true when this record's row was deleted.
+    /// - Throws: ``RecordError/recordNotSaved(table:)`` for a record with no id, what a ``willDelete(_:)``
+    ///   throws, or ``DatabaseError`` (another row still references one of them); nothing is deleted then.
+    @discardableResult
+    public func delete<Child: Record>(_ db: Database, with children: [Child]) throws -> Bool {
+        try db.transaction(.immediate) {
+            for child in children { try child.delete(db) }
+            return try delete(db)
+        }
+    }
+
+    /// ``delete(_:with:)`` through the default queue (``RecordStore``).
+    /// - Throws: as ``delete(_:with:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    @discardableResult
+    public func delete<Child: Record>(with children: [Child]) throws -> Bool {
+        try RecordStore.defaultQueue().write { db in try delete(db, with: children) }
+    }
 }

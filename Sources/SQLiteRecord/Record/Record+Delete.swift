@@ -1,13 +1,17 @@
 extension Record {
-    /// Deletes the record's row.
+    /// Deletes the record's row. Calls ``willDelete(_:)`` first and ``didDelete(_:)`` after.
     /// - Returns: true when a row was deleted, false when no row had the id.
-    /// - Throws: ``RecordError/recordNotSaved(table:)`` when `id` is nil, or ``DatabaseError`` (a foreign
-    ///   key from another table still references the row: `SQLITE_CONSTRAINT_FOREIGNKEY`).
+    /// - Throws: ``RecordError/recordNotSaved(table:)`` when `id` is nil, what ``willDelete(_:)`` throws
+    ///   (nothing is deleted), or ``DatabaseError`` (a foreign key from another table still references the
+    ///   row: `SQLITE_CONSTRAINT_FOREIGNKEY`).
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
+        try willDelete(db)
         try db.run(sql: RecordSQL.delete(from: Self.tableName, primaryKey: Self.primaryKeyColumn), arguments: [id])
-        return db.changesCount > 0
+        let deleted = db.changesCount > 0
+        didDelete(deleted)
+        return deleted
     }
 
     /// Deletes the record's row through the default queue (``RecordStore``).

@@ -1,5 +1,5 @@
 extension Record {
-    /// The records whose columns equal the given values, sorted and limited as asked.
+    /// The records whose columns equal the given values, sorted and paged as asked.
     ///
     /// ```swift
     /// let cities = try City.fetch(db, where: ["country_id": france.id], orderBy: [.descending("population")], limit: 10)
@@ -9,28 +9,50 @@ extension Record {
     ///     never written into the SQL.
     ///   - ordering: columns to sort by, in order of precedence.
     ///   - limit: the largest number of records to return; nil for all.
+    ///   - offset: how many of the sorted records to skip first; nil for none.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when a `where:` key or `orderBy:`
     ///   column is not a column of the table (nothing runs), ``DatabaseError`` when the table is missing, or
     ///   `DecodingError` naming the column whose stored value does not fit its property, or a property with
     ///   no column.
     public static func fetch(
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
-        orderBy ordering: [Ordering] = [],
-        limit: Int? = nil
+        orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        let values = try checkedConditions(db, conditions, ordering)
-        let query = RecordSQL.select(from: tableName, where: values, orderBy: ordering, limit: limit)
-        return try fetchAll(db, query, tableName: tableName)
+        let filter = try checkedFilter(db, conditions, ordering)
+        return try fetchAll(
+            db, RecordSQL.select(from: tableName, where: filter, orderBy: ordering, limit: limit, offset: offset))
     }
 
-    /// ``fetch(_:where:orderBy:limit:)`` through the default queue (``RecordStore``).
-    /// - Throws: as ``fetch(_:where:orderBy:limit:)``, and ``RecordError/noDefaultStore`` before
-    ///   ``RecordStore/use(_:)``.
+    /// The records a SQL condition of your own selects, with its arguments bound:
+    /// `fetch(db, where: "population > ?", arguments: [1_000_000])`. The fragment becomes the WHERE clause,
+    /// in parentheses; `orderBy:` columns are checked and quoted as in ``fetch(_:where:orderBy:limit:offset:)``.
+    /// - Throws: ``DatabaseError`` for SQL that SQLite rejects (with the SQL), ``RecordError/unknownColumn(table:column:columns:)``
+    ///   for an unknown `orderBy:` column, or `DecodingError` as in ``fetch(_:where:orderBy:limit:offset:)``.
     public static func fetch(
-        where conditions: [String: (any SQLiteValueConvertible)?] = [:], orderBy ordering: [Ordering] = [],
-        limit: Int? = nil
+        _ db: Database, where sql: String, arguments: StatementArguments = [], orderBy ordering: [Ordering] = [],
+        limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        try RecordStore.defaultQueue().read { db in try fetch(db, where: conditions, orderBy: ordering, limit: limit) }
+        _ = try checkedFilter(db, [:], ordering)
+        return try fetchAll(
+            db,
+            RecordSQL.select(
+                from: tableName, where: .sql(sql, arguments), orderBy: ordering, limit: limit, offset: offset))
+    }
+
+    /// The first record whose columns equal the given values (by `orderBy:` when given), or nil.
+    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
+    public static func fetchOne(
+        _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?], orderBy ordering: [Ordering] = []
+    ) throws -> Self? {
+        try fetch(db, where: conditions, orderBy: ordering, limit: 1).first
+    }
+
+    /// The first record a SQL condition of your own selects, or nil.
+    /// - Throws: as ``fetch(_:where:arguments:orderBy:limit:offset:)``.
+    public static func fetchOne(
+        _ db: Database, where sql: String, arguments: StatementArguments = [], orderBy ordering: [Ordering] = []
+    ) throws -> Self? {
+        try fetch(db, where: sql, arguments: arguments, orderBy: ordering, limit: 1).first
     }
 
     /// The record whose `id` is `id`, or nil when there is none.
@@ -38,13 +60,7 @@ extension Record {
     ///   not fit its property.
     public static func fetchOne(_ db: Database, id: Int64) throws -> Self? {
         let sql = RecordSQL.selectOne(from: tableName, primaryKey: primaryKeyColumn)
-        return try fetchAll(db, SQLQuery(sql: sql, arguments: [id]), tableName: tableName).first
-    }
-
-    /// ``fetchOne(_:id:)`` through the default queue (``RecordStore``).
-    /// - Throws: as ``fetchOne(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func fetchOne(id: Int64) throws -> Self? {
-        try RecordStore.defaultQueue().read { db in try fetchOne(db, id: id) }
+        return try fetchAll(db, SQLQuery(sql: sql, arguments: [id])).first
     }
 
     /// The records an SQL query of your own returns: joins, subqueries, anything SELECT can do. Columns are
@@ -60,27 +76,23 @@ extension Record {
         try fetchAll(db, SQLQuery(sql: sql, arguments: arguments), tableName: nil)
     }
 
-    /// ``fetch(_:sql:arguments:)`` through the default queue (``RecordStore``).
-    /// - Throws: as ``fetch(_:sql:arguments:)``, and ``RecordError/noDefaultStore`` before
-    ///   ``RecordStore/use(_:)``.
-    public static func fetch(sql: String, arguments: StatementArguments = []) throws -> [Self] {
-        try RecordStore.defaultQueue().read { db in try fetch(db, sql: sql, arguments: arguments) }
-    }
-
     /// The number of rows whose columns equal the given values (nil matches NULL).
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key that is not a column, or
     ///   ``DatabaseError`` when the table is missing.
     public static func count(
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:]
-    ) throws -> Int {
-        let query = RecordSQL.count(from: tableName, where: try checkedConditions(db, conditions, []))
+    ) throws
+        -> Int
+    {
+        let query = RecordSQL.count(from: tableName, where: try checkedFilter(db, conditions, []))
         return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
     }
 
-    /// ``count(_:where:)`` through the default queue (``RecordStore``).
-    /// - Throws: as ``count(_:where:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func count(where conditions: [String: (any SQLiteValueConvertible)?] = [:]) throws -> Int {
-        try RecordStore.defaultQueue().read { db in try count(db, where: conditions) }
+    /// The number of rows a SQL condition of your own selects.
+    /// - Throws: ``DatabaseError`` for SQL that SQLite rejects.
+    public static func count(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
+        let query = RecordSQL.count(from: tableName, where: .sql(sql, arguments))
+        return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
     }
 
     /// True when a row has `id` as its primary key.
@@ -91,7 +103,8 @@ extension Record {
     }
 
     /// Runs `query` and decodes every row. The column lookup is built once for the statement, not per row.
-    static func fetchAll(_ db: Database, _ query: SQLQuery, tableName: String?) throws -> [Self] {
+    /// `tableName` nil marks raw SQL, where a missing Optional column decodes as nil.
+    static func fetchAll(_ db: Database, _ query: SQLQuery, tableName: String? = Self.tableName) throws -> [Self] {
         try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil,
@@ -104,11 +117,11 @@ extension Record {
         }
     }
 
-    /// The `where:` values as SQLite values, after checking every key and `orderBy:` column against the
-    /// table's real columns.
-    static func checkedConditions(
+    /// The `where:` values as a filter, after checking every key and `orderBy:` column against the table's
+    /// real columns.
+    static func checkedFilter(
         _ db: Database, _ conditions: [String: (any SQLiteValueConvertible)?], _ ordering: [Ordering]
-    ) throws -> [String: SQLiteValue] {
+    ) throws -> Filter {
         let requested = Array(conditions.keys) + ordering.map(\.column)
         if !requested.isEmpty {
             let columns = try db.columns(in: tableName).map(\.name)
@@ -118,6 +131,6 @@ extension Record {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: columns)
             }
         }
-        return conditions.mapValues { $0?.sqliteValue ?? .null }
+        return .equal(conditions.mapValues { $0?.sqliteValue ?? .null })
     }
 }

@@ -1,17 +1,17 @@
 extension Record {
-    /// Writes every column of the record to the row with its `id`.
+    /// Writes every column of the record to the row with its `id`. Calls ``willSave(_:)`` first.
     /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the id (nothing is inserted in its
-    ///   place), ``RecordError/recordNotSaved(table:)`` when `id` is nil, ``DatabaseError`` for a violated
-    ///   constraint, or `EncodingError` naming the column whose value cannot be stored (text that the column's
-    ///   affinity would turn into a number, such as '00120' into a column declared `STRING`).
+    ///   place), ``RecordError/recordNotSaved(table:)`` when `id` is nil, what ``willSave(_:)`` throws,
+    ///   ``DatabaseError`` for a violated constraint, or `EncodingError` naming the column whose value cannot
+    ///   be stored (text that the column's affinity would turn into a number).
     public func update(_ db: Database) throws {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
-        var columns = try Self.recordEncoder.encode(self, tableName: Self.tableName)
-        guard let keyIndex = columns.names.firstIndex(of: Self.primaryKeyColumn) else {
-            throw RecordError.missingPrimaryKey(table: Self.tableName)
+        try willSave(db)
+        var columns = try encodedColumns()
+        if let keyIndex = columns.names.firstIndex(of: Self.primaryKeyColumn) {
+            columns.names.remove(at: keyIndex)
+            columns.values.remove(at: keyIndex)
         }
-        columns.names.remove(at: keyIndex)
-        columns.values.remove(at: keyIndex)
         guard !columns.names.isEmpty else {
             // Nothing to write but the key: the update only has to find its row.
             guard try Self.exists(db, id: id) else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }

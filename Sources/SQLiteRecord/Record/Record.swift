@@ -2,7 +2,9 @@
 /// `fetch(where:orderBy:limit:)` and parent-child saves.
 ///
 /// Each coding key names a column (a `CodingKeys` enum with raw values renames them). The primary key is
-/// the column `id`, an `INTEGER PRIMARY KEY` (SQLite's rowid): nil until the record is first saved.
+/// the property `id`, stored in the column ``primaryKeyColumn`` (`id` unless the type says otherwise), an
+/// `INTEGER PRIMARY KEY` (SQLite's rowid): nil until the record is first saved. The table is
+/// ``tableName``, by default the type's name in lower camel case.
 ///
 /// ```swift
 /// struct Country: Record {
@@ -12,14 +14,38 @@
 /// }
 /// ```
 ///
-/// Every call comes in two forms: one taking a ``Database`` (inside ``DatabaseQueue/write(_:)``, in the
-/// caller's transaction), and one with no database that uses the queue set by ``RecordStore/use(_:)``.
+/// Every call comes in three forms: one taking a ``Database`` (inside ``DatabaseQueue/write(_:)``, in the
+/// caller's transaction), one with no database that uses the queue set by ``RecordStore/use(_:)``, and its
+/// `async` twin (for `Sendable` record types), which waits for the queue without blocking a thread of
+/// Swift's cooperative pool.
 public protocol Record: Codable {
-    /// The primary key, the column `id`: nil until the record is inserted, then its rowid.
+    /// The primary key: nil until the record is inserted, then its rowid. Stored in ``primaryKeyColumn``.
     var id: Int64? { get set }
 
-    /// The table that holds the records. It is quoted wherever it appears in SQL.
+    /// The table that holds the records; by default the type's name in lower camel case (`CityName` is
+    /// "cityName"). It is quoted wherever it appears in SQL, so any name works.
     static var tableName: String { get }
+
+    /// The column that holds ``id``: "id" by default. Set it when `CodingKeys` stores `id` under another
+    /// name (`case id = "city_id"` goes with `static let primaryKeyColumn = "city_id"`).
+    static var primaryKeyColumn: String { get }
+
+    /// Called before every insert or update this record goes through (also from `save(children:)` and the
+    /// batch calls), inside the transaction. Throw to abort the save: nothing is written, and the error is
+    /// passed on. This is where validation goes. The default does nothing.
+    func willSave(_ db: Database) throws
+
+    /// Called after an insert succeeded, with the new row's rowid (which `id` is also set to). The default
+    /// does nothing.
+    mutating func didInsert(rowID: Int64)
+
+    /// Called before this record's row is deleted, inside the transaction. Throw to abort the delete. The
+    /// default does nothing.
+    func willDelete(_ db: Database) throws
+
+    /// Called after a delete statement ran for this record; `deleted` is false when no row had its id. The
+    /// default does nothing.
+    func didDelete(_ deleted: Bool)
 
     /// Called on each child before it is saved by a parent's `save(children:)`: set the child's foreign key
     /// from the parent, which is saved and has its id by then. The default does nothing.
@@ -58,41 +84,24 @@ extension Record {
     /// The default encoder: coding keys are column names, dates as UTC text.
     public static var recordEncoder: RecordEncoder { RecordEncoder() }
 
-    /// The primary key column: `id`.
-    static var primaryKeyColumn: String { "id" }
-}
-
-/// The library's own failures, as opposed to SQLite's (``DatabaseError``).
-public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An update found no row with the record's id: it was deleted, or never inserted. An update never
-    /// inserts in its place.
-    case recordNotFound(table: String, id: Int64)
-    /// The record has no id yet, so it cannot be updated or deleted: save it first.
-    case recordNotSaved(table: String)
-    /// A `where:` key or `orderBy:` column is not a column of the table. Nothing ran.
-    case unknownColumn(table: String, column: String, columns: [String])
-    /// The record encodes no `id` column (its `CodingKeys` leave `id` out or rename it), so the library
-    /// cannot find its row.
-    case missingPrimaryKey(table: String)
-    /// A call without a database was made before ``RecordStore/use(_:)`` set the default queue.
-    case noDefaultStore
-
-    /// A sentence for a log: what failed and where.
-    public var description: String {
-        switch self {
-        case .recordNotFound(let table, let id):
-            return "No row in table \"\(table)\" has id \(id): the record was deleted or never inserted"
-        case .recordNotSaved(let table):
-            return "The record for table \"\(table)\" has no id: save or insert it first"
-        case .unknownColumn(let table, let column, let columns):
-            return "Table \"\(table)\" has no column \"\(column)\"; its columns are: "
-                + columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        case .missingPrimaryKey(let table):
-            return "Records of table \"\(table)\" encode no \"id\" column; the primary key must be the column "
-                + "\"id\" (keep `case id` in CodingKeys without a different raw value)"
-        case .noDefaultStore:
-            return "No default database: call RecordStore.use(_:) with a DatabaseQueue first, "
-                + "or pass a Database explicitly"
-        }
+    /// The type's name with its first letter lowercased: `CityName` is "cityName".
+    public static var tableName: String {
+        let name = String(describing: Self.self)
+        return name.prefix(1).lowercased() + name.dropFirst()
     }
+
+    /// "id".
+    public static var primaryKeyColumn: String { "id" }
+
+    /// Does nothing.
+    public func willSave(_ db: Database) throws {}
+
+    /// Does nothing.
+    public mutating func didInsert(rowID: Int64) {}
+
+    /// Does nothing.
+    public func willDelete(_ db: Database) throws {}
+
+    /// Does nothing.
+    public func didDelete(_ deleted: Bool) {}
 }

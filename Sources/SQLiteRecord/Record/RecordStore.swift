@@ -19,6 +19,46 @@ public enum RecordStore {
         lock.unlock()
     }
 
+    /// Opens (creating when needed) the database at `path` and makes it the default.
+    /// - Returns: the queue, for calls that take a `Database` (`queue.write { db in ... }`).
+    /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database.
+    @discardableResult
+    public static func open(path: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path)
+        try use(queue)
+        return queue
+    }
+
+    /// Opens the database at `destination`, first copying `template` there when no file is there yet, and
+    /// makes it the default: the way to ship a pre-created database with an app (a bundle resource is
+    /// read-only) and write to a copy of it. An existing file at `destination` is never overwritten, so
+    /// later launches keep their data.
+    ///
+    /// The copy goes to a temporary name beside `destination` and is then moved into place, so a crash
+    /// mid-copy never leaves a half-copied database where the next launch would open it.
+    /// - Returns: the queue, for calls that take a `Database`.
+    /// - Throws: Foundation's file error when the template cannot be read or the folder is not writable;
+    ///   ``DatabaseError`` when the file cannot be opened or is not a database.
+    @discardableResult
+    public static func open(copyingTemplate template: URL, to destination: URL) throws -> DatabaseQueue {
+        let fileManager = FileManager.default
+        if !fileManager.fileExists(atPath: destination.path) {
+            let folder = destination.deletingLastPathComponent()
+            try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+            let partial = folder.appendingPathComponent(
+                ".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+            try fileManager.copyItem(at: template, to: partial)
+            do {
+                try fileManager.moveItem(at: partial, to: destination)
+            } catch {
+                try? fileManager.removeItem(at: partial)
+                // Another process may have put its copy in place first: that one is as good as ours.
+                guard fileManager.fileExists(atPath: destination.path) else { throw error }
+            }
+        }
+        return try open(path: destination.path)
+    }
+
     /// The queue set by ``use(_:)``, or nil before it was called.
     public static var queue: DatabaseQueue? {
         lock.lock()

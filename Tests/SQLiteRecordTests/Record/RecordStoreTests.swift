@@ -50,4 +50,45 @@ final class RecordStoreTests: XCTestCase {
             XCTAssertEqual(error as? RecordError, .noDefaultStore)
         }
     }
+
+    func testOpenCopyingTemplateCopiesOnceAndNeverOverwrites() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let template = folder.appendingPathComponent("template.sqlite")
+        do {
+            let db = try Database(path: template.path)
+            try db.execute(sql: WorldFixtures.schema)
+            var japan = Country(id: nil, name: "Japan", iso: "JP", population: 126_529_100)
+            try japan.save(db)
+        }
+        let templateBytes = try Data(contentsOf: template)
+        let destination = folder.appendingPathComponent("Library/world.sqlite")
+
+        let first = try RecordStore.open(copyingTemplate: template, to: destination)
+        XCTAssertTrue(RecordStore.queue === first)
+        XCTAssertEqual(try Country.fetch().map(\.iso), ["JP"])
+        var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+        try france.save()
+        RecordStore.reset()
+
+        try RecordStore.open(copyingTemplate: template, to: destination)
+        XCTAssertEqual(try Country.fetch(orderBy: [.ascending("iso")]).map(\.iso), ["FR", "JP"], "not overwritten")
+        XCTAssertEqual(try Data(contentsOf: template), templateBytes, "the template is never written")
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: destination.deletingLastPathComponent().path)
+        XCTAssertFalse(leftovers.contains { $0.hasSuffix(".partial") })
+    }
+
+    func testOpenPathMakesTheDefault() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try RecordStore.open(path: path)
+        try queue.write { db in try db.execute(sql: WorldFixtures.schema) }
+        var japan = Country(id: nil, name: "Japan", iso: "JP", population: 1)
+        try japan.insert()
+        XCTAssertTrue(try Country.exists(id: 1))
+        XCTAssertEqual(try Country.fetchOne(where: ["iso": "JP"])?.name, "Japan")
+        XCTAssertEqual(try Country.deleteAll(where: "population < ?", arguments: [2]), 1)
+    }
 }
