@@ -6,11 +6,12 @@ import SQLiteRecord
 @main
 struct CountriesCities {
     static let usage = """
-        usage: countries-cities [--db PATH] [--data DIR] [ISO]
+        usage: countries-cities [--db PATH] [--data DIR] [--demo] [ISO]
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
+          --demo      save, update and delete records on a temporary copy of the database, printing each step
         Data: GeoNames (https://www.geonames.org), CC BY 4.0.
         """
 
@@ -18,6 +19,7 @@ struct CountriesCities {
         var databasePath: String?
         var dataDirectory: String?
         var iso: String?
+        var demo = false
         var help = false
     }
 
@@ -45,6 +47,8 @@ struct CountriesCities {
                     throw SampleError.usage("\(argument) needs a value\n\(usage)")
                 }
                 if argument == "--db" { options.databasePath = value } else { options.dataDirectory = value }
+            case "--demo":
+                options.demo = true
             case "-h", "--help":
                 options.help = true
             default:
@@ -61,6 +65,10 @@ struct CountriesCities {
     static func run(_ options: Options, output: (String) -> Void) throws {
         let databaseURL = try options.databasePath.map { URL(fileURLWithPath: $0) } ?? SampleFiles.defaultDatabaseURL()
         let queue = try openDatabase(at: databaseURL, dataDirectory: options.dataDirectory, output: output)
+        if options.demo {
+            try DemoTour.run(queue, output: output)
+            return
+        }
         try queue.read { db in
             if let iso = options.iso {
                 try printCountry(iso, db, output: output)

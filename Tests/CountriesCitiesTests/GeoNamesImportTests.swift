@@ -89,6 +89,26 @@ final class GeoNamesImportTests: XCTestCase {
         try CountriesCities.run(CountriesCities.Options(databasePath: path)) { world.append($0) }
         XCTAssertEqual(world[1], "252 countries, 34,006 cities")
         XCTAssertEqual(world[3], " 1. Shanghai, China (24,874,500)")
+
+        var demo: [String] = []
+        try CountriesCities.run(CountriesCities.Options(databasePath: path, demo: true)) { demo.append($0) }
+        XCTAssertEqual(
+            demo[2],
+            "1. save(children:): Atlantis got id 253; its cities got ids 34007, 34008, 34009 and country_id 253")
+        XCTAssertEqual(demo[3], "2. save() again updates: Metropolis now has 35000")
+        XCTAssertTrue(demo[4].hasPrefix("3. save(children:) with a bad third child failed: SQLite error 2067"), demo[4])
+        XCTAssertEqual(
+            demo[5],
+            "   rows left behind: 0 countries named Lemuria; Lemuria's id in memory: nil; its cities' ids: nil, nil, nil"
+        )
+        XCTAssertEqual(
+            demo[6], "4. delete(with:): deleted Atlantis: true; 0 countries and 0 cities with code XA remain")
+        XCTAssertEqual(demo[7], "The copy ends as it began: 252 countries, 34,006 cities")
+        // The demo ran on a copy: the database itself is unchanged.
+        let db = try Database(path: path)
+        XCTAssertEqual(try Country.count(db), 252)
+        XCTAssertEqual(try City.count(db), 34_006)
+        XCTAssertEqual(try City.fetch(db, where: ["name": "Poseidonia"]), [])
     }
 
     func testUnknownISOIsAnError() throws {
@@ -146,6 +166,7 @@ final class GeoNamesImportTests: XCTestCase {
         XCTAssertEqual(
             try CountriesCities.parse(["--db", "/tmp/x.sqlite", "jp"]),
             CountriesCities.Options(databasePath: "/tmp/x.sqlite", iso: "JP"))
+        XCTAssertEqual(try CountriesCities.parse(["--demo"]), CountriesCities.Options(demo: true))
         XCTAssertThrowsError(try CountriesCities.parse(["--db"]))
         XCTAssertThrowsError(try CountriesCities.parse(["JP", "FR"]))
         XCTAssertEqual(CountriesCities.grouped(9_733_276), "9,733,276")
