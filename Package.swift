@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SQLiteRecord", targets: ["SQLiteRecord"]),
         .executable(name: "countries-cities", targets: ["CountriesCities"]),
+        .executable(name: "sqlite-record-bench", targets: ["SQLiteRecordBench"]),
     ],
     targets: [
         // The platform's own sqlite3: pkg-config on Linux and Homebrew, the SDK's on Apple platforms.
@@ -23,6 +24,12 @@ let package = Package(
             path: "Examples/CountriesCities",
             resources: [.copy("Resources")]
         ),
+        // The library against hand-written sqlite3 calls on the GeoNames data; run it with -c release.
+        .executableTarget(
+            name: "SQLiteRecordBench",
+            dependencies: ["SQLiteRecord", "CSQLiteRecord"],
+            path: "Benchmarks/SQLiteRecordBench"
+        ),
         .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
         // Compiles and runs the README's examples (they declare their own Country and City).
         .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),
@@ -31,6 +38,8 @@ let package = Package(
             dependencies: ["CountriesCities", "SQLiteRecord"],
             exclude: ["Fixtures"]
         ),
+        // Checks that the benchmark's two sides agree on a small input; timings are not asserted.
+        .testTarget(name: "BenchmarkTests", dependencies: ["SQLiteRecordBench", "SQLiteRecord"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,26 @@ final class ColumnLookup {
         return lookup
     }
 
+    /// The keys asked for, in the order a row asks for them, with their columns. A type's `init(from:)`
+    /// asks for the same keys in the same order on every row, so after the first row each key is found by
+    /// comparing it with the key asked for at the same position, without hashing. Kept with the statement,
+    /// so later fetches through the cached statement start with it.
+    private var keyTrail: [(key: String, index: Int32?)] = []
+
+    /// The column a key names, or nil; `position` is how many keys the row asked for before this one.
+    func index(forKey key: String, position: Int) -> Int32? {
+        if position < keyTrail.count {
+            let known = keyTrail[position]
+            if known.key == key { return known.index }
+            // Another type, or a type that skips keys on some rows: a mismatch costs a hash, as without the
+            // trail, and the trail is rebuilt from here.
+            keyTrail.removeSubrange(position...)
+        }
+        let index = index(forKey: key)
+        if position == keyTrail.count && position < 256 { keyTrail.append((key, index)) }
+        return index
+    }
+
     /// The column a key names, or nil.
     func index(forKey key: String) -> Int32? {
         switch keyStrategy {
@@ -80,9 +100,19 @@ final class RowDecodingContext {
         self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
     }
 
+    /// How many keys the current row has asked for: the position in ``ColumnLookup``'s key trail.
+    private var keyPosition = 0
+
+    /// The column a key names, or nil.
+    func index(forKey key: String) -> Int32? {
+        defer { keyPosition += 1 }
+        return lookup.index(forKey: key, position: keyPosition)
+    }
+
     /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
+        keyPosition = 0
         if ColumnReader.readsDirectly(type), lookup.names.count == 1 {
             return try ColumnReader(statement: statement, index: 0, context: self, key: nil).decode(type)
         }
@@ -150,17 +180,17 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { context.columnNames.compactMap { Key(stringValue: context.lookup.keyString(forColumn: $0)) } }
 
-    func contains(_ key: Key) -> Bool { context.lookup.index(forKey: key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool { context.index(forKey: key.stringValue) != nil }
 
     private func reader(_ key: Key) throws -> ColumnReader {
-        guard let index = context.lookup.index(forKey: key.stringValue) else { throw context.keyNotFound(key) }
+        guard let index = context.index(forKey: key.stringValue) else { throw context.keyNotFound(key) }
         return ColumnReader(statement: context.statement, index: index, context: context, key: key)
     }
 
     /// The reader for an Optional key, or nil when the value is absent: NULL, or no such column in a raw-SQL
     /// row.
     private func optionalReader(_ key: Key) throws -> ColumnReader? {
-        guard let index = context.lookup.index(forKey: key.stringValue) else {
+        guard let index = context.index(forKey: key.stringValue) else {
             if context.missingOptionalColumnIsNil { return nil }
             throw context.keyNotFound(key)
         }

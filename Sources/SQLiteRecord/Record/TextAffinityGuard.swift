@@ -45,6 +45,11 @@ private struct NumericText {
     let real: Double
 
     init?(_ text: String) {
+        // Fast exit for ordinary text: the first byte that is not a space must start a number.
+        guard let first = text.utf8.first(where: { !Self.isSpace($0) }),
+            (first >= 48 && first <= 57) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
+                || first == UInt8(ascii: ".")
+        else { return nil }
         let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0B}\u{0C}"))
         var bytes = trimmed.utf8[...]
         guard !bytes.isEmpty else { return nil }
@@ -74,6 +79,10 @@ private struct NumericText {
         }
         self.real = real
         self.integer = isInteger ? Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) : nil
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
     /// What SQLite stores for this text under `affinity`, and how the library reads it back as a String;

@@ -614,7 +614,7 @@ final class RowDecoderTests: XCTestCase {
             URL(string: "https://example.com/a/b?q=1#top"))
         XCTAssertEqual(try decodeStored(Box<URL>.self, .text("images/a.png")).v, URL(string: "images/a.png"))
         XCTAssertEqual(
-            try decodeStored(OptionalBox<URL>.self, .text("file:///tmp/x")).v, URL(fileURLWithPath: "/tmp/x"))
+            try decodeStored(OptionalBox<URL>.self, .text("file:///tmp/x")).v, URL(string: "file:///tmp/x"))
         assertTypeMismatch(
             try decodeStored(Box<URL>.self, .integer(3)), URL.self, key: "v", mentions: [columnV, "INTEGER 3", "URL"])
     }

@@ -1,0 +1,53 @@
+/// The SQL both sides share: the table, the index W4 filters on, and the connection settings.
+///
+/// The column order is the order of ``BenchCity/CodingKeys``, so `SELECT *` returns columns in the order
+/// the baseline reads them by index.
+enum BenchSchema {
+    static let createTable = """
+        CREATE TABLE cities (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            country_code TEXT NOT NULL,
+            admin1_code TEXT,
+            population INTEGER NOT NULL,
+            timezone TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            is_capital INTEGER NOT NULL
+        )
+        """
+
+    /// Created before the read workloads (not before W1, which measures inserts alone).
+    static let createCountryCodeIndex = "CREATE INDEX cities_country_code ON cities(country_code)"
+
+    /// Run on every connection of both sides. WAL persists in the file; `synchronous` is per connection.
+    static let pragmas = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
+
+    /// What the library runs on each connection it opens (see `Database.init`): the baseline runs the same.
+    static let libraryConnectionPragmas = "PRAGMA foreign_keys = ON"
+
+    /// The library's busy timeout (`Database.defaultBusyTimeout`), in milliseconds.
+    static let busyTimeout: Int32 = 5_000
+
+    static let insert = """
+        INSERT INTO cities (id, name, latitude, longitude, country_code, admin1_code, population, timezone, \
+        created_at, is_capital) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let selectAll = "SELECT * FROM cities"
+
+    static let selectByID = "SELECT * FROM cities WHERE id = ?"
+
+    static let selectByCountry = "SELECT * FROM cities WHERE country_code = ? ORDER BY population DESC LIMIT 50"
+
+    /// What W1 reads back after the insert, untimed, to check that both sides stored the same values with
+    /// the same storage classes.
+    static let selectStored = """
+        SELECT id, name, latitude, longitude, country_code, admin1_code, population, timezone, created_at, \
+        is_capital FROM cities ORDER BY id
+        """
+
+    /// The W4 page size, written into ``selectByCountry`` as a careful person would.
+    static let countryPageSize = 50
+}

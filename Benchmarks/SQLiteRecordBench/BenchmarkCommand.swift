@@ -1,0 +1,65 @@
+import Foundation
+
+/// `sqlite-record-bench`: reads the cities, runs the chosen workloads through the library and the
+/// baseline, checks that both sides agree, and prints the table (and JSON lines with `--json`). Exits with
+/// status 1 when the sides disagree or anything fails, 2 for a bad command line.
+@main
+enum BenchmarkCommand {
+    static func main() {
+        let options: BenchmarkOptions
+        do {
+            options = try BenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            printError("\(error)")
+            exit(2)
+        }
+        if options.showsHelp {
+            printLine(BenchmarkOptions.usage)
+            return
+        }
+        do {
+            if let side = options.rssChild, let path = options.databasePath {
+                printLine(try PeakMemory.runChild(side: side, databasePath: path))
+            } else {
+                try run(options)
+            }
+        } catch {
+            printError("sqlite-record-bench: \(error)")
+            exit(1)
+        }
+    }
+
+    /// The parent's run: data, timings, peak memory, report.
+    static func run(_ options: BenchmarkOptions) throws {
+        let cities = try CitiesFile.load(path: options.dataPath)
+        let input = WorkloadInput(cities: cities)
+        let fileName = URL(fileURLWithPath: options.dataPath).lastPathComponent
+        printLine(
+            "sqlite-record-bench: \(fileName), \(cities.count) cities; W3 \(input.lookupIDs.count) lookups, "
+                + "W4 \(input.countryCodes.count) country codes; 1 warm-up + \(options.repetitions) "
+                + "repetitions per side, interleaved")
+        #if DEBUG
+            printLine("warning: a debug build; measure with -c release")
+        #endif
+
+        let timings = try BenchmarkRun.run(options.workloads, input: input, repetitions: options.repetitions) {
+            printError("  \($0)")
+        }
+        let memory = options.workloads.contains(.fetchAll) ? try PeakMemory.measureW2(cities: cities) : nil
+
+        printLine(BenchmarkReport.table(timings, memory: memory))
+        if options.json {
+            for line in BenchmarkReport.jsonLines(timings, memory: memory) { printLine(line) }
+        }
+    }
+
+    /// Writes a line to standard output at once, unbuffered, so it keeps its place among the progress lines
+    /// on standard error.
+    static func printLine(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,66 @@
+import SQLiteRecord
+
+/// The workloads through SQLiteRecord's public API, written as its README shows: what a user of the
+/// library writes.
+enum LibraryWorkloads {
+    /// Opens the database file at `path` through the library, with the benchmark's pragmas.
+    /// - Throws: `DatabaseError` when the file cannot be opened.
+    static func open(path: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path)
+        // Not in `write`: journal_mode cannot change inside a transaction.
+        try queue.read { db in try db.execute(sql: BenchSchema.pragmas) }
+        return queue
+    }
+
+    /// W1: every city through `insert(_:)`, in one transaction.
+    static func insert(_ cities: [BenchCity], into queue: DatabaseQueue) throws {
+        try queue.write { db in
+            for var city in cities {
+                try city.insert(db)
+            }
+        }
+    }
+
+    /// W2: every row through `fetch(_:)`.
+    static func fetchAll(from queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in try BenchCity.fetch(db) }
+    }
+
+    /// W3: `fetchOne(_:id:)` for each id, in one `read`.
+    static func lookUp(_ ids: [Int64], in queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in
+            var cities: [BenchCity] = []
+            for id in ids {
+                if let city = try BenchCity.fetchOne(db, id: id) { cities.append(city) }
+            }
+            return cities
+        }
+    }
+
+    /// W4: the most populous cities of each country code through `fetch(_:where:orderBy:limit:)`, in one
+    /// `read`.
+    static func fetchByCountry(_ codes: [String], in queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in
+            var cities: [BenchCity] = []
+            for code in codes {
+                cities += try BenchCity.fetch(
+                    db, where: ["country_code": code], orderBy: [.descending("population")],
+                    limit: BenchSchema.countryPageSize)
+            }
+            return cities
+        }
+    }
+
+    /// W5: a statement of the caller's, stepped by hand, each row decoded by `RowDecoder`.
+    static func decodeAll(from queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in
+            let statement = try db.makeStatement(sql: BenchSchema.selectAll)
+            let decoder = RowDecoder()
+            var cities: [BenchCity] = []
+            while try statement.step() {
+                cities.append(try decoder.decode(BenchCity.self, from: statement))
+            }
+            return cities
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// The five workloads of the benchmark issue, each run through the library and through the baseline.
+enum Workload: String, CaseIterable, Sendable {
+    /// Every row inserted in one transaction.
+    case insert = "W1"
+    /// Every row fetched into `[BenchCity]`.
+    case fetchAll = "W2"
+    /// Point lookups by primary key, with ids drawn from the data with a fixed seed.
+    case lookUp = "W3"
+    /// The 50 most populous cities of each of the most frequent country codes, through an index.
+    case fetchByCountry = "W4"
+    /// Every row decoded from a statement stepped by hand, without the fetch call around it.
+    case decodeOnly = "W5"
+
+    /// What the table prints beside the name.
+    var title: String {
+        switch self {
+        case .insert: return "insert all, one transaction"
+        case .fetchAll: return "fetch all"
+        case .lookUp: return "fetchOne(id:) lookups"
+        case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
+        case .decodeOnly: return "decode only, stepped statement"
+        }
+    }
+
+    /// True when the workload reads a table that is filled (untimed) before it runs.
+    var readsPopulatedTable: Bool { self != .insert }
+}
+
+/// Which implementation runs a workload.
+enum Side: String, CaseIterable, Sendable {
+    /// SQLiteRecord's public API.
+    case library
+    /// Hand-written calls to the sqlite3 C API.
+    case baseline
+}
+
+/// What the workloads run on: the cities, and what W3 and W4 ask for, drawn from them once.
+struct WorkloadInput: Sendable {
+    /// The number of W3 lookups on a full run.
+    static let defaultLookupCount = 20_000
+    /// The number of country codes W4 asks for on a full run.
+    static let defaultCountryCount = 200
+    /// The seed of W3's draws: any fixed number does.
+    static let lookupSeed: UInt64 = 0x5EED_C17E5
+
+    let cities: [BenchCity]
+    /// The ids W3 looks up, in order; drawn with replacement.
+    let lookupIDs: [Int64]
+    /// The codes W4 filters on, sorted.
+    let countryCodes: [String]
+
+    init(
+        cities: [BenchCity], lookupCount: Int = Self.defaultLookupCount,
+        countryCount: Int = Self.defaultCountryCount
+    ) {
+        self.cities = cities
+        let ids = cities.compactMap(\.id)
+        var generator = SplitMix64(seed: Self.lookupSeed)
+        lookupIDs =
+            ids.isEmpty
+            ? []
+            : (0..<lookupCount).map { _ in ids[Int(generator.next() % UInt64(ids.count))] }
+        countryCodes = Self.mostFrequentCountryCodes(in: cities, count: countryCount)
+    }
+
+    /// The `count` codes with the most cities (ties broken by code, so the choice is stable), sorted by code.
+    static func mostFrequentCountryCodes(in cities: [BenchCity], count: Int) -> [String] {
+        var frequencies: [String: Int] = [:]
+        for city in cities { frequencies[city.countryCode, default: 0] += 1 }
+        let ranked = frequencies.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        return ranked.prefix(count).map(\.key).sorted()
+    }
+}

@@ -1,0 +1,76 @@
+/// What one run of one workload on one side measured.
+struct Measurement: Equatable {
+    /// Rows inserted (W1) or read (W2 to W5).
+    let rows: Int
+    /// Over the rows read, or over the stored table after W1.
+    let checksum: Checksum
+    /// The timed part alone: opening the connection, filling the table and computing the checksum are not
+    /// timed.
+    let seconds: Double
+}
+
+/// Runs one workload once on one side, in a database of its own.
+enum WorkloadRunner {
+    /// Creates a database in a fresh temporary directory (filled with every city and indexed, untimed, for
+    /// the read workloads), opens it through `side`, times the workload, and checksums what it read or
+    /// wrote.
+    /// - Throws: ``BenchmarkError`` or the library's errors, from setting up or from the workload.
+    static func run(_ workload: Workload, side: Side, input: WorkloadInput) throws -> Measurement {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.databasePath
+        try prepareDatabase(at: path, for: workload, cities: input.cities)
+
+        let (cities, seconds): ([BenchCity], Double)
+        switch side {
+        case .library:
+            // The queue is released (the connection closed) at the end of this scope, before W1's table is
+            // read back.
+            let queue = try LibraryWorkloads.open(path: path)
+            (cities, seconds) = try MonotonicClock.measure { () throws -> [BenchCity] in
+                switch workload {
+                case .insert:
+                    try LibraryWorkloads.insert(input.cities, into: queue)
+                    return []
+                case .fetchAll: return try LibraryWorkloads.fetchAll(from: queue)
+                case .lookUp: return try LibraryWorkloads.lookUp(input.lookupIDs, in: queue)
+                case .fetchByCountry: return try LibraryWorkloads.fetchByCountry(input.countryCodes, in: queue)
+                case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
+                }
+            }
+        case .baseline:
+            let db = try BaselineDatabase(path: path)
+            (cities, seconds) = try MonotonicClock.measure { () throws -> [BenchCity] in
+                switch workload {
+                case .insert:
+                    try BaselineWorkloads.insert(input.cities, into: db)
+                    return []
+                case .fetchAll, .decodeOnly: return try BaselineWorkloads.fetchAll(from: db)
+                case .lookUp: return try BaselineWorkloads.lookUp(input.lookupIDs, in: db)
+                case .fetchByCountry: return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
+                }
+            }
+        }
+
+        if workload == .insert {
+            let stored = try StoredTable.checksum(path: path)
+            return Measurement(rows: stored.rows, checksum: stored.checksum, seconds: seconds)
+        }
+        var checksum = Checksum()
+        checksum.add(cities)
+        return Measurement(rows: cities.count, checksum: checksum, seconds: seconds)
+    }
+
+    /// Creates the table (W1), or creates, fills and indexes it (the read workloads), through a baseline
+    /// connection that is closed before the workload opens its own, so both sides start with a cold SQLite
+    /// page cache.
+    /// - Throws: ``BenchmarkError`` from SQLite.
+    static func prepareDatabase(at path: String, for workload: Workload, cities: [BenchCity]) throws {
+        let db = try BaselineDatabase(path: path)
+        try db.execute(BenchSchema.createTable)
+        if workload.readsPopulatedTable {
+            try BaselineWorkloads.insert(cities, into: db)
+            try db.execute(BenchSchema.createCountryCodeIndex)
+        }
+    }
+}
