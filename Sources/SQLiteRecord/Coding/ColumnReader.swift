@@ -7,16 +7,18 @@ import Foundation
 /// Errors name the column, the table when known, the stored storage class and value, and the Swift type;
 /// their coding path ends with the key.
 struct ColumnReader {
-    let statement: Statement
     let index: Int32
     /// The statement's column names, table and JSON decoder.
     let context: RowDecodingContext
-    /// The coding key that asked for this column; nil for a single-column row decoded as one value. Rows
-    /// decode at the top of a coding path, so the key alone is the path.
-    let key: (any CodingKey)?
+    /// The name of the coding key that asked for this column; nil for a single-column row decoded as one
+    /// value. Rows decode at the top of a coding path, so the key alone is the path. A string rather than
+    /// the key itself: boxing the key in an existential for every column read cost more than the read.
+    let key: String?
 
-    var codingPath: [any CodingKey] { key.map { [$0] } ?? [] }
+    var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
 
+    /// The statement, through the context: one reference fewer to retain for every column read.
+    var statement: Statement { context.statement }
     var storage: Int32 { statement.columnType(at: index) }
     var isNull: Bool { storage == SQLITE_NULL }
 
@@ -292,12 +294,13 @@ struct ColumnReader {
     /// own `init(from:)` over this one column (RawRepresentable enums and single-value wrappers), then JSON
     /// for types that ask for a keyed or unkeyed container.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        // Each cast succeeds: T is the type just compared.
-        if T.self == Date.self, let value = try date() as? T { return value }
-        if T.self == Data.self, let value = try data() as? T { return value }
-        if T.self == UUID.self, let value = try uuid() as? T { return value }
-        if T.self == URL.self, let value = try url() as? T { return value }
-        if T.self == Decimal.self, let value = try decimal() as? T { return value }
+        // T is the type just compared, so each bit cast is the identity; a dynamic `as? T` cast would cost
+        // more than reading the value.
+        if T.self == Date.self { return unsafeBitCast(try date(), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try data(), to: T.self) }
+        if T.self == UUID.self { return unsafeBitCast(try uuid(), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try url(), to: T.self) }
+        if T.self == Decimal.self { return unsafeBitCast(try decimal(), to: T.self) }
         if isNull { throw valueNotFound(type) }
         do {
             return try T(from: ColumnValueDecoder(reader: self))

@@ -20,6 +20,7 @@ final class ColumnLookup {
         self.names = names
         self.indexes = indexes
         self.keyStrategy = keyStrategy
+        trailCount.initialize(to: 0)
     }
 
     /// The lookup for `statement` and `keyStrategy`, from the statement when it has one.
@@ -38,19 +39,33 @@ final class ColumnLookup {
     /// asks for the same keys in the same order on every row, so after the first row each key is found by
     /// comparing it with the key asked for at the same position, without hashing. Kept with the statement,
     /// so later fetches through the cached statement start with it.
-    private var keyTrail: [(key: String, index: Int32?)] = []
+    /// Raw memory for the same reason as the decoding context's key position: no exclusivity check per
+    /// column. `trailCount` entries of `trail` are initialized.
+    private static let trailCapacity = 256
+    private let trail = UnsafeMutablePointer<(key: String, index: Int32?)>.allocate(capacity: trailCapacity)
+    private let trailCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+    deinit {
+        trail.deinitialize(count: trailCount.pointee)
+        trail.deallocate()
+        trailCount.deallocate()
+    }
 
     /// The column a key names, or nil; `position` is how many keys the row asked for before this one.
     func index(forKey key: String, position: Int) -> Int32? {
-        if position < keyTrail.count {
-            let known = keyTrail[position]
-            if known.key == key { return known.index }
+        let count = trailCount.pointee
+        if position < count {
+            if trail[position].key == key { return trail[position].index }
             // Another type, or a type that skips keys on some rows: a mismatch costs a hash, as without the
             // trail, and the trail is rebuilt from here.
-            keyTrail.removeSubrange(position...)
+            (trail + position).deinitialize(count: count - position)
+            trailCount.pointee = position
         }
         let index = index(forKey: key)
-        if position == keyTrail.count && position < 256 { keyTrail.append((key, index)) }
+        if position == trailCount.pointee && position < Self.trailCapacity {
+            (trail + position).initialize(to: (key, index))
+            trailCount.pointee = position + 1
+        }
         return index
     }
 
@@ -98,23 +113,29 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+        keyPosition.initialize(to: 0)
     }
 
-    /// How many keys the current row has asked for: the position in ``ColumnLookup``'s key trail.
-    private var keyPosition = 0
+    /// How many keys the current row has asked for: the position in ``ColumnLookup``'s key trail. Kept in
+    /// raw memory rather than a stored `var`, because a class's stored `var` costs a dynamic exclusivity
+    /// check on every access, and this one changes for every column of every row.
+    private let keyPosition = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+    deinit { keyPosition.deallocate() }
 
     /// The column a key names, or nil.
     func index(forKey key: String) -> Int32? {
-        defer { keyPosition += 1 }
-        return lookup.index(forKey: key, position: keyPosition)
+        let position = keyPosition.pointee
+        keyPosition.pointee = position + 1
+        return lookup.index(forKey: key, position: position)
     }
 
     /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
-        keyPosition = 0
+        keyPosition.pointee = 0
         if ColumnReader.readsDirectly(type), lookup.names.count == 1 {
-            return try ColumnReader(statement: statement, index: 0, context: self, key: nil).decode(type)
+            return try ColumnReader(index: 0, context: self, key: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self))
     }
@@ -169,7 +190,7 @@ struct StatementRowDecoder: Decoder {
                         + "\(context.columnNames.count): \(context.columnNames.joined(separator: ", "))"))
         }
         return ColumnValueDecoder(
-            reader: ColumnReader(statement: context.statement, index: 0, context: context, key: nil))
+            reader: ColumnReader(index: 0, context: context, key: nil))
     }
 }
 
@@ -184,7 +205,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     private func reader(_ key: Key) throws -> ColumnReader {
         guard let index = context.index(forKey: key.stringValue) else { throw context.keyNotFound(key) }
-        return ColumnReader(statement: context.statement, index: index, context: context, key: key)
+        return ColumnReader(index: index, context: context, key: key.stringValue)
     }
 
     /// The reader for an Optional key, or nil when the value is absent: NULL, or no such column in a raw-SQL
@@ -194,7 +215,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
             if context.missingOptionalColumnIsNil { return nil }
             throw context.keyNotFound(key)
         }
-        let reader = ColumnReader(statement: context.statement, index: index, context: context, key: key)
+        let reader = ColumnReader(index: index, context: context, key: key.stringValue)
         return reader.isNull ? nil : reader
     }
 

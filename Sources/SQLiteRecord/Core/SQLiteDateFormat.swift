@@ -21,77 +21,99 @@ public enum SQLiteDateFormat {
 
     /// Parses UTF-8 bytes as ``date(from:)`` does, without making a `String` first.
     public static func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        var index = 0
-        let count = bytes.count
-
-        func number(_ width: Int) -> Int? {
-            guard index + width <= count else { return nil }
-            var value = 0
-            for offset in 0..<width {
-                let digit = Int(bytes[index + offset]) - 48
-                guard digit >= 0 && digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            index += width
-            return value
-        }
-        func expect(_ byte: UInt8) -> Bool {
-            guard index < count && bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-
-        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-            let day = number(2), (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year)
+        var cursor = DigitCursor(bytes: bytes)
+        guard let year = cursor.number(4), cursor.expect(UInt8(ascii: "-")), let month = cursor.number(2),
+            cursor.expect(UInt8(ascii: "-")), let day = cursor.number(2), month >= 1, month <= 12, day >= 1,
+            day <= daysInMonth(month, year: year)
         else { return nil }
 
         var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        guard index < count else { return Date(timeIntervalSince1970: seconds) }
+        guard !cursor.isAtEnd else { return Date(timeIntervalSince1970: seconds) }
 
-        guard bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "T") else { return nil }
-        index += 1
-        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), hour < 24, minute < 60
+        guard cursor.expect(UInt8(ascii: " ")) || cursor.expect(UInt8(ascii: "T")) else { return nil }
+        guard let hour = cursor.number(2), cursor.expect(UInt8(ascii: ":")), let minute = cursor.number(2),
+            hour < 24, minute < 60
         else { return nil }
         var second = 0
         var fraction = 0.0
-        if expect(UInt8(ascii: ":")) {
-            guard let value = number(2), value < 60 else { return nil }
+        if cursor.expect(UInt8(ascii: ":")) {
+            guard let value = cursor.number(2), value < 60 else { return nil }
             second = value
-            if expect(UInt8(ascii: ".")) {
+            if cursor.expect(UInt8(ascii: ".")) {
                 // Up to nine digits (nanoseconds) count; more are read and ignored, as SQLite does.
-                var digits = 0
-                var numerator = 0
-                var denominator = 1
-                while index < count, bytes[index] >= 48, bytes[index] <= 57 {
-                    if digits < 9 {
-                        numerator = numerator * 10 + Int(bytes[index] - 48)
-                        denominator *= 10
-                    }
-                    digits += 1
-                    index += 1
-                }
-                guard digits > 0 else { return nil }
+                guard let (numerator, denominator) = cursor.fraction(maximumDigits: 9) else { return nil }
                 fraction = Double(numerator) / Double(denominator)
             }
         }
         seconds += Double(hour * 3600 + minute * 60 + second) + fraction
 
-        if index < count {
-            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
+        if !cursor.isAtEnd {
+            if cursor.expect(UInt8(ascii: "Z")) || cursor.expect(UInt8(ascii: "z")) {
                 // UTC, as with no zone at all.
-            } else if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                let sign = bytes[index] == UInt8(ascii: "+") ? 1.0 : -1.0
-                index += 1
-                guard let offsetHours = number(2), expect(UInt8(ascii: ":")), let offsetMinutes = number(2),
-                    offsetHours < 24, offsetMinutes < 60
+            } else {
+                let sign: Double
+                if cursor.expect(UInt8(ascii: "+")) {
+                    sign = 1
+                } else if cursor.expect(UInt8(ascii: "-")) {
+                    sign = -1
+                } else {
+                    return nil
+                }
+                guard let offsetHours = cursor.number(2), cursor.expect(UInt8(ascii: ":")),
+                    let offsetMinutes = cursor.number(2), offsetHours < 24, offsetMinutes < 60
                 else { return nil }
                 seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
-            } else {
-                return nil
             }
         }
-        guard index == count else { return nil }
+        guard cursor.isAtEnd else { return nil }
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Reads digits and separators from the front of a byte buffer: a struct rather than nested functions, so
+    /// the parse compiles to straight-line code with nothing captured.
+    private struct DigitCursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        var isAtEnd: Bool { index >= bytes.count }
+
+        /// Exactly `width` decimal digits as a number, or nil (and nothing consumed).
+        @inline(__always)
+        mutating func number(_ width: Int) -> Int? {
+            guard index + width <= bytes.count else { return nil }
+            var value = 0
+            for offset in 0..<width {
+                let digit = Int(bytes[index + offset]) &- 48
+                guard digit >= 0 && digit <= 9 else { return nil }
+                value = value &* 10 &+ digit
+            }
+            index += width
+            return value
+        }
+
+        /// Consumes `byte` when it comes next.
+        @inline(__always)
+        mutating func expect(_ byte: UInt8) -> Bool {
+            guard index < bytes.count && bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// One or more digits, the first `maximumDigits` of them as numerator / 10^n; nil when there is none.
+        mutating func fraction(maximumDigits: Int) -> (Int, Int)? {
+            var digits = 0
+            var numerator = 0
+            var denominator = 1
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                if digits < maximumDigits {
+                    numerator = numerator * 10 + Int(bytes[index] - 48)
+                    denominator *= 10
+                }
+                digits += 1
+                index += 1
+            }
+            return digits > 0 ? (numerator, denominator) : nil
+        }
     }
 
     /// Prints `date` as UTC `YYYY-MM-DD HH:MM:SS.SSS`, rounded to the nearest millisecond; nil when the date

@@ -7,6 +7,12 @@ public enum SQLIdentifier {
     /// `name` in double quotes, with each `"` inside doubled: `order` becomes `"order"`, `a"b` becomes
     /// `"a""b"`.
     public static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        var result = "\""
+        for character in name.unicodeScalars {
+            result.unicodeScalars.append(character)
+            if character == "\"" { result.unicodeScalars.append("\"") }
+        }
+        return result + "\""
     }
 }

@@ -8,7 +8,10 @@ extension Record {
     public func delete(_ db: Database) throws -> Bool {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
         try willDelete(db)
-        try db.run(sql: RecordSQL.delete(from: Self.tableName, primaryKey: Self.primaryKeyColumn), arguments: [id])
+        let sql = RecordSQLCache.sql(Self.self, .delete) {
+            RecordSQL.delete(from: Self.tableName, primaryKey: Self.primaryKeyColumn)
+        }
+        try db.run(sql: sql, arguments: [id])
         let deleted = db.changesCount > 0
         didDelete(deleted)
         return deleted

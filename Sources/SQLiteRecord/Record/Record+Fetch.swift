@@ -59,8 +59,15 @@ extension Record {
     /// - Throws: ``DatabaseError`` when the table is missing, or `DecodingError` for a stored value that does
     ///   not fit its property.
     public static func fetchOne(_ db: Database, id: Int64) throws -> Self? {
-        let sql = RecordSQL.selectOne(from: tableName, primaryKey: primaryKeyColumn)
-        return try fetchAll(db, SQLQuery(sql: sql, arguments: [id])).first
+        let sql = RecordSQLCache.sql(Self.self, .selectOne) {
+            RecordSQL.selectOne(from: tableName, primaryKey: primaryKeyColumn)
+        }
+        return try db.withStatement(sql: sql, arguments: [id]) { statement in
+            guard try statement.step() else { return nil }
+            let context = RowDecodingContext(
+                statement: statement, tableName: tableName, missingOptionalColumnIsNil: false, decoder: rowDecoder)
+            return try context.decodeRow(Self.self)
+        }
     }
 
     /// The records an SQL query of your own returns: joins, subqueries, anything SELECT can do. Columns are
@@ -98,8 +105,10 @@ extension Record {
     /// True when a row has `id` as its primary key.
     /// - Throws: ``DatabaseError`` when the table is missing.
     public static func exists(_ db: Database, id: Int64) throws -> Bool {
-        let query = RecordSQL.count(from: tableName, where: [primaryKeyColumn: .integer(id)])
-        return try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0 > 0
+        let sql = RecordSQLCache.sql(Self.self, .exists) {
+            RecordSQL.count(from: tableName, where: [primaryKeyColumn: .integer(id)]).sql
+        }
+        return try db.integerScalar(sql: sql, arguments: [id]) ?? 0 > 0
     }
 
     /// Runs `query` and decodes every row. The column lookup is built once for the statement, not per row.

@@ -16,7 +16,9 @@ extension Record {
             columns.values.remove(at: keyIndex)
         }
         try TextAffinityGuard.check(columns, table: Self.tableName, db: db)
-        let sql = RecordSQL.insert(into: Self.tableName, columns: columns.names)
+        let sql = RecordSQLCache.sql(Self.self, id == nil ? .insertWithoutID : .insertWithID, columns: columns.names) {
+            RecordSQL.insert(into: Self.tableName, columns: columns.names)
+        }
         try db.run(sql: sql, arguments: StatementArguments(columns.values))
         let rowID = id ?? db.lastInsertedRowID
         id = rowID

@@ -18,7 +18,9 @@ extension Record {
             return
         }
         try TextAffinityGuard.check(columns, table: Self.tableName, db: db)
-        let sql = RecordSQL.update(Self.tableName, columns: columns.names, primaryKey: Self.primaryKeyColumn)
+        let sql = RecordSQLCache.sql(Self.self, .update, columns: columns.names) {
+            RecordSQL.update(Self.tableName, columns: columns.names, primaryKey: Self.primaryKeyColumn)
+        }
         try db.run(sql: sql, arguments: StatementArguments(columns.values + [.integer(id)]))
         guard db.changesCount > 0 else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
     }

@@ -103,11 +103,3 @@ private struct NumericText {
         }
     }
 }
-
-/// A coding key made from a column name, for errors raised after encoding.
-struct ColumnCodingKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
