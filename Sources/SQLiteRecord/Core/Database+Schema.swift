@@ -8,6 +8,9 @@ public struct ColumnInfo: Sendable, Hashable {
     public let declaredType: String
     /// True when the column is declared NOT NULL.
     public let isNotNull: Bool
+    /// The column's DEFAULT as SQL text, as written in CREATE TABLE (`'unknown'`, `0`, `CURRENT_TIMESTAMP`);
+    /// nil when it has none. It is SQL, not a value: a text default keeps its quotes.
+    public let defaultValueSQL: String?
     /// The column's position in the primary key, starting at 1; 0 when it is not part of it.
     public let primaryKeyIndex: Int
 }
@@ -50,19 +53,22 @@ extension ColumnInfo {
 }
 
 extension Database {
-    /// The columns of table (or view) `table`, in declaration order.
+    /// The columns of table (or view) `table`, in declaration order: name, declared type, NOT NULL, default
+    /// and primary key position. See <https://www.sqlite.org/pragma.html#pragma_table_info>.
     /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` and the message `no such table: NAME` when there is no
     ///   such table or view.
     public func columns(in table: String) throws -> [ColumnInfo] {
         // The table-valued form of the pragma takes the name as a bound argument: nothing to quote.
-        let sql = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)"
+        let sql = "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)"
         let columns = try withStatement(sql: sql, arguments: [table]) { statement in
             var columns: [ColumnInfo] = []
             while try statement.step() {
                 columns.append(
                     ColumnInfo(
                         name: statement.string(at: 0), declaredType: statement.string(at: 1),
-                        isNotNull: statement.int64(at: 2) != 0, primaryKeyIndex: Int(statement.int64(at: 3))))
+                        isNotNull: statement.int64(at: 2) != 0,
+                        defaultValueSQL: statement.isNull(at: 3) ? nil : statement.string(at: 3),
+                        primaryKeyIndex: Int(statement.int64(at: 4))))
             }
             return columns
         }

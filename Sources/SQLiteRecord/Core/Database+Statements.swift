@@ -1,13 +1,27 @@
 extension Database {
-    /// Runs `body` with the cached statement for `sql`, bound to `arguments`, and resets the statement
-    /// afterwards so it holds no lock and can be used again.
+    /// Runs `body` with the cached statement for `sql`, bound to `arguments`, then resets the statement and
+    /// clears its bindings, so that it holds no lock and no copy of the values, and can be used again.
+    ///
+    /// While `body` runs the statement is checked out: a nested call with the same SQL gets a statement of
+    /// its own instead of rebinding this one.
     /// - Throws: ``DatabaseError`` from preparing or binding, or what `body` throws.
     func withStatement<T>(
         sql: String, arguments: StatementArguments, _ body: (Statement) throws -> T
     ) throws -> T {
-        let statement = try cachedStatement(sql: sql)
+        try withCheckedOut(cachedStatement(sql: sql), arguments: arguments, body)
+    }
+
+    /// Runs `body` with `statement`, a cached statement that is not in use, as ``withStatement(sql:arguments:_:)``
+    /// does.
+    func withCheckedOut<T>(
+        _ statement: Statement, arguments: StatementArguments, _ body: (Statement) throws -> T
+    ) throws -> T {
+        statement.isCheckedOut = true
+        defer {
+            statement.resetAndClearBindings()
+            statement.isCheckedOut = false
+        }
         try statement.bind(arguments)
-        defer { statement.reset() }
         return try body(statement)
     }
 

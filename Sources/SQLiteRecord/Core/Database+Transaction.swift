@@ -67,9 +67,8 @@ extension Database {
     /// Runs one statement from the statement cache to completion, binding `arguments`.
     /// - Throws: ``DatabaseError`` from preparing, binding or stepping.
     func run(sql: String, arguments: StatementArguments = []) throws {
-        let statement = try cachedStatement(sql: sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
-        while try statement.step() {}
+        try withStatement(sql: sql, arguments: arguments) { statement in
+            while try statement.step() {}
+        }
     }
 }

@@ -3,56 +3,77 @@ import Foundation
 
 /// One SQLite connection: a database file, or a private in-memory database.
 ///
-/// Every connection is opened with extended result codes, a busy timeout of ``defaultBusyTimeout``
-/// milliseconds, and `PRAGMA foreign_keys = ON`. A `Database` is not thread-safe: use it on one thread at a
-/// time, or through a ``DatabaseQueue``, which serializes access. The connection closes when the object is
-/// released. See <https://www.sqlite.org/c3ref/sqlite3.html>.
+/// Every connection is opened with extended result codes and set up as its ``Options`` say: by default a
+/// busy timeout of 5 seconds and `PRAGMA foreign_keys = ON`. A `Database` is not thread-safe (and not
+/// `Sendable`): use it on one thread at a time, or through a ``DatabaseQueue``, which serializes access. The
+/// connection closes when the object is released. See <https://www.sqlite.org/c3ref/sqlite3.html>.
 public final class Database {
-    /// How long, in milliseconds, a statement waits for another connection's lock before it fails with
-    /// `SQLITE_BUSY` (`sqlite3_busy_timeout`).
+    /// The default busy timeout, in milliseconds: how long a statement waits for another connection's lock
+    /// before it fails with `SQLITE_BUSY` (`sqlite3_busy_timeout`). ``Options/busyTimeout`` sets it per
+    /// connection, in seconds.
     public static let defaultBusyTimeout: Int32 = 5_000
 
     /// The `sqlite3` connection handle.
     let handle: OpaquePointer
     /// The file path given when opening, or `":memory:"`.
     public let path: String
+    /// The options the connection was opened with.
+    public let options: Options
 
-    /// Statements prepared once and reused, keyed by SQL text. The SQL a record operation needs is the same
-    /// text every time, so a lookup replaces a `sqlite3_prepare_v3` call.
-    private var statementCache: [String: Statement] = [:]
-    private static let statementCacheLimit = 128
+    /// Prepared statements reused by SQL text: see ``cachedStatement(sql:)``.
+    let statementCache: StatementCache
 
-    /// Opens (creating when needed) the database file at `path`.
-    /// - Parameter path: a file path; `":memory:"` opens a private in-memory database.
-    /// - Throws: ``DatabaseError`` when SQLite cannot open the file (`SQLITE_CANTOPEN`) or the file is not a
-    ///   database (`SQLITE_NOTADB`). The corresponding SQLite call is `sqlite3_open_v2`.
-    public init(path: String) throws {
+    /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
+    /// with foreign keys on and a 5-second busy timeout.
+    ///
+    /// The file is checked at open: a file that is not a database, or a database whose file is shorter than
+    /// its header says (truncated), throws here and is left byte for byte as it was. A zero-length file is
+    /// a valid empty database. Damage deeper in a file of the right length surfaces as `SQLITE_CORRUPT` when
+    /// a statement reads the damaged pages (`PRAGMA integrity_check` finds it ahead of time).
+    /// The corresponding SQLite call is `sqlite3_open_v2`; see <https://www.sqlite.org/c3ref/open.html>.
+    /// - Parameters:
+    ///   - path: a file path; `":memory:"` opens a private in-memory database.
+    ///   - options: how to open and set up the connection.
+    /// - Throws: ``DatabaseError`` whose message starts with the path: `SQLITE_CANTOPEN` when the file cannot
+    ///   be opened (missing with `createIfMissing` false or `readOnly` true, or in a missing folder),
+    ///   `SQLITE_NOTADB` for a file that is not a database, `SQLITE_CORRUPT` for a truncated or malformed
+    ///   one, or the error of a journal mode that cannot be set.
+    public init(path: String, options: Options) throws {
         var handle: OpaquePointer?
-        // The connection is only ever used by one thread at a time (DatabaseQueue serializes), so SQLite's
-        // own per-connection mutex is not needed.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(path, &handle, options.openFlags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError(code, connection: handle, sql: nil)
             sqlite3_close_v2(handle)
-            throw DatabaseError(
-                resultCode: error.resultCode, message: "cannot open database at \(path): \(error.message)")
+            throw error.prefixingMessage("cannot open database at \(path): ")
         }
         self.handle = handle
         self.path = path
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Self.defaultBusyTimeout)
+        self.options = options
+        self.statementCache = StatementCache(capacity: options.statementCacheCapacity)
         do {
-            try execute(sql: "PRAGMA foreign_keys = ON")
-            // Reading the schema now makes a file that is not a database fail here, at open, with
-            // SQLITE_NOTADB, rather than at the first query.
-            try execute(sql: "SELECT count(*) FROM sqlite_master")
+            try configure(options)
         } catch let error as DatabaseError {
-            statementCache.removeAll()
-            throw DatabaseError(
-                resultCode: error.resultCode, message: "cannot open database at \(path): \(error.message)",
-                sql: error.sql)
+            // deinit closes the connection: self is fully initialized.
+            throw error.prefixingMessage("cannot open database at \(path): ")
         }
+    }
+
+    /// Opens (creating when needed) the database file at `path`, with the default ``Options``.
+    /// - Parameter path: a file path; `":memory:"` opens a private in-memory database.
+    /// - Throws: as ``init(path:options:)``.
+    public convenience init(path: String) throws {
+        try self.init(path: path, options: Options())
+    }
+
+    /// Opens the database file at the file URL `url` as `options` say.
+    /// - Throws: ``DatabaseError`` with `SQLITE_CANTOPEN` when `url` is not a file URL, or as
+    ///   ``init(path:options:)``.
+    public convenience init(url: URL, options: Options = Options()) throws {
+        guard url.isFileURL else {
+            throw DatabaseError(
+                resultCode: .cannotOpen, message: "cannot open database at \(url): only file URLs can be opened")
+        }
+        try self.init(path: url.path, options: options)
     }
 
     /// Opens a private, empty in-memory database, gone when the object is released.
@@ -63,98 +84,52 @@ public final class Database {
 
     deinit {
         statementCache.removeAll()
-        // close_v2 defers the close until statements still held elsewhere are finalized.
+        // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)
-    }
-
-    /// Runs `sql`, which may hold several statements separated by semicolons, binding `arguments` to their
-    /// parameters in order: each statement takes as many values as it has parameters.
-    /// - Throws: ``DatabaseError`` for the first statement that fails (statements before it have run; wrap
-    ///   the call in ``transaction(_:_:)`` to make it all or nothing), or with `SQLITE_RANGE` before a
-    ///   statement runs when too few arguments remain for its parameters, or after the last one when
-    ///   arguments are left over.
-    public func execute(sql: String, arguments: StatementArguments = []) throws {
-        var remaining = arguments.values[...]
-        try sql.withCString { start in
-            var text = start
-            while text.pointee != 0 {
-                var prepared: OpaquePointer?
-                var tail: UnsafePointer<CChar>?
-                let code = sqlite3_prepare_v3(handle, text, -1, 0, &prepared, &tail)
-                let statementText: String
-                if let tail {
-                    let bytes = UnsafeRawBufferPointer(start: text, count: tail - text).bindMemory(to: UInt8.self)
-                    statementText = String(decoding: bytes, as: UTF8.self)
-                } else {
-                    statementText = String(cString: text)
-                }
-                guard code == SQLITE_OK else {
-                    sqlite3_finalize(prepared)
-                    throw DatabaseError(code, connection: handle, sql: statementText)
-                }
-                guard let tail else { break }
-                text = tail
-                guard let prepared else { continue }  // only whitespace or comments
-                let statement = Statement(handle: prepared, connection: handle, sql: statementText)
-                let count = statement.parameterCount
-                guard remaining.count >= count else {
-                    throw DatabaseError(
-                        resultCode: .range,
-                        message: "the SQL has more parameters than the \(arguments.values.count) argument(s) given",
-                        sql: statementText)
-                }
-                if remaining.count > count && !holdsAnotherStatement(tail, connection: handle) {
-                    throw DatabaseError(
-                        resultCode: .range,
-                        message: "\(arguments.values.count) argument(s) were given but the SQL has "
-                            + "\(arguments.values.count - remaining.count + count) parameter(s)",
-                        sql: sql)
-                }
-                try statement.bind(StatementArguments(Array(remaining.prefix(count))))
-                remaining = remaining.dropFirst(count)
-                while try statement.step() {}
-            }
-        }
-        guard remaining.isEmpty else {
-            throw DatabaseError(
-                resultCode: .range,
-                message: "\(arguments.values.count) argument(s) were given but the SQL has "
-                    + "\(arguments.values.count - remaining.count) parameter(s)",
-                sql: sql)
-        }
     }
 
     /// Prepares `sql`, one statement, for the caller to keep; it is not cached.
     /// - Throws: ``DatabaseError`` when SQLite cannot prepare it, or when the text holds no statement or more
     ///   than one (`SQLITE_MISUSE`). The corresponding SQLite call is `sqlite3_prepare_v3`.
     public func makeStatement(sql: String) throws -> Statement {
-        try Statement(connection: handle, sql: sql)
+        let statement = try Statement(connection: handle, sql: sql)
+        statement.showsArgumentsInErrors = options.showsArgumentsInErrors
+        return statement
     }
 
     /// The statement for `sql` from this connection's cache, prepared on first use.
     ///
-    /// A statement still running (a caller iterating its rows asks for the same SQL again) is not shared:
-    /// the caller then gets a fresh statement. The cache is bounded; when full it starts over.
-    func cachedStatement(sql: String) throws -> Statement {
-        if let statement = statementCache[sql], !statement.isBusy {
+    /// The cache holds up to ``Options/statementCacheCapacity`` statements and evicts the least recently
+    /// used. A statement in use (a ``RowCursor`` iterating it, or a caller that has stepped it without
+    /// finishing or resetting it) is not shared: the caller then gets a fresh statement, not cached. Bind
+    /// before each use (``Statement/bind(_:)`` replaces every binding); the library's own calls reset and
+    /// clear a cached statement when they are done with it.
+    /// - Throws: as ``makeStatement(sql:)``.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache.statement(for: sql), !statement.isBusy, !statement.isCheckedOut {
             return statement
         }
-        let statement = try Statement(connection: handle, sql: sql)
-        if statementCache[sql] == nil {
-            if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll(keepingCapacity: true) }
-            statementCache[sql] = statement
+        let statement = try makeStatement(sql: sql)
+        if !statementCache.contains(sql) {
+            statementCache.insert(statement, for: sql)
         }
         return statement
     }
 
     /// The rowid of the most recent successful INSERT on this connection (`sqlite3_last_insert_rowid`).
+    /// See <https://www.sqlite.org/c3ref/last_insert_rowid.html>.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// The number of rows the most recent INSERT, UPDATE or DELETE changed (`sqlite3_changes64`), not
-    /// counting changes made by triggers or foreign key actions.
+    /// counting changes made by triggers or foreign key actions: FMDB's `changes`, the "rows affected" of
+    /// an update. See <https://www.sqlite.org/c3ref/changes.html>.
     public var changesCount: Int { Int(sqlite3_changes64(handle)) }
 
     /// True between BEGIN and COMMIT or ROLLBACK, that is when the connection is not in autocommit mode
     /// (`sqlite3_get_autocommit`).
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// True when the main database is read-only: opened with ``Options/readOnly``, or a file SQLite could
+    /// only open for reading (`sqlite3_db_readonly`). See <https://www.sqlite.org/c3ref/db_readonly.html>.
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 }

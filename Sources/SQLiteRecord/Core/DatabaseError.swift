@@ -1,118 +1,87 @@
 import CSQLiteRecord
 
-/// A SQLite result code: a primary code in the low 8 bits, optionally refined by an extended code.
+/// An error SQLite reported, or one the library found before SQLite ran anything: its result code, its
+/// message, the SQL, and the arguments bound to it.
 ///
-/// An open set, because SQLite grows it: `ResultCode(rawValue:)` accepts any code. A primary code matches
-/// every extended code it refines in a `switch` or `catch` pattern, so `case .constraint` catches
-/// `SQLITE_CONSTRAINT_NOTNULL` and `SQLITE_CONSTRAINT_FOREIGNKEY` alike.
-/// See <https://www.sqlite.org/rescode.html>.
-public struct ResultCode: RawRepresentable, Hashable, Sendable {
-    /// The code as `sqlite3_extended_errcode` returns it.
-    public let rawValue: Int32
-
-    /// Wraps a code returned by SQLite.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    /// The primary code: the low 8 bits of an extended code.
-    public var primary: ResultCode { ResultCode(rawValue: rawValue & 0xFF) }
-
-    /// `SQLITE_OK`.
-    public static let ok = ResultCode(rawValue: SQLITE_OK)
-    /// `SQLITE_ERROR`: a generic error, most often an SQL syntax error or a missing table or column.
-    public static let error = ResultCode(rawValue: SQLITE_ERROR)
-    /// `SQLITE_ABORT`: an operation was aborted, for example by a rollback.
-    public static let abort = ResultCode(rawValue: SQLITE_ABORT)
-    /// `SQLITE_BUSY`: the database file is locked by another connection beyond the busy timeout.
-    public static let busy = ResultCode(rawValue: SQLITE_BUSY)
-    /// `SQLITE_LOCKED`: a conflict within the same connection or shared cache.
-    public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
-    /// `SQLITE_NOMEM`: SQLite could not allocate memory.
-    public static let noMemory = ResultCode(rawValue: SQLITE_NOMEM)
-    /// `SQLITE_READONLY`: a write to a database opened read-only.
-    public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
-    /// `SQLITE_INTERRUPT`: the operation was interrupted by `sqlite3_interrupt`.
-    public static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
-    /// `SQLITE_IOERR`: the operating system reported an I/O error.
-    public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
-    /// `SQLITE_CORRUPT`: the database file is malformed.
-    public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
-    /// `SQLITE_FULL`: the disk is full, or the database reached `max_page_count`.
-    public static let full = ResultCode(rawValue: SQLITE_FULL)
-    /// `SQLITE_CANTOPEN`: the database file could not be opened.
-    public static let cannotOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
-    /// `SQLITE_CONSTRAINT`: a NOT NULL, UNIQUE, CHECK, PRIMARY KEY or FOREIGN KEY constraint failed.
-    public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
-    /// `SQLITE_MISMATCH`: a datatype mismatch, such as a non-integer into an INTEGER PRIMARY KEY.
-    public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
-    /// `SQLITE_MISUSE`: the library was used incorrectly.
-    public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
-    /// `SQLITE_RANGE`: a parameter index out of range.
-    public static let range = ResultCode(rawValue: SQLITE_RANGE)
-    /// `SQLITE_NOTADB`: the file is not a database.
-    public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
-    /// `SQLITE_CONSTRAINT_NOTNULL`: a NOT NULL constraint failed.
-    public static let constraintNotNull = ResultCode(rawValue: 1299)
-    /// `SQLITE_CONSTRAINT_FOREIGNKEY`: a foreign key constraint failed.
-    public static let constraintForeignKey = ResultCode(rawValue: 787)
-    /// `SQLITE_CONSTRAINT_UNIQUE`: a UNIQUE constraint failed.
-    public static let constraintUnique = ResultCode(rawValue: 2067)
-    /// `SQLITE_CONSTRAINT_PRIMARYKEY`: a PRIMARY KEY constraint failed.
-    public static let constraintPrimaryKey = ResultCode(rawValue: 1555)
-
-    /// True when `code` is `pattern`, or `pattern` is a primary code and `code` one of its extended codes.
-    public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {
-        pattern == code || (pattern == pattern.primary && code.primary == pattern)
-    }
-
-    /// True when `error` is a ``DatabaseError`` whose code matches `pattern`, as `catch ResultCode.busy` reads.
-    public static func ~= (pattern: ResultCode, error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return pattern ~= error.resultCode
-    }
-}
-
-extension ResultCode: CustomStringConvertible {
-    /// The code and SQLite's English text for it, as `19 (constraint failed)`; `sqlite3_errstr` gives the text.
-    public var description: String {
-        let text = sqlite3_errstr(rawValue).map { String(cString: $0) } ?? "unknown error"
-        return "\(rawValue) (\(text))"
-    }
-}
-
-/// An error SQLite reported: its result code, its message, and the SQL that failed.
+/// The codes are SQLite's: `SQLITE_RANGE` for arguments that do not match the SQL's parameters (or a column
+/// a row does not have), `SQLITE_MISMATCH` for a value that does not convert exactly to or from a Swift type,
+/// `SQLITE_MISUSE` for a call the library refuses. See <https://www.sqlite.org/rescode.html>.
 ///
-/// Bound argument values are not part of the description, so that logs do not leak stored data.
+/// Bound argument values are kept in ``arguments`` but left out of ``description`` unless asked for
+/// (``includesArgumentsInDescription``, ``description(includingArguments:)``, or
+/// ``Database/Options/showsArgumentsInErrors`` for every error a connection throws), so that logs do not
+/// leak stored data.
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    /// The extended result code, as `sqlite3_extended_errcode` gives it. Match a primary code with `~=`.
+    /// The extended result code, as `sqlite3_extended_errcode` gives it. Match a primary code with `~=`, or
+    /// compare ``primaryResultCode``.
     public let resultCode: ResultCode
     /// SQLite's message (`sqlite3_errmsg`) or the library's, such as `NOT NULL constraint failed: cities.name`.
     public let message: String
     /// The SQL whose preparation or execution failed, when there was one.
     public let sql: String?
+    /// The arguments bound to the statement that failed; nil when there were none or they are unknown.
+    public let arguments: StatementArguments?
+    /// When true, ``description`` shows the values of ``arguments``; false unless the connection was opened
+    /// with ``Database/Options/showsArgumentsInErrors``.
+    public var includesArgumentsInDescription: Bool
 
     /// Makes an error; the library builds these from SQLite's answers, a caller rarely needs to.
-    public init(resultCode: ResultCode, message: String, sql: String? = nil) {
+    /// - Parameters:
+    ///   - resultCode: the (extended) result code.
+    ///   - message: what went wrong, for the person reading the log.
+    ///   - sql: the SQL concerned, if any.
+    ///   - arguments: the arguments bound to it, if any; shown in ``description`` only when
+    ///     `includesArgumentsInDescription` is true.
+    public init(
+        resultCode: ResultCode, message: String, sql: String? = nil, arguments: StatementArguments? = nil,
+        includesArgumentsInDescription: Bool = false
+    ) {
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
+        self.arguments = arguments.flatMap { $0.isEmpty ? nil : $0 }
+        self.includesArgumentsInDescription = includesArgumentsInDescription
     }
 
-    /// `SQLite error 19 (constraint failed): NOT NULL constraint failed: cities.name - while executing: INSERT ...`
-    public var description: String {
+    /// The primary result code: ``resultCode`` without its extended bits (`SQLITE_CONSTRAINT` for
+    /// `SQLITE_CONSTRAINT_UNIQUE`).
+    public var primaryResultCode: ResultCode { resultCode.primary }
+
+    /// `SQLite error 19 (constraint failed): NOT NULL constraint failed: cities.name - while executing: INSERT ...`,
+    /// followed by ` - with 2 arguments (redacted)` when arguments were bound, or by their values when
+    /// ``includesArgumentsInDescription`` is true.
+    public var description: String { description(includingArguments: includesArgumentsInDescription) }
+
+    /// The description, with the argument values when `includingArguments` is true and only their count
+    /// otherwise.
+    public func description(includingArguments: Bool) -> String {
         var text = "SQLite error \(resultCode): \(message)"
         if let sql { text += " - while executing: \(sql)" }
+        if let arguments {
+            if includingArguments {
+                text += " - with arguments \(arguments)"
+            } else {
+                let count = arguments.values.count + arguments.namedValues.count
+                text += " - with \(count) argument\(count == 1 ? "" : "s") (redacted)"
+            }
+        }
         return text
     }
 
     /// Throws unless `code` is `SQLITE_OK`, `SQLITE_ROW` or `SQLITE_DONE`: the one place where SQLite's
     /// result codes become Swift errors. The message comes from `sqlite3_errmsg` on `connection`.
-    static func check(_ code: Int32, connection: OpaquePointer?, sql: String? = nil) throws {
+    static func check(
+        _ code: Int32, connection: OpaquePointer?, sql: String? = nil, arguments: StatementArguments? = nil
+    ) throws {
         guard code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE else { return }
-        throw DatabaseError(code, connection: connection, sql: sql)
+        throw DatabaseError(code, connection: connection, sql: sql, arguments: arguments)
     }
 
     /// The error for a failed result `code`; the extended code and message are read from `connection`.
-    init(_ code: Int32, connection: OpaquePointer?, sql: String?) {
+    init(
+        _ code: Int32, connection: OpaquePointer?, sql: String?, arguments: StatementArguments? = nil,
+        includesArgumentsInDescription: Bool = false
+    ) {
         var extended = code
         var message = sqlite3_errstr(code).map { String(cString: $0) } ?? "unknown error"
         if let connection {
@@ -121,6 +90,41 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
             if connectionCode & 0xFF == code & 0xFF { extended = connectionCode }
             if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
         }
-        self.init(resultCode: ResultCode(rawValue: extended), message: message, sql: sql)
+        self.init(
+            resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments,
+            includesArgumentsInDescription: includesArgumentsInDescription)
     }
+
+    /// The same error with `prefix` before its message, such as the path of a database that failed to open.
+    func prefixingMessage(_ prefix: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: resultCode, message: prefix + message, sql: sql, arguments: arguments,
+            includesArgumentsInDescription: includesArgumentsInDescription)
+    }
+}
+
+extension DatabaseError {
+    /// True for `SQLITE_CONSTRAINT` and its extended codes: a NOT NULL, UNIQUE, CHECK, PRIMARY KEY or FOREIGN
+    /// KEY constraint failed. See <https://www.sqlite.org/rescode.html#constraint>.
+    public var isConstraintViolation: Bool { resultCode.primary == .constraint }
+
+    /// True for `SQLITE_BUSY` and its extended codes: another connection held a lock longer than the busy
+    /// timeout. Retrying later may succeed. See <https://www.sqlite.org/rescode.html#busy>.
+    public var isBusy: Bool { resultCode.primary == .busy }
+
+    /// True for `SQLITE_READONLY` and its extended codes: a write to a connection opened read-only, or to a
+    /// file the process cannot write. See <https://www.sqlite.org/rescode.html#readonly>.
+    public var isReadOnly: Bool { resultCode.primary == .readOnly }
+
+    /// True for `SQLITE_CORRUPT` and its extended codes: the database file is malformed (truncated, or
+    /// overwritten). See <https://www.sqlite.org/rescode.html#corrupt>.
+    public var isCorrupt: Bool { resultCode.primary == .corrupt }
+
+    /// True for `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted).
+    /// See <https://www.sqlite.org/rescode.html#notadb>.
+    public var isNotADatabase: Bool { resultCode.primary == .notADatabase }
+
+    /// True for `SQLITE_INTERRUPT`: the statement was interrupted (`sqlite3_interrupt`), as when the task
+    /// awaiting an async ``DatabaseQueue`` call is cancelled. See <https://www.sqlite.org/rescode.html#interrupt>.
+    public var isInterrupted: Bool { resultCode.primary == .interrupt }
 }

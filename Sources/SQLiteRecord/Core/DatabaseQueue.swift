@@ -1,20 +1,26 @@
+import CSQLiteRecord
 import Dispatch
+import Foundation
 
 /// One database connection behind a serial dispatch queue: safe to share between threads and tasks.
 ///
-/// `read` and `write` run their closure on the queue, one at a time, and return its result. `write` runs it
+/// `read` and `write` run their closure on the queue, one at a time, and return its result; each has an
+/// async twin (`try await queue.read { db in ... }`) that awaits the queue without blocking Swift's
+/// cooperative thread pool, and interrupts its statement when the task is cancelled. `write` runs the closure
 /// in an IMMEDIATE transaction (committed when the closure returns, rolled back when it throws), so the
 /// write lock is taken at BEGIN and waits up to the busy timeout instead of failing midway.
 ///
 /// ```swift
 /// let queue = try DatabaseQueue(path: "world.sqlite")
 /// try queue.write { db in try db.execute(sql: "DELETE FROM cities WHERE population < ?", arguments: [500]) }
+/// let count = try await queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM cities") }
 /// ```
 public final class DatabaseQueue: @unchecked Sendable {
-    // `database` is only touched from blocks running on `queue`, a serial queue: that is what makes the
-    // class safe to share, hence @unchecked Sendable.
-    private let database: Database
-    private let queue: DispatchQueue
+    // `database` is only used from blocks running on `queue`, a serial queue: that is what makes the class
+    // safe to share, hence @unchecked Sendable. The one exception is `sqlite3_interrupt` on its handle,
+    // which SQLite documents as safe from any thread (see `interrupt()` and QueueOperation).
+    let database: Database
+    let queue: DispatchQueue
     /// Set on `queue`, so a `read` or `write` called from inside another can be told apart and refused:
     /// a nested `queue.sync` would deadlock.
     private let queueKey = DispatchSpecificKey<Bool>()
@@ -22,12 +28,34 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// The database file's path, or `":memory:"`.
     public var path: String { database.path }
 
-    /// Opens (creating when needed) the database file at `path`.
-    /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database.
-    public init(path: String) throws {
-        database = try Database(path: path)
+    /// Opens the database file at `path` as `options` say (by default read-write, created when missing,
+    /// foreign keys on, a 5-second busy timeout).
+    /// - Parameters:
+    ///   - path: a file path; `":memory:"` opens a private in-memory database.
+    ///   - options: how to open and set up the connection.
+    /// - Throws: ``DatabaseError`` as ``Database/init(path:options:)``: `SQLITE_CANTOPEN`, `SQLITE_NOTADB`,
+    ///   `SQLITE_CORRUPT`.
+    public init(path: String, options: Database.Options) throws {
+        database = try Database(path: path, options: options)
         queue = DispatchQueue(label: "SQLiteRecord.DatabaseQueue")
         queue.setSpecific(key: queueKey, value: true)
+    }
+
+    /// Opens (creating when needed) the database file at `path`, with the default options.
+    /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database.
+    public convenience init(path: String) throws {
+        try self.init(path: path, options: Database.Options())
+    }
+
+    /// Opens the database file at the file URL `url` as `options` say.
+    /// - Throws: ``DatabaseError`` with `SQLITE_CANTOPEN` when `url` is not a file URL, or as
+    ///   ``init(path:options:)``.
+    public convenience init(url: URL, options: Database.Options = Database.Options()) throws {
+        guard url.isFileURL else {
+            throw DatabaseError(
+                resultCode: .cannotOpen, message: "cannot open database at \(url): only file URLs can be opened")
+        }
+        try self.init(path: url.path, options: options)
     }
 
     /// Opens a private, empty in-memory database.
@@ -36,7 +64,8 @@ public final class DatabaseQueue: @unchecked Sendable {
         try self.init(path: ":memory:")
     }
 
-    /// Runs `body` with the connection, serialized with every other `read` and `write` on this queue.
+    /// Runs `body` with the connection, serialized with every other `read` and `write` on this queue,
+    /// blocking the calling thread until it is done.
     ///
     /// No transaction is opened: each statement reads a consistent state of its own, and no other access
     /// through this queue interleaves with the closure. Open one with ``Database/transaction(_:_:)`` to
@@ -49,7 +78,8 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` in an IMMEDIATE transaction, serialized with every other `read` and `write` on this
-    /// queue: committed when `body` returns, rolled back when it throws.
+    /// queue, blocking the calling thread until it is done: committed when `body` returns, rolled back when
+    /// it throws.
     /// - Throws: what `body` throws (after the rollback), ``DatabaseError`` from BEGIN or COMMIT, or
     ///   ``DatabaseError`` with `SQLITE_MISUSE` when called from inside another `read` or `write` on this
     ///   queue (use the `Database` the outer closure has instead).
@@ -58,6 +88,15 @@ public final class DatabaseQueue: @unchecked Sendable {
         return try queue.sync {
             try database.transaction(.immediate) { try body(database) }
         }
+    }
+
+    /// Interrupts the statement running on the queue now, if any: it fails with `SQLITE_INTERRUPT`, and a
+    /// `write` it belongs to rolls back. Statements that start after the call are not affected once the
+    /// interrupted one has stopped. Safe from any thread. The async `read` and `write` call this for you,
+    /// scoped to their own work, when their task is cancelled.
+    /// The corresponding SQLite call is `sqlite3_interrupt`; see <https://www.sqlite.org/c3ref/interrupt.html>.
+    public func interrupt() {
+        sqlite3_interrupt(database.handle)
     }
 
     private func checkNotReentrant(_ call: String) throws {

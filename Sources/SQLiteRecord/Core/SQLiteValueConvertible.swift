@@ -6,9 +6,27 @@ import Foundation
 /// 0 or 1, `String` as TEXT, `Data` as BLOB, `Date` as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (what the record
 /// encoder writes by default, so a filter on a date column matches what was saved), `UUID` as lowercase
 /// hyphenated TEXT, and `nil` as NULL.
+///
+/// Two requirements, because a few values have no exact SQLite form: a `UInt64` or `UInt` above
+/// `Int64.max` does not fit SQLite's signed 64-bit INTEGER. ``checkedSQLiteValue()`` throws for such a
+/// value, and it is what ``StatementArguments`` (so every bound argument) uses. ``sqliteValue`` never throws
+/// and so must answer something: for those values it gives what SQLite itself makes of such a literal in SQL
+/// (the nearest REAL). A conformance whose values all convert exactly implements ``sqliteValue`` only; the
+/// default ``checkedSQLiteValue()`` returns it.
 public protocol SQLiteValueConvertible {
-    /// The value to bind.
+    /// The value to bind. For the few values with no exact SQLite form, an approximation; see
+    /// ``checkedSQLiteValue()``.
     var sqliteValue: SQLiteValue { get }
+
+    /// The value to bind, exactly.
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the value has no exact SQLite form, such as a
+    ///   `UInt64` above `Int64.max`.
+    func checkedSQLiteValue() throws -> SQLiteValue
+}
+
+extension SQLiteValueConvertible {
+    /// ``sqliteValue``: exact for every type whose values all have an SQLite form.
+    public func checkedSQLiteValue() throws -> SQLiteValue { sqliteValue }
 }
 
 extension SQLiteValue: SQLiteValueConvertible {
@@ -56,6 +74,46 @@ extension UInt32: SQLiteValueConvertible {
     public var sqliteValue: SQLiteValue { .integer(Int64(self)) }
 }
 
+extension UInt64: SQLiteValueConvertible {
+    /// INTEGER; above `Int64.max`, the nearest REAL, as SQLite reads such a literal. Bound arguments use
+    /// ``checkedSQLiteValue()``, which throws instead.
+    public var sqliteValue: SQLiteValue { SQLiteValue.unsignedInteger(self) }
+
+    /// INTEGER.
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the value is above `Int64.max`
+    ///   (9223372036854775807), the largest INTEGER SQLite stores.
+    public func checkedSQLiteValue() throws -> SQLiteValue { try SQLiteValue.checkedUnsignedInteger(self) }
+}
+
+extension UInt: SQLiteValueConvertible {
+    /// INTEGER; above `Int64.max`, the nearest REAL, as SQLite reads such a literal. Bound arguments use
+    /// ``checkedSQLiteValue()``, which throws instead.
+    public var sqliteValue: SQLiteValue { SQLiteValue.unsignedInteger(self) }
+
+    /// INTEGER.
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the value is above `Int64.max`
+    ///   (9223372036854775807), the largest INTEGER SQLite stores.
+    public func checkedSQLiteValue() throws -> SQLiteValue { try SQLiteValue.checkedUnsignedInteger(self) }
+}
+
+extension SQLiteValue {
+    /// INTEGER when `value` fits, else the nearest REAL.
+    static func unsignedInteger<T: UnsignedInteger & FixedWidthInteger>(_ value: T) -> SQLiteValue {
+        Int64(exactly: value).map { .integer($0) } ?? .real(Double(value))
+    }
+
+    /// INTEGER, or an error naming the value when it is above `Int64.max`.
+    static func checkedUnsignedInteger<T: UnsignedInteger & FixedWidthInteger>(_ value: T) throws -> SQLiteValue {
+        guard let integer = Int64(exactly: value) else {
+            throw DatabaseError(
+                resultCode: .mismatch,
+                message: "\(T.self) \(value) is above Int64.max (9223372036854775807), the largest INTEGER SQLite "
+                    + "stores; store it as TEXT or as a bit pattern (Int64(bitPattern:)) instead")
+        }
+        return .integer(integer)
+    }
+}
+
 extension Double: SQLiteValueConvertible {
     /// REAL.
     public var sqliteValue: SQLiteValue { .real(self) }
@@ -96,4 +154,11 @@ extension UUID: SQLiteValueConvertible {
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
     /// The wrapped value's, or NULL.
     public var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
+
+    /// The wrapped value's checked value, or NULL.
+    /// - Throws: what the wrapped value's ``SQLiteValueConvertible/checkedSQLiteValue()`` throws.
+    public func checkedSQLiteValue() throws -> SQLiteValue {
+        guard let self else { return .null }
+        return try self.checkedSQLiteValue()
+    }
 }

@@ -17,6 +17,15 @@ public final class Statement {
     /// A slot for the Coding layer to keep what it derives once per statement (the column lookup by coding
     /// key). Core does not read it; it lives and dies with the prepared statement.
     var codingCache: AnyObject?
+    /// The arguments last bound with ``bind(_:)``, for the errors that running the statement throws.
+    var boundArguments: StatementArguments?
+    /// Whether errors show the argument values in their description (``Database/Options/showsArgumentsInErrors``).
+    var showsArgumentsInErrors = false
+    /// True while the library or a ``RowCursor`` holds this cached statement between binding and reset, so
+    /// that the cache hands out a fresh statement instead of rebinding this one under its user.
+    var isCheckedOut = false
+    /// The parameter names, index 0 for parameter 1, read once when named arguments first meet the statement.
+    var parameterNamesCache: [String?]?
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
     /// `sqlite3_prepare_v3`.
@@ -73,76 +82,51 @@ public final class Statement {
     /// The names of all result columns, in order.
     public var columnNames: [String] { (0..<columnCount).map { columnName(at: $0) } }
 
-    /// Binds `arguments` to parameters 1...n after resetting the statement and clearing earlier bindings.
-    /// - Throws: ``DatabaseError`` with `SQLITE_RANGE` when the number of arguments differs from the number of
-    ///   parameters in the SQL (nothing is run), or what `sqlite3_bind_*` reports.
-    public func bind(_ arguments: StatementArguments) throws {
-        reset()
-        sqlite3_clear_bindings(handle)
-        let expected = parameterCount
-        guard arguments.values.count == expected else {
-            throw DatabaseError(
-                resultCode: .range,
-                message: "the SQL has \(expected) parameter(s) but \(arguments.values.count) argument(s) were given",
-                sql: sql)
-        }
-        for (offset, value) in arguments.values.enumerated() {
-            try bind(value, at: Int32(offset + 1))
-        }
-    }
-
-    /// Binds one value to parameter `index` (1-based). The corresponding SQLite calls are `sqlite3_bind_*`.
-    /// - Throws: ``DatabaseError`` when the index is out of range or the value too big (`SQLITE_TOOBIG`).
-    public func bind(_ value: SQLiteValue, at index: Int32) throws {
-        let code: Int32
-        switch value {
-        case .null:
-            code = sqlite3_bind_null(handle, index)
-        case .integer(let integer):
-            code = sqlite3_bind_int64(handle, index, integer)
-        case .real(let real):
-            code = sqlite3_bind_double(handle, index, real)
-        case .text(var text):
-            code = text.withUTF8 { bytes -> Int32 in
-                // An empty buffer may have no base address, and a NULL pointer would bind NULL, not ''.
-                guard let base = bytes.baseAddress, bytes.count > 0 else {
-                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-                }
-            }
-        case .blob(let data):
-            code = data.withUnsafeBytes { bytes -> Int32 in
-                guard let base = bytes.baseAddress, bytes.count > 0 else {
-                    return sqlite3_bind_zeroblob(handle, index, 0)
-                }
-                return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), sqliteTransient)
-            }
-        }
-        try DatabaseError.check(code, connection: connection, sql: sql)
-    }
-
     /// Runs the statement to its next row. The corresponding SQLite call is `sqlite3_step`.
     /// - Returns: true when a row is available to read, false when the statement is done.
-    /// - Throws: ``DatabaseError`` with SQLite's code and message; the statement is reset first, so it can
-    ///   be bound and run again.
+    /// - Throws: ``DatabaseError`` with SQLite's code and message, the SQL and the bound arguments; the
+    ///   statement is reset first, so it is never left half-run and can be bound and run again.
+    ///   `SQLITE_INTERRUPT` when ``DatabaseQueue/interrupt()`` or a cancelled task interrupted it.
     @discardableResult
     public func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
-        let error = DatabaseError(code, connection: connection, sql: sql)
+        let error = makeError(code)
         sqlite3_reset(handle)
         throw error
     }
 
     /// Resets the statement so it can run again, keeping its bindings. `sqlite3_reset`'s result repeats the
     /// last step's error, which ``step()`` already threw, so it is not checked here.
+    /// See <https://www.sqlite.org/c3ref/reset.html>.
     public func reset() { sqlite3_reset(handle) }
 
+    /// Resets the statement and sets every parameter back to NULL (`sqlite3_clear_bindings`), releasing
+    /// bound text and blobs. The library does this when it is done with a cached statement.
+    public func resetAndClearBindings() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        boundArguments = nil
+    }
+
     /// True while the statement has stepped but not finished or been reset (`sqlite3_stmt_busy`).
-    var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+    /// See <https://www.sqlite.org/c3ref/stmt_busy.html>.
+    public var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
+    /// The error for a failed result `code` from this statement, with its SQL and bound arguments.
+    func makeError(_ code: Int32) -> DatabaseError {
+        DatabaseError(
+            code, connection: connection, sql: sql, arguments: boundArguments,
+            includesArgumentsInDescription: showsArgumentsInErrors)
+    }
+
+    /// A library-detected error about this statement, with its SQL.
+    func makeError(_ resultCode: ResultCode, _ message: String, arguments: StatementArguments?) -> DatabaseError {
+        DatabaseError(
+            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
+            includesArgumentsInDescription: showsArgumentsInErrors)
+    }
 
     /// The storage class of column `index` in the current row (`sqlite3_column_type`): one of
     /// `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`.

@@ -111,4 +111,20 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual((error as? DatabaseError)?.message, "no such table: towns")
         }
     }
+
+    func testColumnsInTableGiveTheirDefaultsAsSQL() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE t(
+                    id INTEGER PRIMARY KEY, label TEXT DEFAULT 'unknown', n INTEGER NOT NULL DEFAULT 0,
+                    created_at TEXT DEFAULT CURRENT_TIMESTAMP, ratio REAL DEFAULT (1.0 / 3), none)
+                """)
+        let columns = try db.columns(in: "t")
+        XCTAssertEqual(columns.map(\.name), ["id", "label", "n", "created_at", "ratio", "none"])
+        XCTAssertEqual(columns.map(\.defaultValueSQL), [nil, "'unknown'", "0", "CURRENT_TIMESTAMP", "1.0 / 3", nil])
+        XCTAssertEqual(columns.map(\.declaredType), ["INTEGER", "TEXT", "INTEGER", "TEXT", "REAL", ""])
+        XCTAssertEqual(columns.map(\.isNotNull), [false, false, true, false, false, false])
+        XCTAssertEqual(columns.map(\.affinity), [.integer, .text, .integer, .text, .real, .blob])
+    }
 }

@@ -1,0 +1,121 @@
+import CSQLiteRecord
+import Dispatch
+import Foundation
+
+extension DatabaseQueue {
+    /// Runs `body` with the connection on the queue's own dispatch queue, serialized with every other
+    /// `read` and `write`, and returns its result; the calling task is suspended meanwhile, so no thread of
+    /// Swift's cooperative pool is blocked.
+    ///
+    /// ```swift
+    /// let big = try await queue.read { db in
+    ///     try db.fetchAll(sql: "SELECT name FROM cities WHERE population > ?", arguments: [1_000_000])
+    /// }
+    /// ```
+    ///
+    /// Cancelling the task interrupts the statement running for it (`sqlite3_interrupt`), which then fails
+    /// with `SQLITE_INTERRUPT`; a task cancelled before its turn comes does not run `body` at all. A
+    /// cancellation that lands between two statements of `body` finds nothing to interrupt, and `body` goes
+    /// on. No transaction is opened, as with the synchronous `read`.
+    /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_INTERRUPT` (``DatabaseError/isInterrupted``)
+    ///   when the task was cancelled while a statement ran; `CancellationError` when it was cancelled before
+    ///   `body` started.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform(body)
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction on the queue's own dispatch queue, serialized with every
+    /// other `read` and `write`: committed when `body` returns, rolled back when it throws. The calling task
+    /// is suspended meanwhile, so no thread of Swift's cooperative pool is blocked.
+    ///
+    /// ```swift
+    /// try await queue.write { db in
+    ///     try db.execute(sql: "UPDATE cities SET population = :n WHERE id = :id", arguments: ["n": 10, "id": 1])
+    /// }
+    /// ```
+    ///
+    /// Cancelling the task interrupts the statement running for it (`sqlite3_interrupt`): it fails with
+    /// `SQLITE_INTERRUPT` and the transaction is rolled back (unless `body` catches the error). A task
+    /// cancelled before its turn comes does not run `body` at all; a cancellation that lands between two
+    /// statements of `body` finds nothing to interrupt, and `body` goes on.
+    /// - Throws: what `body` throws (after the rollback), ``DatabaseError`` from BEGIN or COMMIT,
+    ///   ``DatabaseError`` with `SQLITE_INTERRUPT` when the task was cancelled while a statement ran, or
+    ///   `CancellationError` when it was cancelled before `body` started.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { db in
+            try db.transaction(.immediate) { try body(db) }
+        }
+    }
+
+    /// Runs `work` on `queue`, resuming the caller with its result, and interrupts it when the calling
+    /// task is cancelled while it runs.
+    private func perform<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let operation = QueueOperation(connection: database.handle)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                queue.async {
+                    guard operation.start() else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    let result = Result { try work(self.database) }
+                    operation.finish()
+                    continuation.resume(with: result)
+                }
+            }
+        } onCancel: {
+            operation.cancel()
+        }
+    }
+}
+
+/// The state of one async `read` or `write`, shared by the queue block that runs it and the task's
+/// cancellation handler, which may run on any thread at any time.
+///
+/// The handler interrupts the connection only while this operation runs on it: an interrupt that arrived
+/// after `finish()` would hit the next caller's statement instead. Both sides take `lock`, so the state
+/// cannot change between the handler's check and its `sqlite3_interrupt` call.
+final class QueueOperation: @unchecked Sendable {
+    // @unchecked Sendable: `state` is read and written only with `lock` held. `connection` is immutable and
+    // used only for sqlite3_interrupt, which SQLite documents as safe from any thread; while the state is
+    // `running`, the queue block holds the DatabaseQueue, so the connection is open.
+    private enum State {
+        case pending, running, finished, cancelled
+    }
+
+    private let lock = NSLock()
+    private var state = State.pending
+    private let connection: OpaquePointer
+
+    init(connection: OpaquePointer) {
+        self.connection = connection
+    }
+
+    /// Marks the operation as running; false when it was cancelled first and must not run.
+    func start() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .pending else { return false }
+        state = .running
+        return true
+    }
+
+    /// Marks the operation as done: a cancellation from now on does nothing.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        state = .finished
+    }
+
+    /// Called when the task is cancelled: interrupts the running statement, or keeps the operation from
+    /// starting.
+    func cancel() {
+        lock.lock()
+        defer { lock.unlock() }
+        switch state {
+        case .pending: state = .cancelled
+        case .running: sqlite3_interrupt(connection)
+        case .finished, .cancelled: break
+        }
+    }
+}
