@@ -19,6 +19,8 @@ extension Database {
     ///   parameters, a named parameter with no value, or, before the last statement, values or keys that no
     ///   statement uses. `SQLITE_MISMATCH` before anything runs when an argument has no exact SQLite form.
     public func execute(sql: String, arguments: StatementArguments = []) throws {
+        // Scripts are where schema changes happen: the schema cache checks the schema version next time.
+        schemaCache.isCurrent = false
         // SQL that ran before as a single statement is in the cache: FMDB-style loops of the same UPDATE
         // prepare it once.
         if let cached = statementCache.statement(for: sql), !cached.isBusy, !cached.isCheckedOut {

@@ -57,7 +57,53 @@ extension Database {
     /// and primary key position. See <https://www.sqlite.org/pragma.html#pragma_table_info>.
     /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` and the message `no such table: NAME` when there is no
     ///   such table or view.
+    ///
+    /// The answer is cached per connection and dropped when the schema changes: `PRAGMA schema_version` is
+    /// compared before the cache is used (once per transaction inside one, since only this connection's own
+    /// statements can change the schema then).
     public func columns(in table: String) throws -> [ColumnInfo] {
+        try validateSchemaCache()
+        return try cachedColumns(in: table)
+    }
+
+    /// The columns from the cache, read on first use; the caller validated the cache.
+    private func cachedColumns(in table: String) throws -> [ColumnInfo] {
+        let key = table.lowercased()
+        if let cached = schemaCache.columns[key] { return cached }
+        let columns = try readColumns(in: table)
+        schemaCache.columns[key] = columns
+        return columns
+    }
+
+    /// Drops the schema cache when `PRAGMA schema_version` moved since it was filled.
+    /// - Throws: ``DatabaseError`` when the schema version cannot be read.
+    func validateSchemaCache() throws {
+        let inTransaction = isInsideTransaction
+        if schemaCache.isCurrent && inTransaction { return }
+        let version = try integerScalar(sql: "PRAGMA schema_version") ?? 0
+        if version != schemaCache.version {
+            schemaCache.columns.removeAll()
+            schemaCache.derived.removeAll()
+            schemaCache.version = version
+        }
+        schemaCache.isCurrent = inTransaction
+    }
+
+    /// What another layer derived from table `table`'s columns, cached with them under `owner` (the
+    /// deriving type) and dropped with them when the schema changes; `make` builds it on first use.
+    /// - Throws: what ``columns(in:)`` or `make` throws.
+    func derivedSchemaValue<Value: AnyObject>(
+        for owner: Any.Type, table: String, make: ([ColumnInfo]) throws -> Value
+    ) throws -> Value {
+        try validateSchemaCache()
+        let key = SchemaCache.DerivedKey(owner: ObjectIdentifier(owner), table: table)
+        if let cached = schemaCache.derived[key] as? Value { return cached }
+        let value = try make(try cachedColumns(in: table))
+        schemaCache.derived[key] = value
+        return value
+    }
+
+    private func readColumns(in table: String) throws -> [ColumnInfo] {
         // The table-valued form of the pragma takes the name as a bound argument: nothing to quote.
         let sql = "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)"
         let columns = try withStatement(sql: sql, arguments: [table]) { statement in

@@ -8,7 +8,7 @@ extension Database {
     func withStatement<T>(
         sql: String, arguments: StatementArguments, _ body: (Statement) throws -> T
     ) throws -> T {
-        try withCheckedOut(cachedStatement(sql: sql), arguments: arguments, body)
+        try withCheckedOut(statementFromCache(sql: sql), arguments: arguments, body)
     }
 
     /// Runs `body` with `statement`, a cached statement that is not in use, as ``withStatement(sql:arguments:_:)``

@@ -34,6 +34,9 @@ extension Database {
             return try savepoint(body)
         }
         try run(sql: kind.beginSQL)
+        // Another connection may have changed the schema since the last transaction; within this one, only
+        // this connection's own statements can.
+        schemaCache.isCurrent = false
         do {
             let result = try body()
             try run(sql: "COMMIT TRANSACTION")

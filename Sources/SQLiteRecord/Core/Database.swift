@@ -22,6 +22,8 @@ public final class Database {
 
     /// Prepared statements reused by SQL text: see ``cachedStatement(sql:)``.
     let statementCache: StatementCache
+    /// Table columns and what other layers derive from them, dropped when the schema changes.
+    let schemaCache = SchemaCache()
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.
@@ -92,6 +94,13 @@ public final class Database {
     /// - Throws: ``DatabaseError`` when SQLite cannot prepare it, or when the text holds no statement or more
     ///   than one (`SQLITE_MISUSE`). The corresponding SQLite call is `sqlite3_prepare_v3`.
     public func makeStatement(sql: String) throws -> Statement {
+        // Statements of the caller's own may change the schema.
+        schemaCache.isCurrent = false
+        return try prepareStatement(sql: sql)
+    }
+
+    /// Prepares a statement the library itself runs (never DDL).
+    func prepareStatement(sql: String) throws -> Statement {
         let statement = try Statement(connection: handle, sql: sql)
         statement.showsArgumentsInErrors = options.showsArgumentsInErrors
         return statement
@@ -106,10 +115,17 @@ public final class Database {
     /// clear a cached statement when they are done with it.
     /// - Throws: as ``makeStatement(sql:)``.
     public func cachedStatement(sql: String) throws -> Statement {
+        // Statements of the caller's own may change the schema.
+        schemaCache.isCurrent = false
+        return try statementFromCache(sql: sql)
+    }
+
+    /// ``cachedStatement(sql:)`` for the library's own statements, which never change the schema.
+    func statementFromCache(sql: String) throws -> Statement {
         if let statement = statementCache.statement(for: sql), !statement.isBusy, !statement.isCheckedOut {
             return statement
         }
-        let statement = try makeStatement(sql: sql)
+        let statement = try prepareStatement(sql: sql)
         if !statementCache.contains(sql) {
             statementCache.insert(statement, for: sql)
         }

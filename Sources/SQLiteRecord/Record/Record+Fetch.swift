@@ -140,6 +140,7 @@ extension Record {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: columns)
             }
         }
-        return .equal(conditions.mapValues { $0?.sqliteValue ?? .null })
+        // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing.
+        return .equal(try conditions.mapValues { try $0?.checkedSQLiteValue() ?? .null })
     }
 }

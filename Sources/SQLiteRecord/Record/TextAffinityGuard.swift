@@ -15,17 +15,17 @@ enum TextAffinityGuard {
     /// - Throws: `EncodingError.invalidValue` naming the table, column, declared type, value and what SQLite
     ///   would store; ``DatabaseError`` when the table's columns cannot be read.
     static func check(_ columns: EncodedColumns, table: String, db: Database) throws {
-        var declared: [String: ColumnInfo]?
-        for (name, value) in zip(columns.names, columns.values) {
-            guard case .text(let text) = value, let number = NumericText(text) else { continue }
-            if declared == nil {
-                declared = Dictionary(
-                    try db.columns(in: table).map { ($0.name.lowercased(), $0) },
-                    uniquingKeysWith: { first, _ in first })
+        var plan: AffinityPlan?
+        for position in columns.values.indices {
+            guard case .text(let text) = columns.values[position], NumericText.mayStartNumber(text) else { continue }
+            if plan == nil {
+                plan = try db.derivedSchemaValue(for: AffinityPlan.self, table: table) { AffinityPlan($0) }
             }
-            guard let column = declared?[name.lowercased()] else { continue }
-            let stored = number.stored(under: column.affinity)
-            guard let stored, stored.readBack != text else { continue }
+            guard let column = plan?.column(at: position, of: columns.names), column.affinity != .text,
+                column.affinity != .blob, let number = NumericText(text),
+                let stored = number.stored(under: column.affinity), stored.readBack != text
+            else { continue }
+            let name = columns.names[position]
             throw EncodingError.invalidValue(
                 text,
                 .init(
@@ -38,18 +38,46 @@ enum TextAffinityGuard {
     }
 }
 
+/// A table's columns by name, with their affinities computed once, kept in the connection's schema cache.
+/// It also remembers the last list of encoded column names it was asked about, so that the records of
+/// one type (which encode the same names every time) find their columns by position.
+private final class AffinityPlan {
+    private let columnsByName: [String: (declaredType: String, affinity: ColumnAffinity)]
+    private var alignedNames: [String] = []
+    private var aligned: [(declaredType: String, affinity: ColumnAffinity)?] = []
+
+    init(_ columns: [ColumnInfo]) {
+        var byName: [String: (declaredType: String, affinity: ColumnAffinity)] = [:]
+        for column in columns where byName[column.name.lowercased()] == nil {
+            byName[column.name.lowercased()] = (column.declaredType, column.affinity)
+        }
+        columnsByName = byName
+    }
+
+    func column(at position: Int, of names: [String]) -> (declaredType: String, affinity: ColumnAffinity)? {
+        if names != alignedNames {
+            alignedNames = names
+            aligned = names.map { columnsByName[$0.lowercased()] }
+        }
+        return aligned[position]
+    }
+}
+
 /// Text that is a well-formed SQL number literal once surrounding spaces are dropped, which is what SQLite
 /// converts under numeric affinity.
 private struct NumericText {
     let integer: Int64?
     let real: Double
 
+    /// False for most text, cheaply: the first byte that is not a space must start a number.
+    static func mayStartNumber(_ text: String) -> Bool {
+        guard let first = text.utf8.first(where: { !isSpace($0) }) else { return false }
+        return (first >= 48 && first <= 57) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
+            || first == UInt8(ascii: ".")
+    }
+
     init?(_ text: String) {
-        // Fast exit for ordinary text: the first byte that is not a space must start a number.
-        guard let first = text.utf8.first(where: { !Self.isSpace($0) }),
-            (first >= 48 && first <= 57) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
-                || first == UInt8(ascii: ".")
-        else { return nil }
+        guard Self.mayStartNumber(text) else { return nil }
         let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0B}\u{0C}"))
         var bytes = trimmed.utf8[...]
         guard !bytes.isEmpty else { return nil }
@@ -81,7 +109,7 @@ private struct NumericText {
         self.integer = isInteger ? Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) : nil
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
