@@ -120,6 +120,8 @@ final class ColumnsEncoder: Encoder {
     init(tableName: String?, options: RecordEncoder) {
         self.tableName = tableName
         self.options = options
+        columns.names.reserveCapacity(16)
+        columns.values.reserveCapacity(16)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -192,16 +194,21 @@ final class ColumnsEncoder: Encoder {
     /// one column (RawRepresentable enums store their raw value), then JSON text for types that encode a
     /// keyed or unkeyed container.
     func columnValue<T: Encodable>(_ value: T, for key: any CodingKey) throws -> SQLiteValue {
-        if let date = value as? Date { return try dateValue(date, for: key) }
-        if let data = value as? Data { return .blob(data) }
-        if let uuid = value as? UUID {
+        // Type comparisons and identity bit casts rather than `as?`: a dynamic cast per value costs more
+        // than binding it.
+        if T.self == Date.self { return try dateValue(unsafeBitCast(value, to: Date.self), for: key) }
+        if T.self == String.self { return .text(unsafeBitCast(value, to: String.self)) }
+        if T.self == Data.self { return .blob(unsafeBitCast(value, to: Data.self)) }
+        if T.self == UUID.self {
+            let uuid = unsafeBitCast(value, to: UUID.self)
             switch options.uuidEncodingStrategy {
             case .lowercaseText: return .text(uuid.uuidString.lowercased())
             case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
             }
         }
-        if let url = value as? URL { return .text(url.absoluteString) }
-        if let decimal = value as? Decimal {
+        if T.self == URL.self { return .text(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if T.self == Decimal.self {
+            let decimal = unsafeBitCast(value, to: Decimal.self)
             guard decimal.isFinite else {
                 throw EncodingError.invalidValue(
                     decimal,
@@ -300,21 +307,50 @@ private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
     }
 
     // The standard library's encodeIfPresent skips nil, which would leave the column out: an UPDATE would
-    // then keep the old value. Every overload is replaced so that nil writes NULL.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    // then keep the old value. Every overload is replaced so that nil writes NULL, and each concrete one
+    // calls its concrete encode (a generic helper would send a String? through the generic path).
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         try encodeOptional(value, key)
     }
