@@ -104,6 +104,9 @@ final class RowDecodingContext {
     let missingOptionalColumnIsNil: Bool
     let decoder: RowDecoder
     let lookup: ColumnLookup
+    /// The keyed container the rows of this fetch share, and the key type it was made for.
+    var containerKeyType: ObjectIdentifier?
+    var containerBox: AnyObject?
     var columnNames: [String] { lookup.names }
 
     init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
@@ -168,7 +171,16 @@ struct StatementRowDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedContainer<Key>(context: context))
+        // The container holds nothing that changes between rows, so one serves every row of the fetch:
+        // making it anew costs two generic metadata lookups and an allocation per row.
+        if context.containerKeyType == ObjectIdentifier(type), let box = context.containerBox {
+            // The key type was compared just above, so the box holds a container of this type.
+            return unsafeDowncast(box, to: KeyedContainerBox<Key>.self).container
+        }
+        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(context: context))
+        context.containerKeyType = ObjectIdentifier(type)
+        context.containerBox = KeyedContainerBox(container)
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -192,6 +204,12 @@ struct StatementRowDecoder: Decoder {
         return ColumnValueDecoder(
             reader: ColumnReader(index: 0, context: context, key: nil))
     }
+}
+
+/// Holds a keyed container so it can be kept, type-erased, in the decoding context.
+final class KeyedContainerBox<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
 }
 
 /// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
