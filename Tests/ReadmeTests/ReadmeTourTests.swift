@@ -87,14 +87,48 @@ final class ReadmeTourTests: XCTestCase {
             try japan.save(db, children: &tokyo)
         }
 
+        var more = [
+            City(id: nil, countryId: france.id, name: "Marseille", population: 870_731, foundedAt: nil),
+            City(id: nil, countryId: france.id, name: "Nice", population: 342_669, foundedAt: nil),
+        ]
+        try City.save(&more)  // many records, one transaction
+        let large = try City.fetch(where: "population > ?", arguments: [500_000], orderBy: [.ascending("name")])
+        let second = try City.fetch(orderBy: [.ascending("name")], limit: 1, offset: 1)
+        let removed = try City.deleteAll(where: ["name": "Nice"])
+        let exists = try City.exists(id: 1)
+
+        // SQLite itself, one call away: typed scalars, named arguments, rows, any Decodable.
+        try queue.write { db in
+            let count = try db.scalar(Int.self, sql: "SELECT count(*) FROM cities") ?? 0
+            try db.execute(
+                sql: "UPDATE cities SET population = :population WHERE name = :name",
+                arguments: ["population": 2_145_906, "name": "Paris"])
+            let changed = db.changesCount  // rows the last UPDATE changed
+            let row = try db.fetchOne(sql: "SELECT name, population FROM cities WHERE id = ?", arguments: [1])
+            let population = try row?["population", as: Int.self]
+            let names = try db.fetchAll(String.self, sql: "SELECT name FROM cities ORDER BY name")
+            print(count, changed, population ?? 0, names)
+        }
+
+        func biggestCities() async throws -> [City] {
+            try await City.fetch(orderBy: [.descending("population")], limit: 3)
+        }
+
         XCTAssertEqual(france.id, 1)
         XCTAssertEqual(big.map(\.name), ["Paris", "Lyon"])
         XCTAssertEqual(one?.name, "Paris")
         XCTAssertEqual(n, 2)
         XCTAssertEqual(joined.map(\.name), ["Paris", "Lyon"])
         XCTAssertEqual(try Country.fetchOne(id: 1)?.population, 66_000_001)
-        XCTAssertEqual(try City.fetch(orderBy: [.ascending("id")]).map(\.name), ["Paris", "Tokyo"])
         XCTAssertEqual(try City.fetch(where: ["name": "Tokyo"]).first?.countryId, 2)
+        XCTAssertEqual(more.map(\.name), ["Marseille", "Nice"])
+        XCTAssertNotNil(more[0].id)
+        XCTAssertEqual(large.map(\.name), ["Marseille", "Paris", "Tokyo"])
+        XCTAssertEqual(second.map(\.name), ["Nice"])
+        XCTAssertEqual(removed, 1)
+        XCTAssertTrue(exists)
+        XCTAssertEqual(try City.fetchOne(where: ["name": "Paris"])?.population, 2_145_906)
+        XCTAssertEqual(try City.fetch(orderBy: [.ascending("name")]).map(\.name), ["Marseille", "Paris", "Tokyo"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("world.sqlite").path))
     }
 
@@ -107,7 +141,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 2)
+        XCTAssertEqual(blocks.count, 3)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in
