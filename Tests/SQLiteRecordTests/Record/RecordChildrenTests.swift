@@ -121,4 +121,39 @@ final class RecordChildrenTests: XCTestCase {
         XCTAssertEqual(try Country.fetchOne(db, id: try XCTUnwrap(japan.id))?.population, 126_529_100)
         XCTAssertEqual(try City.fetch(db, orderBy: [.ascending("id")]).map(\.population), [9_733_277, 2_753_862])
     }
+
+    func testAFailingThirdChildLeavesZeroRowsAndTheParentIDNilAgain() throws {
+        let db = try WorldFixtures.makeDatabase()
+        var japan = Country(id: nil, name: "Japan", iso: "JP", population: 1)
+        var first = [City(id: nil, countryId: nil, name: "Tokyo", population: 1, foundedAt: nil)]
+        try japan.save(db, children: &first)
+        // The third child's bind(to:) points it at a country that does not exist: its insert breaks the
+        // foreign key after the parent and two children were inserted.
+        struct PickyCity: Record {
+            var id: Int64?
+            var countryId: Int64?
+            var name: String
+            var population: Int
+            static let tableName = "cities"
+            enum CodingKeys: String, CodingKey {
+                case id, name, population
+                case countryId = "country_id"
+            }
+            mutating func bind(to parent: any Record) {
+                countryId = name == "Third" ? 404 : (parent as? Country)?.id
+            }
+        }
+        var france = Country(id: nil, name: "France", iso: "FR", population: 1)
+        var cities = ["First", "Second", "Third", "Fourth"].map {
+            PickyCity(id: nil, countryId: nil, name: $0, population: 1)
+        }
+        XCTAssertThrowsError(try france.save(db, children: &cities)) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .constraintForeignKey)
+        }
+        XCTAssertNil(france.id)
+        XCTAssertEqual(cities.map(\.id), [nil, nil, nil, nil])
+        XCTAssertEqual(cities.map(\.countryId), [nil, nil, nil, nil])
+        XCTAssertEqual(try Country.fetch(db).map(\.iso), ["JP"])
+        XCTAssertEqual(try City.fetch(db).map(\.name), ["Tokyo"])
+    }
 }

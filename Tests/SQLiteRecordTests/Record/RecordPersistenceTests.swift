@@ -124,4 +124,17 @@ final class RecordPersistenceTests: XCTestCase {
         }
         XCTAssertNil(orphan.id)
     }
+
+    func testUpdateOfADeletedRowThrowsAndInsertsNothing() throws {
+        let db = try WorldFixtures.makeDatabase()
+        var france = Country(id: nil, name: "France", iso: "FR", population: 1)
+        try france.save(db)
+        XCTAssertTrue(try france.delete(db))
+        france.population = 2
+        XCTAssertThrowsError(try france.save(db)) { error in
+            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "countries", id: 1))
+        }
+        XCTAssertThrowsError(try france.update(db))
+        XCTAssertEqual(try Country.count(db), 0)
+    }
 }
