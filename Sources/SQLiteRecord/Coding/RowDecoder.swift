@@ -62,8 +62,25 @@ public struct RowDecoder: Sendable {
     /// `keyNotFound`.
     /// - Throws: `DecodingError` naming the column whose value does not fit, or the key that has no column.
     public func decode<T: Decodable>(_ type: T.Type, from statement: Statement) throws -> T {
-        try RowDecodingContext(statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
-            .decodeRow(type)
+        // A caller stepping a statement row by row calls this once per row: the context (and the keyed
+        // container it keeps) is reused while the same decoder decodes the same statement.
+        let state = ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy)
+        if let context = state.reusableContext, context.decoder.isInterchangeable(with: self) {
+            return try context.decodeRow(type)
+        }
+        let context = RowDecodingContext(
+            statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
+        state.reusableContext = context
+        return try context.decodeRow(type)
+    }
+
+    /// True when `other` decodes exactly as this decoder does: same key strategy, the same JSON decoder
+    /// object, and the automatic date strategy on both (other date strategies hold closures or formatters
+    /// that cannot be compared, so they never match).
+    func isInterchangeable(with other: RowDecoder) -> Bool {
+        guard keyDecodingStrategy == other.keyDecodingStrategy, jsonDecoder === other.jsonDecoder else { return false }
+        if case .automatic = dateDecodingStrategy, case .automatic = other.dateDecodingStrategy { return true }
+        return false
     }
 
     /// Steps `statement` through its remaining rows and decodes each one; the statement is left done.

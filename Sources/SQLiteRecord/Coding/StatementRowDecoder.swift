@@ -1,5 +1,15 @@
 import Foundation
 
+/// What a prepared statement keeps for decoding (in its `codingCache` slot): the column lookup and the
+/// context that ``RowDecoder/decode(_:from:)`` reuses from row to row. The context refers to the lookup,
+/// never the other way, so nothing here is a cycle.
+final class StatementCodingState {
+    let lookup: ColumnLookup
+    var reusableContext: RowDecodingContext?
+
+    init(lookup: ColumnLookup) { self.lookup = lookup }
+}
+
 /// A statement's result columns, looked up by coding key. Built once per prepared statement and kept on
 /// it (statements are cached per connection), so rows and calls after the first pay one hash per key.
 final class ColumnLookup {
@@ -25,14 +35,19 @@ final class ColumnLookup {
 
     /// The lookup for `statement` and `keyStrategy`, from the statement when it has one.
     static func of(_ statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) -> ColumnLookup {
-        if let lookup = statement.codingCache as? ColumnLookup, lookup.keyStrategy == keyStrategy,
-            lookup.names.count == Int(statement.columnCount)
+        state(of: statement, keyStrategy: keyStrategy).lookup
+    }
+
+    /// What the statement keeps for decoding, made anew when the key strategy or the column count changed.
+    static func state(of statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) -> StatementCodingState {
+        if let state = statement.codingCache as? StatementCodingState, state.lookup.keyStrategy == keyStrategy,
+            state.lookup.names.count == Int(statement.columnCount)
         {
-            return lookup
+            return state
         }
-        let lookup = ColumnLookup(statement: statement, keyStrategy: keyStrategy)
-        statement.codingCache = lookup
-        return lookup
+        let state = StatementCodingState(lookup: ColumnLookup(statement: statement, keyStrategy: keyStrategy))
+        statement.codingCache = state
+        return state
     }
 
     /// The keys asked for, in the order a row asks for them, with their columns. A type's `init(from:)`
@@ -95,7 +110,10 @@ final class ColumnLookup {
 /// What every row of one fetch shares while it is decoded: the column lookup, the table name for errors,
 /// the strategies, and one JSON decoder for nested values.
 final class RowDecodingContext {
-    let statement: Statement
+    /// Unowned: a context lives inside one fetch over its statement, or is kept by that statement's own
+    /// ``StatementCodingState``, so the statement always outlives it; a strong reference would make that
+    /// kept context a retain cycle, and costs a retain and release per column.
+    unowned(unsafe) let statement: Statement
     /// The table the library selected from, named in errors; nil for raw SQL.
     let tableName: String?
     /// True for raw SQL: an Optional key with no column decodes as nil, as `decodeIfPresent` does in
