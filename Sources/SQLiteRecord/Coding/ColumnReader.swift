@@ -114,7 +114,12 @@ struct ColumnReader {
     /// TEXT, or INTEGER and REAL as their decimal text.
     func string() throws -> String {
         switch storage {
-        case SQLITE_TEXT: return statement.string(at: index)
+        case SQLITE_TEXT:
+            // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
+            guard let text = statement.validatedString(at: index) else {
+                throw mismatch(String.self, "which is not valid UTF-8")
+            }
+            return text
         case SQLITE_INTEGER: return String(statement.int64(at: index))
         case SQLITE_FLOAT: return String(statement.double(at: index))
         default:

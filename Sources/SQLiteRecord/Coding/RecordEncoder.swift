@@ -241,11 +241,17 @@ final class ColumnsEncoder: Encoder {
 
     /// A date under the date strategy.
     func dateValue(_ date: Date, for key: any CodingKey) throws -> SQLiteValue {
+        guard !date.timeIntervalSince1970.isNaN else {
+            throw EncodingError.invalidValue(
+                date.timeIntervalSince1970,
+                .init(codingPath: [key], debugDescription: "Cannot store a NaN date in \(describeColumn(key))"))
+        }
         switch options.dateEncodingStrategy {
         case .sqliteText:
             guard let text = SQLiteDateFormat.string(from: date) else {
+                // The error holds the seconds, not the Date: printing a NaN Date traps inside Foundation.
                 throw EncodingError.invalidValue(
-                    date,
+                    date.timeIntervalSince1970,
                     .init(
                         codingPath: [key],
                         debugDescription: "Cannot store \(date.timeIntervalSince1970) unix seconds in "
@@ -258,10 +264,11 @@ final class ColumnsEncoder: Encoder {
             let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
             guard let integer = Int64(exactly: milliseconds) else {
                 throw EncodingError.invalidValue(
-                    date,
+                    date.timeIntervalSince1970,
                     .init(
                         codingPath: [key],
-                        debugDescription: "Cannot store \(date) in \(describeColumn(key)) as milliseconds"))
+                        debugDescription: "Cannot store \(date.timeIntervalSince1970) unix seconds in "
+                            + "\(describeColumn(key)) as integer milliseconds"))
             }
             return .integer(integer)
         case .iso8601:

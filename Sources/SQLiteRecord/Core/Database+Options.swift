@@ -100,6 +100,9 @@ extension Database {
     func configure(_ options: Options) throws {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is
+        // not a column silently becomes a string and a query matches nothing instead of failing.
+        try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)
         try execute(sql: options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
         // SQLite checks the header and, since 3.25, that the file holds the pages the header counts.
         try execute(sql: "SELECT count(*) FROM sqlite_master")

@@ -39,6 +39,7 @@ extension Database {
         schemaCache.isCurrent = false
         do {
             let result = try body()
+            guard isInsideTransaction else { throw Self.endedInsideBody }
             try run(sql: "COMMIT TRANSACTION")
             return result
         } catch {
@@ -49,6 +50,14 @@ extension Database {
         }
     }
 
+    /// The error for a body that ran COMMIT or ROLLBACK itself: the transaction it was given is gone, and
+    /// what it did up to then was committed or rolled back by its own statement.
+    static let endedInsideBody = DatabaseError(
+        resultCode: .misuse,
+        message: "the transaction was ended inside its body by a COMMIT or ROLLBACK of the caller's own; "
+            + "work done before that statement was committed or rolled back by it, work after it ran outside "
+            + "any transaction. Let the library end the transaction: return to commit, throw to roll back")
+
     /// Runs `body` in a savepoint: released when it returns, rolled back to and released when it throws.
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         // One name for every level is enough: ROLLBACK TO and RELEASE act on the innermost savepoint of
@@ -56,6 +65,7 @@ extension Database {
         try run(sql: "SAVEPOINT \"sqliterecord\"")
         do {
             let result = try body()
+            guard isInsideTransaction else { throw Self.endedInsideBody }
             try run(sql: "RELEASE SAVEPOINT \"sqliterecord\"")
             return result
         } catch {

@@ -41,6 +41,8 @@ public final class Database {
     ///   `SQLITE_NOTADB` for a file that is not a database, `SQLITE_CORRUPT` for a truncated or malformed
     ///   one, or the error of a journal mode that cannot be set.
     public init(path: String, options: Options) throws {
+        // Before SQLite opens it: a file cut inside its last page would open, and read zeros as data.
+        try Self.checkFileLength(path: path)
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, options.openFlags, nil)
         guard code == SQLITE_OK, let handle else {

@@ -58,7 +58,7 @@ extension DatabaseQueue {
                         continuation.resume(throwing: CancellationError())
                         return
                     }
-                    let result = Result { try work(self.database) }
+                    let result = Result { try self.owner.run { try work(self.database) } }
                     operation.finish()
                     continuation.resume(with: result)
                 }

@@ -24,6 +24,10 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Set on `queue`, so a `read` or `write` called from inside another can be told apart and refused:
     /// a nested `queue.sync` would deadlock.
     private let queueKey = DispatchSpecificKey<Bool>()
+    /// The thread running a block on `queue` right now. `getSpecific` sees only the current queue, so a
+    /// closure that hops to another queue with `sync` and calls back into this one would escape the
+    /// `queueKey` check and deadlock (libdispatch then traps); the owner thread catches it.
+    let owner = QueueOwner()
 
     /// The database file's path, or `":memory:"`.
     public var path: String { database.path }
@@ -74,7 +78,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     ///   another `read` or `write` on this queue (use the `Database` the outer closure has instead).
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try checkNotReentrant("read")
-        return try queue.sync { try body(database) }
+        return try queue.sync { try owner.run { try body(database) } }
     }
 
     /// Runs `body` in an IMMEDIATE transaction, serialized with every other `read` and `write` on this
@@ -86,7 +90,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         try checkNotReentrant("write")
         return try queue.sync {
-            try database.transaction(.immediate) { try body(database) }
+            try owner.run { try database.transaction(.immediate) { try body(database) } }
         }
     }
 
@@ -100,11 +104,39 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 
     private func checkNotReentrant(_ call: String) throws {
-        if DispatchQueue.getSpecific(key: queueKey) == true {
+        if DispatchQueue.getSpecific(key: queueKey) == true || owner.isCurrentThread {
             throw DatabaseError(
                 resultCode: .misuse,
                 message: "DatabaseQueue.\(call) was called from inside read or write on the same queue, which "
                     + "would deadlock; use the Database that the outer closure receives")
         }
+    }
+}
+
+/// Which thread is running a block on a `DatabaseQueue`'s dispatch queue, if any.
+final class QueueOwner: @unchecked Sendable {
+    // @unchecked Sendable: `thread` is read and written only with `lock` held.
+    private let lock = NSLock()
+    private var thread: pthread_t?
+
+    /// Runs `body`, recorded as the owner thread while it runs.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        thread = pthread_self()
+        lock.unlock()
+        defer {
+            lock.lock()
+            thread = nil
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// True when the calling thread is the one running a block on the queue.
+    var isCurrentThread: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let thread else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
     }
 }

@@ -162,3 +162,23 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
         return try self.checkedSQLiteValue()
     }
 }
+
+extension Decimal: SQLiteValueConvertible {
+    /// TEXT keeping every digit, as the record encoder writes a `Decimal`; NaN is REAL NaN, which binding
+    /// refuses.
+    public var sqliteValue: SQLiteValue { isNaN ? .real(.nan) : .text(description) }
+}
+
+extension URL: SQLiteValueConvertible {
+    /// TEXT: the absolute string, as the record encoder writes a `URL`.
+    public var sqliteValue: SQLiteValue { .text(absoluteString) }
+}
+
+extension SQLiteValueConvertible where Self: RawRepresentable, Self.RawValue: SQLiteValueConvertible {
+    /// The raw value's, as the record encoder stores a RawRepresentable enum: declare the conformance
+    /// (`extension Status: SQLiteValueConvertible {}`) and the enum works in `where:` filters and arguments.
+    public var sqliteValue: SQLiteValue { rawValue.sqliteValue }
+
+    /// The raw value's checked conversion.
+    public func checkedSQLiteValue() throws -> SQLiteValue { try rawValue.checkedSQLiteValue() }
+}

@@ -43,8 +43,8 @@ extension Statement {
 
     /// Binds one value to parameter `index` (1-based). The corresponding SQLite calls are `sqlite3_bind_*`;
     /// text and blobs are copied (`SQLITE_TRANSIENT`). See <https://www.sqlite.org/c3ref/bind_blob.html>.
-    /// - Throws: ``DatabaseError`` when the index is out of range (`SQLITE_RANGE`) or the value too big
-    ///   (`SQLITE_TOOBIG`).
+    /// - Throws: ``DatabaseError`` when the index is out of range (`SQLITE_RANGE`), the value too big
+    ///   (`SQLITE_TOOBIG`), or a NaN (`SQLITE_MISMATCH`: SQLite would store NULL in its place).
     public func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32
         switch value {
@@ -53,6 +53,12 @@ extension Statement {
         case .integer(let integer):
             code = sqlite3_bind_int64(handle, index, integer)
         case .real(let real):
+            guard !real.isNaN else {
+                throw DatabaseError(
+                    resultCode: .mismatch,
+                    message: "parameter \(index) is NaN, which SQLite would store as NULL; bind nil for NULL",
+                    sql: sql)
+            }
             code = sqlite3_bind_double(handle, index, real)
         case .text(var text):
             code = text.withUTF8 { bytes -> Int32 in

@@ -149,6 +149,26 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Column `index` of the current row as text when its bytes are valid UTF-8; nil when they are not
+    /// (SQLite stores whatever bytes it is given as TEXT, `CAST(x'FF' AS TEXT)` included), where
+    /// ``string(at:)`` would replace them with U+FFFD.
+    public func validatedString(at index: Int32) -> String? {
+        guard let text = sqlite3_column_text(handle, index) else { return "" }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            return String(validating: bytes, as: UTF8.self)
+        }
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
+    }
+
     /// Calls `body` with the bytes of column `index` read as text, without copying them into a `String`.
     /// The buffer is valid only during the call.
     public func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {

@@ -47,16 +47,47 @@ public enum RecordStore {
             try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
             let partial = folder.appendingPathComponent(
                 ".\(destination.lastPathComponent).\(UUID().uuidString).partial")
-            try fileManager.copyItem(at: template, to: partial)
+            let sidecars = ["-wal", "-shm", "-journal"]
+            func removePartial() {
+                for suffix in [""] + sidecars { try? fileManager.removeItem(atPath: partial.path + suffix) }
+            }
+            do {
+                try fileManager.copyItem(at: template, to: partial)
+                // A WAL-mode template keeps committed pages in its -wal file until a checkpoint: copy it too.
+                if fileManager.fileExists(atPath: template.path + "-wal") {
+                    try fileManager.copyItem(atPath: template.path + "-wal", toPath: partial.path + "-wal")
+                }
+                try checkAndCheckpoint(partial)
+                for suffix in sidecars { try? fileManager.removeItem(atPath: partial.path + suffix) }
+            } catch {
+                // A template that is not a database never reaches the destination, so a later launch with a
+                // good template still gets its copy.
+                removePartial()
+                throw error
+            }
             do {
                 try fileManager.moveItem(at: partial, to: destination)
             } catch {
-                try? fileManager.removeItem(at: partial)
+                removePartial()
                 // Another process may have put its copy in place first: that one is as good as ours.
                 guard fileManager.fileExists(atPath: destination.path) else { throw error }
             }
         }
         return try open(path: destination.path)
+    }
+
+    /// Opens the copy at `url`, checks it (`PRAGMA quick_check`), and folds a copied -wal file into the
+    /// database file, so the copy stands alone.
+    /// - Throws: ``DatabaseError`` when the copy is not a sound database.
+    private static func checkAndCheckpoint(_ url: URL) throws {
+        let db = try Database(path: url.path, options: Database.Options(createIfMissing: false))
+        let verdict = try db.scalar(String.self, sql: "PRAGMA quick_check") ?? ""
+        guard verdict == "ok" else {
+            throw DatabaseError(
+                resultCode: .corrupt, message: "the template database fails its check: \(verdict)",
+                sql: "PRAGMA quick_check")
+        }
+        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// The queue set by ``use(_:)``, or nil before it was called.

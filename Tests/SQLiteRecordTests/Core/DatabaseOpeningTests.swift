@@ -149,9 +149,18 @@ final class DatabaseOpeningTests: XCTestCase {
                 XCTAssertEqual(error.resultCode.primary, .corrupt)
                 XCTAssertTrue(error.isCorrupt)
                 XCTAssertEqual(
-                    error.message, "cannot open database at \(truncatedPath): database disk image is malformed")
+                    error.message,
+                    "cannot open database at \(truncatedPath): database disk image is malformed (the file is "
+                        + "\(truncated.count) bytes, shorter than the \(bytes.count / 4096) pages of 4096 bytes its "
+                        + "header counts: it was truncated)")
             }
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: truncatedPath)), truncated)
+        }
+        // Cut inside the last page, which SQLite alone would read as zeros without an error.
+        let shortPath = folder.path("short.sqlite")
+        try bytes.prefix(bytes.count - 7).write(to: URL(fileURLWithPath: shortPath))
+        XCTAssertThrowsError(try Database(path: shortPath)) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .corrupt)
         }
         // The original still opens: the copy, not the test, is broken.
         XCTAssertEqual(try Database(path: original).scalar(Int.self, sql: "SELECT count(*) FROM t"), 2_000)
