@@ -17,15 +17,15 @@ struct ColumnReader {
 
     var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
 
-    /// The statement, through the context: one reference fewer to retain for every column read.
-    var statement: Statement { context.statement }
-    var storage: Int32 { statement.columnType(at: index) }
+    /// The current row, through the context's handle: reading a column retains nothing.
+    var row: StatementRow { context.row }
+    var storage: Int32 { row.columnType(at: index) }
     var isNull: Bool { storage == SQLITE_NULL }
 
     // MARK: Errors
 
     func mismatch(_ type: Any.Type, _ reason: String? = nil) -> DecodingError {
-        let stored = statement.value(at: index)
+        let stored = row.value(at: index)
         var text = "Expected \(type) but \(context.describeColumn(at: index)) holds \(stored)"
         if let reason { text += ", \(reason)" }
         return DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: text))
@@ -47,10 +47,10 @@ struct ColumnReader {
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         switch storage {
         case SQLITE_INTEGER:
-            guard let value = T(exactly: statement.int64(at: index)) else { throw mismatch(type, "out of range") }
+            guard let value = T(exactly: row.int64(at: index)) else { throw mismatch(type, "out of range") }
             return value
         case SQLITE_FLOAT:
-            let real = statement.double(at: index)
+            let real = row.double(at: index)
             guard real.isFinite, real.rounded(.towardZero) == real else {
                 throw mismatch(type, "which is not a whole number")
             }
@@ -65,7 +65,7 @@ struct ColumnReader {
     /// REAL, or INTEGER converted to the nearest double.
     func double() throws -> Double {
         switch storage {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return statement.double(at: index)
+        case SQLITE_FLOAT, SQLITE_INTEGER: return row.double(at: index)
         default:
             try checkNotNull(Double.self)
             throw mismatch(Double.self)
@@ -75,7 +75,7 @@ struct ColumnReader {
     /// REAL rounded to Float as Float does, or INTEGER.
     func float() throws -> Float {
         switch storage {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return Float(statement.double(at: index))
+        case SQLITE_FLOAT, SQLITE_INTEGER: return Float(row.double(at: index))
         default:
             try checkNotNull(Float.self)
             throw mismatch(Float.self)
@@ -86,19 +86,19 @@ struct ColumnReader {
     func bool() throws -> Bool {
         switch storage {
         case SQLITE_INTEGER:
-            switch statement.int64(at: index) {
+            switch row.int64(at: index) {
             case 0: return false
             case 1: return true
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_FLOAT:
-            switch statement.double(at: index) {
+            switch row.double(at: index) {
             case 0: return false
             case 1: return true
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_TEXT:
-            switch statement.string(at: index).lowercased() {
+            switch row.string(at: index).lowercased() {
             case "1", "true", "t", "yes", "y": return true
             case "0", "false", "f", "no", "n": return false
             default: throw mismatch(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
@@ -116,12 +116,12 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT:
             // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
-            guard let text = statement.validatedString(at: index) else {
+            guard let text = row.validatedString(at: index) else {
                 throw mismatch(String.self, "which is not valid UTF-8")
             }
             return text
-        case SQLITE_INTEGER: return String(statement.int64(at: index))
-        case SQLITE_FLOAT: return String(statement.double(at: index))
+        case SQLITE_INTEGER: return String(row.int64(at: index))
+        case SQLITE_FLOAT: return String(row.double(at: index))
         default:
             try checkNotNull(String.self)
             throw mismatch(String.self)
@@ -131,7 +131,7 @@ struct ColumnReader {
     /// BLOB, or TEXT as its UTF-8 bytes.
     func data() throws -> Data {
         switch storage {
-        case SQLITE_BLOB, SQLITE_TEXT: return statement.data(at: index)
+        case SQLITE_BLOB, SQLITE_TEXT: return row.data(at: index)
         default:
             try checkNotNull(Data.self)
             throw mismatch(Data.self)
@@ -147,7 +147,7 @@ struct ColumnReader {
         case .automatic:
             switch storage {
             case SQLITE_TEXT:
-                if let date = statement.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
+                if let date = row.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
                 throw mismatch(
                     Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
             case SQLITE_INTEGER, SQLITE_FLOAT:
@@ -161,7 +161,7 @@ struct ColumnReader {
             return try unixDate(divisor: 1000)
         case .iso8601:
             guard storage == SQLITE_TEXT else { throw mismatch(Date.self, "where ISO 8601 text was expected") }
-            let text = statement.string(at: index)
+            let text = row.string(at: index)
             // Both with and without fractional seconds, as ISO 8601 allows.
             if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
                 return date
@@ -169,12 +169,12 @@ struct ColumnReader {
             if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
             throw mismatch(Date.self, "which is not an ISO 8601 date")
         case .formatted(let formatter):
-            guard storage == SQLITE_TEXT, let date = formatter.date(from: statement.string(at: index)) else {
+            guard storage == SQLITE_TEXT, let date = formatter.date(from: row.string(at: index)) else {
                 throw mismatch(Date.self, "which the date formatter (\(formatter.dateFormat ?? "")) cannot read")
             }
             return date
         case .custom(let read):
-            return try read(statement.value(at: index))
+            return try read(row.value(at: index))
         }
     }
 
@@ -183,7 +183,7 @@ struct ColumnReader {
         guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else {
             throw mismatch(Date.self, "where a number of \(divisor == 1 ? "seconds" : "milliseconds") was expected")
         }
-        let value = statement.double(at: index)
+        let value = row.double(at: index)
         guard value.isFinite else { throw mismatch(Date.self, "which is not a finite number") }
         return Date(timeIntervalSince1970: value / divisor)
     }
@@ -192,7 +192,7 @@ struct ColumnReader {
     func uuid() throws -> UUID {
         switch storage {
         case SQLITE_TEXT:
-            var text = statement.string(at: index)
+            var text = row.string(at: index)
             if text.hasPrefix("{") && text.hasSuffix("}") { text = String(text.dropFirst().dropLast()) }
             if text.count == 32, !text.contains("-") {
                 let characters = Array(text)
@@ -201,7 +201,7 @@ struct ColumnReader {
             guard let uuid = UUID(uuidString: text) else { throw mismatch(UUID.self, "which is not a UUID") }
             return uuid
         case SQLITE_BLOB:
-            let bytes = [UInt8](statement.data(at: index))
+            let bytes = [UInt8](row.data(at: index))
             guard bytes.count == 16 else { throw mismatch(UUID.self, "which is not 16 bytes") }
             return UUID(
                 uuid: (
@@ -218,7 +218,7 @@ struct ColumnReader {
     func url() throws -> URL {
         switch storage {
         case SQLITE_TEXT:
-            guard let url = URL(string: statement.string(at: index)) else {
+            guard let url = URL(string: row.string(at: index)) else {
                 throw mismatch(URL.self, "which is not a URL")
             }
             return url
@@ -232,10 +232,10 @@ struct ColumnReader {
     func decimal() throws -> Decimal {
         let text: String
         switch storage {
-        case SQLITE_TEXT: text = statement.string(at: index)
-        case SQLITE_INTEGER: return Decimal(statement.int64(at: index))
+        case SQLITE_TEXT: text = row.string(at: index)
+        case SQLITE_INTEGER: return Decimal(row.int64(at: index))
         case SQLITE_FLOAT:
-            let real = statement.double(at: index)
+            let real = row.double(at: index)
             guard real.isFinite else { throw mismatch(Decimal.self, "which is not finite") }
             text = String(real)
         default:
@@ -280,7 +280,7 @@ struct ColumnReader {
     func json<T: Decodable>(_ type: T.Type) throws -> T {
         let bytes: Data
         switch storage {
-        case SQLITE_TEXT, SQLITE_BLOB: bytes = statement.data(at: index)
+        case SQLITE_TEXT, SQLITE_BLOB: bytes = row.data(at: index)
         default:
             try checkNotNull(type)
             throw mismatch(type, "where JSON text was expected")
@@ -316,7 +316,7 @@ struct ColumnReader {
             // say where the value came from.
             let text =
                 "Cannot decode \(type) from \(context.describeColumn(at: index)), which holds "
-                + "\(statement.value(at: index)): \(inner.debugDescription)"
+                + "\(row.value(at: index)): \(inner.debugDescription)"
             throw DecodingError.dataCorrupted(
                 .init(codingPath: codingPath, debugDescription: text, underlyingError: inner.underlyingError))
         }

@@ -114,6 +114,8 @@ final class RowDecodingContext {
     /// ``StatementCodingState``, so the statement always outlives it; a strong reference would make that
     /// kept context a retain cycle, and costs a retain and release per column.
     unowned(unsafe) let statement: Statement
+    /// The statement's current row by handle: column reads through it retain nothing.
+    let row: StatementRow
     /// The table the library selected from, named in errors; nil for raw SQL.
     let tableName: String?
     /// True for raw SQL: an Optional key with no column decodes as nil, as `decodeIfPresent` does in
@@ -130,6 +132,7 @@ final class RowDecodingContext {
     init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
     {
         self.statement = statement
+        self.row = statement.row
         self.tableName = tableName
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder

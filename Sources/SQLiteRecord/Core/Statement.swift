@@ -128,70 +128,84 @@ public final class Statement {
             includesArgumentsInDescription: showsArgumentsInErrors)
     }
 
+    /// The current row, read without retaining the statement (see ``StatementRow``).
+    var row: StatementRow { StatementRow(handle: handle) }
+
     /// The storage class of column `index` in the current row (`sqlite3_column_type`): one of
     /// `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`.
-    public func columnType(at index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
+    public func columnType(at index: Int32) -> Int32 { row.columnType(at: index) }
 
     /// True when column `index` of the current row is NULL.
-    public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    public func isNull(at index: Int32) -> Bool { row.isNull(at: index) }
 
     /// Column `index` of the current row as an integer (`sqlite3_column_int64`); SQLite converts other
     /// storage classes by its own rules, so check ``columnType(at:)`` first when that matters.
-    public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    public func int64(at index: Int32) -> Int64 { row.int64(at: index) }
 
     /// Column `index` of the current row as a double (`sqlite3_column_double`).
-    public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    public func double(at index: Int32) -> Double { row.double(at: index) }
 
-    /// Column `index` of the current row as text (`sqlite3_column_text`); NULL reads as "".
-    public func string(at index: Int32) -> String {
-        guard let text = sqlite3_column_text(handle, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-    }
+    /// Column `index` of the current row as text (`sqlite3_column_text`); NULL reads as "", and bytes that
+    /// are not valid UTF-8 are replaced with U+FFFD (``validatedString(at:)`` refuses them instead).
+    public func string(at index: Int32) -> String { row.string(at: index) }
 
     /// Column `index` of the current row as text when its bytes are valid UTF-8; nil when they are not
     /// (SQLite stores whatever bytes it is given as TEXT, `CAST(x'FF' AS TEXT)` included), where
     /// ``string(at:)`` would replace them with U+FFFD.
-    public func validatedString(at index: Int32) -> String? {
-        guard let text = sqlite3_column_text(handle, index) else { return "" }
-        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
-            return String(validating: bytes, as: UTF8.self)
-        }
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid: continue
-            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
-            case .error: return nil
-            }
-        }
-    }
+    public func validatedString(at index: Int32) -> String? { row.validatedString(at: index) }
 
     /// Calls `body` with the bytes of column `index` read as text, without copying them into a `String`.
     /// The buffer is valid only during the call.
     public func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        let text = sqlite3_column_text(handle, index)
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+        try row.withUTF8(at: index, body)
     }
 
     /// Column `index` of the current row as bytes (`sqlite3_column_blob`); NULL reads as empty data.
-    public func data(at index: Int32) -> Data {
-        guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
-        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
-    }
+    public func data(at index: Int32) -> Data { row.data(at: index) }
 
     /// Column `index` of the current row with the storage class SQLite holds it in.
-    public func value(at index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(int64(at: index))
-        case SQLITE_FLOAT: return .real(double(at: index))
-        case SQLITE_TEXT: return .text(string(at: index))
-        case SQLITE_BLOB: return .blob(data(at: index))
-        default: return .null
+    public func value(at index: Int32) -> SQLiteValue { row.value(at: index) }
+
+    /// True when `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+    /// U+10FFFF). A plain loop rather than the standard library's generic validation, which looks up
+    /// generic metadata on every call: this runs for every text column of every row.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+            index + offset < count && bytes[index + offset] >= low && bytes[index + offset] <= high
         }
+        while index < count {
+            let lead = bytes[index]
+            switch lead {
+            case 0x00...0x7F:
+                index += 1
+            case 0xC2...0xDF:
+                guard continuation(1) else { return false }
+                index += 2
+            case 0xE0:
+                guard continuation(1, 0xA0), continuation(2) else { return false }
+                index += 3
+            case 0xE1...0xEC, 0xEE...0xEF:
+                guard continuation(1), continuation(2) else { return false }
+                index += 3
+            case 0xED:
+                guard continuation(1, 0x80, 0x9F), continuation(2) else { return false }
+                index += 3
+            case 0xF0:
+                guard continuation(1, 0x90), continuation(2), continuation(3) else { return false }
+                index += 4
+            case 0xF1...0xF3:
+                guard continuation(1), continuation(2), continuation(3) else { return false }
+                index += 4
+            case 0xF4:
+                guard continuation(1, 0x80, 0x8F), continuation(2), continuation(3) else { return false }
+                index += 4
+            default:
+                return false
+            }
+        }
+        return true
     }
 }
 

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+@testable import SQLiteRecord
+
+final class UTF8ValidationTests: XCTestCase {
+    private func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { Statement.isValidUTF8($0) }
+    }
+
+    func testEdgeCases() {
+        XCTAssertTrue(isValid([]))
+        XCTAssertTrue(isValid(Array("a é 東京 👩‍👩‍👧".utf8)))
+        XCTAssertTrue(isValid([0xF4, 0x8F, 0xBF, 0xBF]), "U+10FFFF")
+        XCTAssertFalse(isValid([0xF4, 0x90, 0x80, 0x80]), "above U+10FFFF")
+        XCTAssertFalse(isValid([0xC0, 0xAF]), "overlong /")
+        XCTAssertFalse(isValid([0xE0, 0x80, 0xAF]), "overlong")
+        XCTAssertFalse(isValid([0xED, 0xA0, 0x80]), "surrogate U+D800")
+        XCTAssertFalse(isValid([0x61, 0xFF, 0x62]))
+        XCTAssertFalse(isValid([0xE6, 0x9D]), "truncated")
+        XCTAssertFalse(isValid([0x80]), "lone continuation")
+    }
+
+    func testAgreesWithTheStandardLibraryOnRandomBytes() throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else {
+            throw XCTSkip("String(validating:as:) needs macOS 15 / iOS 18")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...8, using: &generator)
+            // Bias toward bytes that start or continue multi-byte sequences.
+            let bytes = (0..<count).map { _ in
+                [
+                    UInt8.random(in: 0x80...0xBF, using: &generator), UInt8.random(in: 0xC0...0xFF, using: &generator),
+                    UInt8.random(in: 0...0x7F, using: &generator),
+                ].randomElement(using: &generator) ?? 0
+            }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            XCTAssertEqual(isValid(bytes), expected, "\(bytes)")
+        }
+    }
+}
