@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SQLiteRecord", targets: ["SQLiteRecord"]),
         .executable(name: "countries-cities", targets: ["CountriesCities"]),
+        .executable(name: "notes", targets: ["Notes"]),
         .executable(name: "sqlite-record-bench", targets: ["SQLiteRecordBench"]),
     ],
     targets: [
@@ -38,6 +39,14 @@ let package = Package(
             dependencies: ["CountriesCities", "SQLiteRecord"],
             exclude: ["Fixtures"]
         ),
+        // Dated notes moved off a legacy property list; NotesList.plist is the sample's input, read by path.
+        .executableTarget(
+            name: "Notes",
+            dependencies: ["SQLiteRecord"],
+            path: "Examples/Notes",
+            exclude: ["NotesList.plist"]
+        ),
+        .testTarget(name: "NotesTests", dependencies: ["Notes", "SQLiteRecord"]),
         // Checks that the benchmark's two sides agree on a small input; timings are not asserted.
         .testTarget(name: "BenchmarkTests", dependencies: ["SQLiteRecordBench", "SQLiteRecord"]),
     ],
