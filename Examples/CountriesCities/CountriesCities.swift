@@ -78,15 +78,26 @@ struct CountriesCities {
         }
     }
 
-    /// Opens the database at `url`, importing the CSV files first when it has no `countries` table. When the
-    /// import fails, a file this run created is removed, so the next run starts clean.
+    /// Opens the database at `url`, importing the CSV files first when it has no `countries` table. An
+    /// existing database is brought up to date by the migrations it has not had yet, each in a transaction
+    /// of its own; a new one gets them in the import's transaction. Either way the models are checked
+    /// against the tables before anything is read. When the import fails, a file this run created is
+    /// removed, so the next run starts clean.
     static func openDatabase(at url: URL, dataDirectory: String?, output: (String) -> Void) throws -> DatabaseQueue {
         let fileManager = FileManager.default
         let existed = fileManager.fileExists(atPath: url.path)
         do {
             let queue = try DatabaseQueue(path: url.path)
             if try queue.read({ db in try db.tableExists(Country.tableName) }) {
+                let migrator = SampleSchema.migrator
+                let applied = try queue.read { db in try migrator.appliedMigrations(in: db) }
+                try migrator.migrate(queue)
+                try queue.read { db in try SampleSchema.validateModels(db) }
                 output("Database: \(url.path)")
+                let migrated = migrator.migrationIdentifiers.filter { !applied.contains($0) }
+                if !migrated.isEmpty {
+                    output("Applied migrations: " + migrated.map { "\"\($0)\"" }.joined(separator: ", "))
+                }
                 return queue
             }
             let data = try SampleFiles.dataDirectory(override: dataDirectory.map { URL(fileURLWithPath: $0) })

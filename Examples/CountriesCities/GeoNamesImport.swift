@@ -1,59 +1,22 @@
 import Foundation
 import SQLiteRecord
 
-/// Builds the sample database from GeoNames' CSV files: the schema, then every country with its cities
-/// through `save(children:)`.
+/// Builds the sample database from GeoNames' CSV files: the schema (``SampleSchema/migrator``), then every
+/// country with its cities through `save(children:)`.
 enum GeoNamesImport {
-    /// The tables the sample uses. `cities.country_id` references `countries.id`, and foreign keys are on,
-    /// so a city cannot point at a country that does not exist.
-    static let schema = """
-        CREATE TABLE countries (
-            id INTEGER PRIMARY KEY,
-            geoname_id INTEGER NOT NULL UNIQUE,
-            iso TEXT NOT NULL UNIQUE,
-            iso3 TEXT NOT NULL,
-            iso_numeric INTEGER NOT NULL,
-            fips TEXT,
-            name TEXT NOT NULL,
-            capital TEXT,
-            area_km2 REAL NOT NULL,
-            population INTEGER NOT NULL,
-            continent_code TEXT NOT NULL,
-            tld TEXT,
-            currency_code TEXT,
-            currency_name TEXT,
-            phone TEXT,
-            postal_code_regex TEXT,
-            languages TEXT,
-            neighbours TEXT
-        );
-        CREATE TABLE cities (
-            id INTEGER PRIMARY KEY,
-            country_id INTEGER NOT NULL REFERENCES countries(id),
-            geoname_id INTEGER NOT NULL UNIQUE,
-            name TEXT NOT NULL,
-            latitude REAL NOT NULL,
-            longitude REAL NOT NULL,
-            country_code TEXT NOT NULL,
-            admin1_code TEXT,
-            population INTEGER NOT NULL,
-            timezone TEXT NOT NULL
-        );
-        CREATE INDEX cities_country_id ON cities(country_id);
-        CREATE INDEX cities_population ON cities(population);
-        """
-
     /// How many rows an import wrote.
     struct Summary: Equatable {
         var countries: Int
         var cities: Int
     }
 
-    /// Reads both files, then creates the tables and saves every country with its cities, in one
-    /// transaction (a savepoint when `db` is already in one): a failure leaves the database as it was.
+    /// Reads both files, then migrates the database (creating the tables), checks the models against them
+    /// and saves every country with its cities, all in one transaction (a savepoint when `db` is already in
+    /// one): a failure leaves the database as it was, without the tables it did not have.
     /// - Throws: ``CSVError`` for malformed CSV or a field that is not the number it must be, naming file
-    ///   and line (before the database is touched); `DatabaseError` when a table exists already or a row
-    ///   violates a constraint.
+    ///   and line (before the database is touched); `MigrationError` for a database a newer version
+    ///   migrated; `SchemaValidationError` when the models do not match the tables; `DatabaseError` when a
+    ///   row violates a constraint (a country or city imported already).
     static func run(_ db: Database, countriesFile: URL, citiesFile: URL) throws -> Summary {
         let countryTable = try CSVReader.read(contentsOf: countriesFile)
         let cityTable = try CSVReader.read(contentsOf: citiesFile)
@@ -68,7 +31,9 @@ enum GeoNamesImport {
         }
 
         return try db.transaction(.immediate) {
-            try db.execute(sql: schema)
+            // Inside this transaction the migrations run in savepoints: the tables and the rows commit together.
+            try SampleSchema.migrator.migrate(db)
+            try SampleSchema.validateModels(db)
             var summary = Summary(countries: 0, cities: 0)
             for var country in countries {
                 var cities = (citiesByCountry.removeValue(forKey: country.iso) ?? []).map(\.city)

@@ -1,0 +1,141 @@
+/// One index of a table, as `PRAGMA index_list` and `PRAGMA index_info` describe it.
+/// See <https://www.sqlite.org/pragma.html#pragma_index_list> and
+/// <https://www.sqlite.org/pragma.html#pragma_index_info>.
+public struct IndexInfo: Sendable, Hashable {
+    /// Why an index exists: the `origin` column of `PRAGMA index_list`. An open set, as SQLite's codes are:
+    /// compare with the static values.
+    public struct Origin: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// SQLite's code: `c`, `u` or `pk`.
+        public let rawValue: String
+
+        /// An origin from SQLite's code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// `c`: made by `CREATE INDEX`.
+        public static let createIndex = Origin(rawValue: "c")
+        /// `u`: made by SQLite for a UNIQUE constraint (named `sqlite_autoindex_TABLE_N`).
+        public static let uniqueConstraint = Origin(rawValue: "u")
+        /// `pk`: made by SQLite for a PRIMARY KEY that is not the rowid (`id TEXT PRIMARY KEY`, a composite
+        /// key, or a WITHOUT ROWID table).
+        public static let primaryKeyConstraint = Origin(rawValue: "pk")
+
+        /// SQLite's code.
+        public var description: String { rawValue }
+    }
+
+    /// The index name; SQLite names the indexes it makes for constraints `sqlite_autoindex_TABLE_N`.
+    public let name: String
+    /// The indexed columns, in index order; nil for an expression (`CREATE INDEX ... ON t(lower(name))`) or
+    /// the rowid, which `PRAGMA index_info` names NULL.
+    public let columns: [String?]
+    /// True when the index is UNIQUE.
+    public let isUnique: Bool
+    /// Why the index exists: `CREATE INDEX`, a UNIQUE constraint or a PRIMARY KEY.
+    public let origin: Origin
+    /// True for a partial index (`CREATE INDEX ... WHERE ...`).
+    public let isPartial: Bool
+}
+
+/// One foreign key of a table, as `PRAGMA foreign_key_list` describes it: the child table's `columns`
+/// reference `parentColumns` of `parentTable`. See <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>
+/// and <https://www.sqlite.org/foreignkeys.html>.
+public struct ForeignKeyInfo: Sendable, Hashable {
+    /// The foreign key's number within its table, as `PRAGMA foreign_key_list` gives it (and as the `fkid`
+    /// column of `PRAGMA foreign_key_check` refers to it).
+    public let id: Int
+    /// The referenced (parent) table, as written in the REFERENCES clause.
+    public let parentTable: String
+    /// The referencing columns of this (child) table, in order.
+    public let columns: [String]
+    /// The referenced columns of the parent table, in the same order; an element is nil when the clause
+    /// names no columns (`REFERENCES countries`), which means the parent's primary key.
+    public let parentColumns: [String?]
+    /// The ON UPDATE action: `NO ACTION` (the default), `RESTRICT`, `SET NULL`, `SET DEFAULT` or `CASCADE`.
+    public let onUpdate: String
+    /// The ON DELETE action: `NO ACTION` (the default), `RESTRICT`, `SET NULL`, `SET DEFAULT` or `CASCADE`.
+    public let onDelete: String
+}
+
+extension Database {
+    /// The indexes of table `table`, ordered by name: those made by `CREATE INDEX` and those SQLite makes
+    /// for UNIQUE and non-rowid PRIMARY KEY constraints (see ``IndexInfo/origin``). An `INTEGER PRIMARY KEY`
+    /// is the rowid itself and has no index. Read with `PRAGMA index_list` and `PRAGMA index_info`; see
+    /// <https://www.sqlite.org/pragma.html#pragma_index_list>.
+    /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` and the message `no such table: NAME` when there is no
+    ///   such table (or view), or when the schema cannot be read.
+    public func indexes(on table: String) throws -> [IndexInfo] {
+        // The table-valued forms of the pragmas take names as bound arguments: nothing to quote.
+        let listSQL = "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?) ORDER BY name"
+        let list = try withStatement(sql: listSQL, arguments: [table]) { statement in
+            var list: [(name: String, isUnique: Bool, origin: String, isPartial: Bool)] = []
+            while try statement.step() {
+                list.append(
+                    (
+                        statement.string(at: 0), statement.int64(at: 1) != 0, statement.string(at: 2),
+                        statement.int64(at: 3) != 0
+                    ))
+            }
+            return list
+        }
+        if list.isEmpty { try checkTableExists(table, sql: listSQL) }
+        let infoSQL = "SELECT name FROM pragma_index_info(?) ORDER BY seqno"
+        return try list.map { index in
+            let columns = try withStatement(sql: infoSQL, arguments: [index.name]) { statement in
+                var columns: [String?] = []
+                while try statement.step() {
+                    columns.append(statement.isNull(at: 0) ? nil : statement.string(at: 0))
+                }
+                return columns
+            }
+            return IndexInfo(
+                name: index.name, columns: columns, isUnique: index.isUnique,
+                origin: IndexInfo.Origin(rawValue: index.origin),
+                isPartial: index.isPartial)
+        }
+    }
+
+    /// The foreign keys of table `table`, ordered by ``ForeignKeyInfo/id``, a composite key as one element.
+    /// Read with `PRAGMA foreign_key_list`; see <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>.
+    /// The list says what the schema declares, whether or not foreign keys are enforced on this connection;
+    /// `PRAGMA foreign_key_check` (<https://www.sqlite.org/pragma.html#pragma_foreign_key_check>) finds rows
+    /// that violate them.
+    /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` and the message `no such table: NAME` when there is no
+    ///   such table (or view), or when the schema cannot be read.
+    public func foreignKeys(in table: String) throws -> [ForeignKeyInfo] {
+        let sql = """
+            SELECT id, "table", "from", "to", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq
+            """
+        let keys = try withStatement(sql: sql, arguments: [table]) { statement in
+            var keys: [ForeignKeyInfo] = []
+            while try statement.step() {
+                let id = Int(statement.int64(at: 0))
+                let column = statement.string(at: 2)
+                let parentColumn = statement.isNull(at: 3) ? nil : statement.string(at: 3)
+                if let last = keys.last, last.id == id {
+                    keys[keys.count - 1] = ForeignKeyInfo(
+                        id: id, parentTable: last.parentTable, columns: last.columns + [column],
+                        parentColumns: last.parentColumns + [parentColumn], onUpdate: last.onUpdate,
+                        onDelete: last.onDelete)
+                } else {
+                    keys.append(
+                        ForeignKeyInfo(
+                            id: id, parentTable: statement.string(at: 1), columns: [column],
+                            parentColumns: [parentColumn], onUpdate: statement.string(at: 4),
+                            onDelete: statement.string(at: 5)))
+                }
+            }
+            return keys
+        }
+        if keys.isEmpty { try checkTableExists(table, sql: sql) }
+        return keys
+    }
+
+    /// Throws `no such table` unless `table` is a table or view SQLite can describe: the pragmas above
+    /// answer no rows for both a missing table and one without indexes or foreign keys.
+    private func checkTableExists(_ table: String, sql: String) throws {
+        let count = try integerScalar(sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [table]) ?? 0
+        guard count > 0 else {
+            throw DatabaseError(resultCode: .error, message: "no such table: \(table)", sql: sql)
+        }
+    }
+}

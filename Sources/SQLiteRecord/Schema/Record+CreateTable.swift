@@ -1,0 +1,132 @@
+import Foundation
+
+extension Record {
+    /// Creates the record's table from the type itself: one column per coding key, named as
+    /// ``recordEncoder`` names them (snake_case under ``RecordEncoder/KeyEncodingStrategy/convertToSnakeCase``),
+    /// typed from the property types, NOT NULL unless the property is Optional, and ``primaryKeyColumn``
+    /// as `INTEGER PRIMARY KEY` (the rowid).
+    ///
+    /// ```swift
+    /// try City.createTable(in: db)
+    /// // CREATE TABLE "cities" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "population" INTEGER NOT NULL,
+    /// //     "country_id" INTEGER, "founded_at" TEXT)
+    /// ```
+    ///
+    /// Columns come in the order the type's `init(from:)` reads its keys: for a synthesized conformance, the
+    /// order of the `CodingKeys` cases (of the properties when there is no `CodingKeys` enum).
+    ///
+    /// Declared types follow what the encoder stores: `INTEGER` for Bool and the integer types, `REAL` for
+    /// Double and Float, `TEXT` for String, URL, Decimal (every digit kept), nested structs, arrays and
+    /// dictionaries (JSON), and for Date and UUID under the default strategies, `BLOB` for Data. A
+    /// RawRepresentable enum takes its raw value's type. The columns are found by decoding the type once
+    /// from placeholder values; see ``SchemaProbeError`` for the types that cannot be.
+    ///
+    /// Constraints beyond NOT NULL (UNIQUE, REFERENCES, CHECK, DEFAULT) and indexes are not derived: write
+    /// the CREATE TABLE by hand where you need them. In a ``DatabaseMigrator`` migration, prefer the SQL
+    /// that ``createTableSQL(ifNotExists:)`` prints, pasted in: the migration then keeps creating the same
+    /// table when the type changes later.
+    /// - Parameters:
+    ///   - db: the connection; inside a transaction the table is created in it.
+    ///   - ifNotExists: true to do nothing when a table of that name exists (`CREATE TABLE IF NOT EXISTS`),
+    ///     whatever its columns.
+    /// - Throws: ``SchemaProbeError`` when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)``
+    ///   when no coding key names ``primaryKeyColumn``; ``DatabaseError`` from SQLite (`table ... already
+    ///   exists` unless `ifNotExists`).
+    public static func createTable(in db: Database, ifNotExists: Bool = false) throws {
+        try db.execute(sql: createTableSQL(ifNotExists: ifNotExists))
+    }
+
+    /// The `CREATE TABLE` statement ``createTable(in:ifNotExists:)`` runs, to read or to paste into a
+    /// migration.
+    /// - Throws: ``SchemaProbeError`` when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)``
+    ///   when no coding key names ``primaryKeyColumn``.
+    public static func createTableSQL(ifNotExists: Bool = false) throws -> String {
+        let columns = try probedColumns()
+        guard columns.contains(where: { $0.name == primaryKeyColumn }) else {
+            throw RecordError.missingPrimaryKey(table: tableName, column: primaryKeyColumn)
+        }
+        let encoder = recordEncoder
+        let definitions = columns.map { column -> String in
+            let name = SQLIdentifier.quoted(column.name)
+            if column.name == primaryKeyColumn { return name + " INTEGER PRIMARY KEY" }
+            let type = column.declaredType(encoder: encoder)
+            return name + (type.isEmpty ? "" : " " + type) + (column.isOptional ? "" : " NOT NULL")
+        }
+        return "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
+            + definitions.joined(separator: ", ") + ")"
+    }
+}
+
+/// A column a record type reads and writes, found by probing the type (``SchemaProbe``) and naming its
+/// keys as the type's encoder and decoder do.
+struct RecordColumn: Equatable {
+    /// The coding key's string value.
+    let key: String
+    /// The column the encoder writes, under ``RecordEncoder/keyEncodingStrategy``: the name CREATE TABLE
+    /// declares. SQLite matches it ASCII-case-insensitively.
+    let name: String
+    /// The column the decoder reads, under ``RowDecoder/keyDecodingStrategy``. Table-backed fetches select
+    /// `*`, whose result columns carry the names as declared, and the decoder matches them exactly.
+    let readName: String
+    let kind: ProbedValueKind
+    /// True for an Optional property: nil is stored as NULL.
+    let isOptional: Bool
+    /// The property's Swift type, for messages.
+    let valueType: String
+
+    /// The storage class the encoder writes for this column, as the declared type CREATE TABLE gives it:
+    /// `INTEGER`, `REAL`, `TEXT` or `BLOB`, or "" (no declared type, which stores values as given) when
+    /// the encoder's custom date function does not say.
+    func declaredType(encoder: RecordEncoder) -> String {
+        switch kind {
+        case .bool, .integer: return "INTEGER"
+        case .real: return "REAL"
+        case .string, .url, .decimal, .nested: return "TEXT"
+        case .data: return "BLOB"
+        case .uuid:
+            switch encoder.uuidEncodingStrategy {
+            case .lowercaseText: return "TEXT"
+            case .blob: return "BLOB"
+            }
+        case .date: return Self.dateStorage(encoder: encoder)?.storageClassName ?? ""
+        case .unknown: return ""
+        }
+    }
+
+    /// What the encoder stores a date as: a sample value of the storage class, nil when unknown (a custom
+    /// function that throws for the epoch, or returns NULL for it).
+    static func dateStorage(encoder: RecordEncoder) -> SQLiteValue? {
+        switch encoder.dateEncodingStrategy {
+        case .sqliteText, .iso8601, .formatted: return .text("")
+        case .unixSeconds: return .real(0)
+        case .unixMilliseconds: return .integer(0)
+        case .custom(let write):
+            guard let sample = try? write(Date(timeIntervalSince1970: 0)), sample != .null else { return nil }
+            return sample
+        }
+    }
+}
+
+extension Record {
+    /// The type's columns, in the order its `init(from:)` reads them.
+    /// - Throws: ``SchemaProbeError`` when the type cannot be decoded from placeholder values.
+    static func probedColumns() throws -> [RecordColumn] {
+        let encoder = recordEncoder
+        let decoder = rowDecoder
+        return try SchemaProbe.keys(of: Self.self, table: tableName).map { probed in
+            let name: String
+            switch encoder.keyEncodingStrategy {
+            case .useDefaultKeys: name = probed.key
+            case .convertToSnakeCase: name = KeyCase.snakeCase(probed.key)
+            }
+            let readName: String
+            switch decoder.keyDecodingStrategy {
+            case .useDefaultKeys: readName = probed.key
+            case .convertFromSnakeCase: readName = KeyCase.snakeCase(probed.key)
+            }
+            return RecordColumn(
+                key: probed.key, name: name, readName: readName, kind: probed.kind ?? .unknown,
+                isOptional: probed.isOptional, valueType: probed.valueType)
+        }
+    }
+}

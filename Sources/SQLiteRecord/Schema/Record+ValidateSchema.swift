@@ -1,0 +1,178 @@
+extension Record {
+    /// Compares the type with its table and throws one error listing every mismatch, so that an app that
+    /// ships or opens an existing database learns at launch, not at the first fetch, that its models no
+    /// longer match it.
+    ///
+    /// ```swift
+    /// try queue.read { db in
+    ///     try Country.validateSchema(in: db)
+    ///     try City.validateSchema(in: db)
+    /// }
+    /// ```
+    ///
+    /// Reported, all at once:
+    /// - a missing table (or view): then nothing else is compared;
+    /// - a coding key with no column: the decoder's name (``rowDecoder``'s key strategy) must be a column
+    ///   exactly, the encoder's (``recordEncoder``'s) up to ASCII case. Optional keys count too: table-backed
+    ///   fetches read every key, and saves write nil as NULL;
+    /// - a column whose declared type can never give the property's values back.
+    ///
+    /// Only certain failures are reported, since SQLite stores any value in any column. The one column type
+    /// that can never work is TEXT affinity (a declared type containing CHAR, CLOB or TEXT, such as
+    /// `VARCHAR(20)`) for a property that is written as a number and read only from numbers: every integer
+    /// and floating-point type and enums over them, and Date stored as unix seconds or milliseconds and read
+    /// by the automatic or unix strategies. SQLite stores each number put in such a column as text, which
+    /// those types do not read. Everything else can hold values: TEXT in an INTEGER, REAL or NUMERIC column
+    /// stays TEXT unless it is a number that reads back the same (the library refuses the others before
+    /// writing), numbers in those columns stay numbers, BLOBs are never converted, Bool reads "0" and "1",
+    /// and String reads numbers as their text. See <https://www.sqlite.org/datatype3.html#type_affinity>.
+    ///
+    /// Not reported, since they fail only for some values or some calls: NOT NULL columns for Optional
+    /// properties, NOT NULL columns the type does not write (inserts fail, fetches work), CHECK and UNIQUE
+    /// constraints, columns the type ignores.
+    /// - Throws: ``SchemaValidationError`` with the ``SchemaMismatch`` list; ``SchemaProbeError`` when the
+    ///   type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding key names
+    ///   ``primaryKeyColumn``; ``DatabaseError`` when the schema cannot be read.
+    public static func validateSchema(in db: Database) throws {
+        let probed = try probedColumns()
+        guard probed.contains(where: { $0.name == primaryKeyColumn }) else {
+            throw RecordError.missingPrimaryKey(table: tableName, column: primaryKeyColumn)
+        }
+        // pragma_table_info answers rows for tables and views, temporary ones included, as columns(in:) does.
+        let exists = try db.integerScalar(sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [tableName])
+        guard exists ?? 0 > 0 else {
+            throw SchemaValidationError(
+                recordType: "\(Self.self)", table: tableName, mismatches: [.missingTable(tableName)])
+        }
+        let columns = try db.columns(in: tableName)
+        let mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
+        guard mismatches.isEmpty else {
+            throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
+        }
+    }
+
+    /// The mismatches of one probed column with the table's columns.
+    private static func columnMismatches(of column: RecordColumn, in columns: [ColumnInfo]) -> [SchemaMismatch] {
+        let read = columns.first { $0.name == column.readName }
+        let written = columns.first { RowLayout.asciiLowercased($0.name) == RowLayout.asciiLowercased(column.name) }
+        var found: [SchemaMismatch] = []
+        if read == nil {
+            if let other = columns.first(where: {
+                RowLayout.asciiLowercased($0.name) == RowLayout.asciiLowercased(column.readName)
+            }) {
+                found.append(.columnNameCase(column.readName, tableColumn: other.name))
+            } else {
+                found.append(missing(column.readName, column))
+            }
+        }
+        if column.name != column.readName && written == nil {
+            found.append(missing(column.name, column))
+        }
+        guard let table = read ?? written else { return found }
+        if let reason = column.incompatibility(with: table.affinity, encoder: recordEncoder, decoder: rowDecoder) {
+            found.append(
+                .incompatibleColumn(
+                    table.name, declaredType: table.declaredType, valueType: column.valueType, reason: reason))
+        }
+        return found
+    }
+
+    private static func missing(_ name: String, _ column: RecordColumn) -> SchemaMismatch {
+        .missingColumn(name, key: column.key, valueType: column.valueType, isOptional: column.isOptional)
+    }
+}
+
+extension RecordColumn {
+    /// Why a column with `affinity` can never give this property's values back, or nil when it can hold
+    /// them. See ``Record/validateSchema(in:)`` for the rule.
+    func incompatibility(
+        with affinity: ColumnAffinity, encoder: RecordEncoder, decoder: RowDecoder
+    ) -> String? {
+        // Only TEXT affinity rewrites every value of a storage class: each INTEGER or REAL put in such a
+        // column is stored as its text. Other affinities convert only some values (numeric-looking text,
+        // whole REALs) into forms the decoder reads back, or none.
+        guard affinity == .text else { return nil }
+        let rewritten = "SQLite stores every number put in a column with TEXT affinity as text"
+        switch kind {
+        case .integer, .real:
+            return "\(rewritten), and \(valueType) reads only INTEGER and REAL values"
+        case .date:
+            switch Self.dateStorage(encoder: encoder) {
+            case .integer, .real:
+                switch decoder.dateDecodingStrategy {
+                case .automatic:
+                    return "\(rewritten), and a date stored as a number reads back as text that is not a date"
+                case .unixSeconds, .unixMilliseconds:
+                    return "\(rewritten), and the unix date strategy reads only INTEGER and REAL values"
+                case .iso8601, .formatted, .custom:
+                    return nil
+                }
+            default:
+                return nil
+            }
+        case .bool, .string, .data, .uuid, .url, .decimal, .nested, .unknown:
+            // Bool reads "0" and "1" as text; the others are written as TEXT or BLOB, which TEXT affinity
+            // keeps as they are.
+            return nil
+        }
+    }
+}
+
+/// One way a record type and its table disagree, found by ``Record/validateSchema(in:)``.
+public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
+    /// The database has no table (or view) of that name.
+    case missingTable(String)
+    /// The table has no column of that name for the coding key `key`. Fetches throw `keyNotFound` at the
+    /// first row, Optional keys included (table-backed fetches read every key), and saves fail with SQLite's
+    /// `table ... has no column named ...`, since nil is written as NULL.
+    case missingColumn(String, key: String, valueType: String, isOptional: Bool)
+    /// The table has the column only under another case (`Name` for `name`): saves work, as SQLite matches
+    /// names case-insensitively, but fetches select `*` and the decoder matches result columns exactly.
+    case columnNameCase(String, tableColumn: String)
+    /// The column's declared type gives it an affinity that can never give back the property's values:
+    /// every value saved would fail to decode. `reason` says why.
+    case incompatibleColumn(String, declaredType: String, valueType: String, reason: String)
+
+    /// One line for a log.
+    public var description: String {
+        switch self {
+        case .missingTable(let table):
+            return "no table \"\(table)\""
+        case .missingColumn(let column, let key, let valueType, let isOptional):
+            let keyText = key == column ? "" : " (coding key \"\(key)\")"
+            return "no column \"\(column)\" for \(isOptional ? "Optional " : "")\(valueType)\(keyText)"
+        case .columnNameCase(let column, let tableColumn):
+            return "column \"\(column)\" is named \"\(tableColumn)\" in the table; fetched rows name it that way, "
+                + "and the decoder matches names exactly"
+        case .incompatibleColumn(let column, let declaredType, let valueType, let reason):
+            return "column \"\(column)\" declared \(declaredType.isEmpty ? "with no type" : declaredType) cannot "
+                + "hold \(valueType): \(reason)"
+        }
+    }
+}
+
+/// A record type that does not match its table, with every mismatch found: thrown by
+/// ``Record/validateSchema(in:)``.
+public struct SchemaValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The record type, as Swift prints it.
+    public let recordType: String
+    /// The table it was compared with.
+    public let table: String
+    /// Every mismatch, in the order of the type's coding keys; one ``SchemaMismatch/missingTable(_:)``
+    /// alone when the table does not exist.
+    public let mismatches: [SchemaMismatch]
+
+    /// Makes an error; ``Record/validateSchema(in:)`` builds these.
+    public init(recordType: String, table: String, mismatches: [SchemaMismatch]) {
+        self.recordType = recordType
+        self.table = table
+        self.mismatches = mismatches
+    }
+
+    /// A heading naming the type and table, then one line per mismatch.
+    public var description: String {
+        let count = mismatches.count == 1 ? "1 mismatch" : "\(mismatches.count) mismatches"
+        return "\(recordType) does not match table \"\(table)\" (\(count)):"
+            + mismatches.map { "\n- \($0)" }.joined()
+    }
+}
