@@ -31,6 +31,12 @@ let package = Package(
             dependencies: ["SQLiteRecord", "CSQLiteRecord"],
             path: "Benchmarks/SQLiteRecordBench"
         ),
+        // Written to and killed at random moments by the crash-safety tests (Tests/SQLiteRecordTests/Reliability).
+        .executableTarget(
+            name: "SQLiteRecordCrashWriter",
+            dependencies: ["SQLiteRecord"],
+            path: "Tests/Support/CrashWriter"
+        ),
         .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
         // Compiles and runs the README's examples (they declare their own Country and City).
         .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),

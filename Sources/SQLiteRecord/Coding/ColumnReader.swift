@@ -75,7 +75,10 @@ struct ColumnReader {
     /// REAL rounded to Float as Float does, or INTEGER.
     func float() throws -> Float {
         switch storage {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return Float(row.double(at: index))
+        case SQLITE_FLOAT: return Float(row.double(at: index))
+        // Straight from the integer: through a Double first, 2^60 + 2^36 + 1 would round twice, to a tie and
+        // then down, one Float away from the nearest.
+        case SQLITE_INTEGER: return Float(row.int64(at: index))
         default:
             try checkNotNull(Float.self)
             throw mismatch(Float.self)
@@ -218,9 +221,11 @@ struct ColumnReader {
     func url() throws -> URL {
         switch storage {
         case SQLITE_TEXT:
-            guard let url = URL(string: row.string(at: index)) else {
-                throw mismatch(URL.self, "which is not a URL")
+            // URL(string:) would percent-encode the U+FFFD that replaced each invalid byte: a silent change.
+            guard let text = row.validatedString(at: index) else {
+                throw mismatch(URL.self, "which is not valid UTF-8")
             }
+            guard let url = URL(string: text) else { throw mismatch(URL.self, "which is not a URL") }
             return url
         default:
             try checkNotNull(URL.self)
@@ -306,7 +311,9 @@ struct ColumnReader {
         if T.self == UUID.self { return unsafeBitCast(try uuid(), to: T.self) }
         if T.self == URL.self { return unsafeBitCast(try url(), to: T.self) }
         if T.self == Decimal.self { return unsafeBitCast(try decimal(), to: T.self) }
-        if isNull { throw valueNotFound(type) }
+        // An Optional reaches here through a generic property (`struct Page<T> { var value: T }` with T an
+        // Optional calls decode, not decodeIfPresent): its own init(from:) reads NULL as nil with decodeNil.
+        if isNull && !(T.self is any OptionalValue.Type) { throw valueNotFound(type) }
         do {
             return try T(from: ColumnValueDecoder(reader: self))
         } catch is ColumnValueDecoder.NeedsContainer {
@@ -328,3 +335,8 @@ struct ColumnReader {
         type == Date.self || type == Data.self || type == UUID.self || type == URL.self || type == Decimal.self
     }
 }
+
+/// Marks `Optional`, so that the column reader can tell it apart from other generic types.
+private protocol OptionalValue {}
+
+extension Optional: OptionalValue {}

@@ -235,7 +235,10 @@ final class KeyedContainerBox<Key: CodingKey> {
 
 /// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let context: RowDecodingContext
+    /// Unowned: the context keeps this container (in `containerBox`) for the rows after the first, so a
+    /// strong reference would be a cycle, and every fetch would leak its context and column lookup. The
+    /// container is used only while a row decodes, inside `decodeRow`, which holds the context.
+    unowned(unsafe) let context: RowDecodingContext
 
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { context.columnNames.compactMap { Key(stringValue: context.lookup.keyString(forColumn: $0)) } }

@@ -17,7 +17,8 @@ extension Database {
     ///   the call in ``transaction(_:_:)`` to make it all or nothing). Argument mismatches are
     ///   `SQLITE_RANGE` errors thrown before the statement concerned runs: too few positional values for its
     ///   parameters, a named parameter with no value, or, before the last statement, values or keys that no
-    ///   statement uses. `SQLITE_MISMATCH` before anything runs when an argument has no exact SQLite form.
+    ///   statement uses. `SQLITE_MISMATCH` before anything runs when an argument has no exact SQLite form;
+    ///   `SQLITE_MISUSE` before anything runs when the text holds a NUL character (SQLite would stop there).
     public func execute(sql: String, arguments: StatementArguments = []) throws {
         // Scripts are where schema changes happen: the schema cache checks the schema version next time.
         schemaCache.isCurrent = false
@@ -29,6 +30,7 @@ extension Database {
             }
             return
         }
+        try Statement.checkHoldsNoNUL(sql)
         if let failure = arguments.conversionFailure {
             throw DatabaseError(
                 resultCode: failure.resultCode, message: failure.message, sql: sql, arguments: arguments,

@@ -37,8 +37,11 @@ extension Database {
         // Another connection may have changed the schema since the last transaction; within this one, only
         // this connection's own statements can.
         schemaCache.isCurrent = false
+        automaticRollbackCause = nil
+        defer { automaticRollbackCause = nil }
         do {
             let result = try body()
+            if let cause = automaticRollbackCause { throw Self.rolledBackBySQLite(after: cause) }
             guard isInsideTransaction else { throw Self.endedInsideBody }
             try run(sql: "COMMIT TRANSACTION")
             return result
@@ -58,20 +61,43 @@ extension Database {
             + "work done before that statement was committed or rolled back by it, work after it ran outside "
             + "any transaction. Let the library end the transaction: return to commit, throw to roll back")
 
+    /// The error for a transaction whose body returned after SQLite rolled the whole transaction back on an
+    /// error inside a savepoint, an error the body caught.
+    static func rolledBackBySQLite(after cause: any Error) -> DatabaseError {
+        DatabaseError(
+            resultCode: (cause as? DatabaseError)?.resultCode ?? .abort,
+            message: "SQLite rolled back the whole transaction after an error inside a nested transaction (\(cause)); "
+                + "nothing the transaction did was committed, including what ran after that error")
+    }
+
     /// Runs `body` in a savepoint: released when it returns, rolled back to and released when it throws.
+    ///
+    /// SQLite itself may roll back the whole transaction on `SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY` or
+    /// `SQLITE_NOMEM` (<https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction>).
+    /// When that happens inside the savepoint, the caller's transaction is gone: a caller that catches the
+    /// error and goes on would run its next statements in autocommit, each committed on its own, and lose
+    /// what came before. A stand-in transaction is opened instead, and the outermost ``transaction(_:_:)``
+    /// rolls it back and throws, so the whole transaction stays all or nothing.
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        if let cause = automaticRollbackCause { throw Self.rolledBackBySQLite(after: cause) }
         // One name for every level is enough: ROLLBACK TO and RELEASE act on the innermost savepoint of
         // that name.
         try run(sql: "SAVEPOINT \"sqliterecord\"")
         do {
             let result = try body()
+            if let cause = automaticRollbackCause { throw Self.rolledBackBySQLite(after: cause) }
             guard isInsideTransaction else { throw Self.endedInsideBody }
             try run(sql: "RELEASE SAVEPOINT \"sqliterecord\"")
             return result
         } catch {
-            if isInsideTransaction {
+            if automaticRollbackCause != nil {
+                // An inner savepoint already found the transaction gone; this one went with it.
+            } else if isInsideTransaction {
                 try? run(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \"sqliterecord\"")
                 try? run(sql: "RELEASE SAVEPOINT \"sqliterecord\"")
+            } else {
+                automaticRollbackCause = error
+                try? run(sql: TransactionKind.deferred.beginSQL)
             }
             throw error
         }

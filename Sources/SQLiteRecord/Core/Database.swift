@@ -24,6 +24,9 @@ public final class Database {
     let statementCache: StatementCache
     /// Table columns and what other layers derive from them, dropped when the schema changes.
     let schemaCache = SchemaCache()
+    /// The error after which SQLite rolled back the whole transaction while a savepoint of
+    /// ``transaction(_:_:)`` ran; the outermost transaction then rolls back and throws. See `savepoint`.
+    var automaticRollbackCause: (any Error)?
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.

@@ -30,8 +30,9 @@ public final class Statement {
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
     /// `sqlite3_prepare_v3`.
     /// - Throws: ``DatabaseError`` when SQLite cannot prepare it (a syntax error, a missing table), or when
-    ///   the text holds no statement or more than one (code `SQLITE_MISUSE`).
+    ///   the text holds no statement, more than one, or a NUL character (code `SQLITE_MISUSE`).
     init(connection: OpaquePointer, sql: String) throws {
+        try Self.checkHoldsNoNUL(sql)
         var handle: OpaquePointer?
         var holdsMore = false
         let code = sql.withCString { text -> Int32 in
@@ -57,6 +58,19 @@ public final class Statement {
         self.handle = handle
         self.connection = connection
         self.sql = sql
+    }
+
+    /// Throws when `sql` holds a NUL character: SQLite reads SQL text only up to its first NUL, so
+    /// `DELETE FROM t\0 WHERE id = 1` would run as `DELETE FROM t`.
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISUSE`, naming the NUL's byte offset.
+    static func checkHoldsNoNUL(_ sql: String) throws {
+        guard let offset = sql.utf8.firstIndex(of: 0).map({ sql.utf8.distance(from: sql.utf8.startIndex, to: $0) })
+        else { return }
+        throw DatabaseError(
+            resultCode: .misuse,
+            message: "the SQL text holds a NUL character at byte \(offset); SQLite would stop reading there and run "
+                + "only the text before it. Bind values that hold NUL as arguments",
+            sql: sql)
     }
 
     /// Takes ownership of a statement already prepared on `connection`.

@@ -1,0 +1,111 @@
+import Foundation
+import SQLiteRecord
+
+/// A test-support process for CrashSafetyTests: writes numbered batches of records into a WAL database,
+/// each batch one transaction, and reports each commit on standard output, until it is killed or has
+/// written the batches it was asked for.
+///
+/// ```
+/// SQLiteRecordCrashWriter DB_PATH [--batch-size N] [--batches M]
+/// ```
+///
+/// It prints `ready FIRST` once the database is open (FIRST is the number of the first batch it will
+/// write: one more than the highest batch already in the file), then `committed N` after batch N's
+/// COMMIT returned. Batch N holds `rows(inBatch: N)` rows: the base size, ten times over for every third
+/// batch, so that kills land inside long transactions too and not only in the fsync of a COMMIT. Each line is one `write(2)`, so a SIGKILL never leaves half a line; the exit status is
+/// 0 after `--batches` batches, 1 on an error (printed on standard error), 2 for bad arguments.
+struct Item: Record, Equatable {
+    var id: Int64?
+    var batch: Int64
+    var seq: Int64
+    var payload: String
+    /// A checksum of batch, seq and payload, so a torn row cannot pass for a whole one.
+    var checksum: Int64
+    static let tableName = "items"
+
+    init(batch: Int64, seq: Int64) {
+        self.id = nil
+        self.batch = batch
+        self.seq = seq
+        self.payload = String(repeating: "batch \(batch) row \(seq); ", count: 1 + Int(seq % 7))
+        self.checksum = Item.checksum(batch: batch, seq: seq, payload: payload)
+    }
+
+    /// FNV-1a over the three values, folded into 63 bits.
+    static func checksum(batch: Int64, seq: Int64, payload: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(batch)|\(seq)|\(payload)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash >> 1)
+    }
+}
+
+/// The rows in batch `batch`: `base`, or ten times `base` when `batch` is a multiple of 3.
+func rows(inBatch batch: Int64, base: Int64) -> Int64 {
+    batch % 3 == 0 ? base * 10 : base
+}
+
+/// The table; the test creates it too, so either may run first.
+let schema = """
+    CREATE TABLE IF NOT EXISTS items (
+        id INTEGER PRIMARY KEY, batch INTEGER NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,
+        checksum INTEGER NOT NULL, UNIQUE (batch, seq))
+    """
+
+/// Writes `line` and a newline to standard output in one `write(2)`: no buffering to lose at SIGKILL.
+func report(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            guard let base = buffer.baseAddress else { return }
+            let written = write(1, base + offset, buffer.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("SQLiteRecordCrashWriter: \(message)\n".utf8))
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let path = arguments.first, !path.hasPrefix("--") else {
+    fail("usage: SQLiteRecordCrashWriter DB_PATH [--batch-size N] [--batches M]", status: 2)
+}
+arguments.removeFirst()
+var batchSize: Int64 = 25
+var batchLimit: Int64?
+while let option = arguments.first {
+    arguments.removeFirst()
+    guard let text = arguments.first, let value = Int64(text), value > 0 else {
+        fail("\(option) needs a positive number", status: 2)
+    }
+    arguments.removeFirst()
+    switch option {
+    case "--batch-size": batchSize = value
+    case "--batches": batchLimit = value
+    default: fail("unknown option \(option)", status: 2)
+    }
+}
+
+do {
+    let queue = try DatabaseQueue(path: path, options: .init(journalMode: .wal))
+    let first = try queue.write { db -> Int64 in
+        try db.execute(sql: schema)
+        return (try db.scalar(Int64.self, sql: "SELECT max(batch) FROM items") ?? 0) + 1
+    }
+    report("ready \(first)")
+    var batch = first
+    while batchLimit.map({ batch < first + $0 }) ?? true {
+        var items = (1...rows(inBatch: batch, base: batchSize)).map { Item(batch: batch, seq: $0) }
+        try queue.write { db in try Item.save(db, &items) }
+        report("committed \(batch)")
+        batch += 1
+    }
+} catch {
+    fail("\(error)", status: 1)
+}

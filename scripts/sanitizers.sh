@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Sanitizer runs for SQLiteRecord (issue 8), one after the other so that a 2-core machine stays usable:
+#   1. Thread Sanitizer on the concurrency suite,
+#   2. Address Sanitizer on the whole XCTest suite (detect_leaks=0: XCTest itself leaks on Linux), but for
+#      the test that asserts resident memory stays flat: ASan's quarantine holds freed memory by design,
+#      so that test measures ASan, not the library.
+#   3. valgrind memcheck, for leaks of our own code, on the sample and on the crash writer.
+# Each step prints PASS or FAIL; the script exits non-zero when any step failed.
+# Usage: scripts/sanitizers.sh [tsan] [asan] [memcheck]   (no argument: all three)
+# Build folders: /tmp/tsan-build, /tmp/asan-build, /tmp/rel-build (override with SANITIZER_SCRATCH_ROOT).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+fi
+root="${SANITIZER_SCRATCH_ROOT:-/tmp}"
+steps=("$@")
+if [ ${#steps[@]} -eq 0 ]; then steps=(tsan asan memcheck); fi
+logs=$(mktemp -d)
+status=0
+
+report() {  # name, exit status, log
+    if [ "$2" -eq 0 ]; then echo "$1: PASS"; else echo "$1: FAIL (log: $3)"; status=1; fi
+}
+
+for step in "${steps[@]}"; do
+    case "$step" in
+    tsan)
+        log="$logs/tsan.log"
+        # TSan sees NSLock and dispatch queues; the library uses nothing else (Mutex would be invisible to it).
+        swift build --build-tests --sanitize=thread --scratch-path "$root/tsan-build" >"$log" 2>&1 &&
+            TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" swift test --skip-build --sanitize=thread \
+                --scratch-path "$root/tsan-build" --filter ConcurrencyTests >>"$log" 2>&1
+        result=$?
+        if grep -q "ThreadSanitizer" "$log"; then result=1; fi
+        grep -E "ConcurrencyTests:|Executed|ThreadSanitizer|SUMMARY" "$log" | sort -u
+        report "TSan (ConcurrencyTests)" "$result" "$log"
+        ;;
+    asan)
+        log="$logs/asan.log"
+        swift build --build-tests --sanitize=address --scratch-path "$root/asan-build" >"$log" 2>&1 &&
+            ASAN_OPTIONS="detect_leaks=0" swift test --skip-build --sanitize=address \
+                --scratch-path "$root/asan-build" --skip testACursorKeepsMemoryFlatOver235000Rows >>"$log" 2>&1
+        result=$?
+        if grep -q "AddressSanitizer" "$log"; then result=1; fi
+        grep -E "Executed [0-9]+ tests|AddressSanitizer|SUMMARY" "$log" | tail -5
+        report "ASan (whole suite)" "$result" "$log"
+        ;;
+    memcheck)
+        log="$logs/memcheck.log"
+        db_folder=$(mktemp -d)
+        swift build --scratch-path "$root/rel-build" --product countries-cities >"$log" 2>&1 &&
+            swift build --scratch-path "$root/rel-build" --product SQLiteRecordCrashWriter >>"$log" 2>&1
+        result=$?
+        bin=$(swift build --scratch-path "$root/rel-build" --show-bin-path)
+        # The sample builds its database on the first run (an import of 34,006 cities) and answers from it on
+        # the second; the crash writer writes 20 batches into a WAL file and exits.
+        for run in "countries-cities --db $db_folder/x.sqlite JP" "countries-cities --db $db_folder/x.sqlite JP" \
+            "SQLiteRecordCrashWriter $db_folder/crash.sqlite --batch-size 10 --batches 20"; do
+            [ "$result" -eq 0 ] || break
+            # shellcheck disable=SC2086
+            valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
+                --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$bin"/$run >>"$log" 2>&1
+            code=$?
+            summary=$(grep -E "ERROR SUMMARY|definitely lost|indirectly lost|possibly lost" "$log" | tail -4 | tr -s ' ')
+            echo "memcheck $run:"
+            echo "$summary" | sed 's/^/    /'
+            if [ "$code" -ne 0 ]; then result=$code; fi
+        done
+        rm -rf "$db_folder"
+        report "valgrind memcheck (sample, crash writer)" "$result" "$log"
+        ;;
+    *)
+        echo "unknown step $step (tsan, asan, memcheck)" >&2
+        exit 2
+        ;;
+    esac
+done
+echo "logs: $logs"
+exit $status
