@@ -189,7 +189,15 @@ public final class Statement {
         @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
             index + offset < count && bytes[index + offset] >= low && bytes[index + offset] <= high
         }
+        let raw = UnsafeRawBufferPointer(bytes)
         while index < count {
+            // Eight ASCII bytes at a time: most text in most databases is ASCII.
+            while index + 8 <= count,
+                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+            }
+            guard index < count else { break }
             let lead = bytes[index]
             switch lead {
             case 0x00...0x7F:
