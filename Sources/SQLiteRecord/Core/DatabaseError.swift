@@ -32,6 +32,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     ///   - sql: the SQL concerned, if any.
     ///   - arguments: the arguments bound to it, if any; shown in ``description`` only when
     ///     `includesArgumentsInDescription` is true.
+    ///   - includesArgumentsInDescription: whether ``description`` shows `arguments`; false by default, so
+    ///     bound values stay out of logs.
     public init(
         resultCode: ResultCode, message: String, sql: String? = nil, arguments: StatementArguments? = nil,
         includesArgumentsInDescription: Bool = false

@@ -6,7 +6,7 @@
 /// the record only when it succeeds.
 extension Record where Self: Sendable {
     /// ``save()``, awaiting the queue.
-    /// - Throws: as ``save(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    /// - Throws: as ``save(_:)-method``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func save() async throws {
         let record = self
         self = try await RecordStore.defaultQueue().write { db in
@@ -36,7 +36,7 @@ extension Record where Self: Sendable {
 
     /// ``delete()``, awaiting the queue.
     /// - Returns: true when a row was deleted.
-    /// - Throws: as ``delete(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    /// - Throws: as ``delete(_:)-method``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public func delete() async throws -> Bool {
         let record = self
@@ -67,7 +67,7 @@ extension Record where Self: Sendable {
         return try await RecordStore.defaultQueue().write { db in try record.delete(db, with: children) }
     }
 
-    /// ``save(_:)-static``, awaiting the queue. The records change only when it succeeds.
+    /// ``save(_:)-7x1fl``, awaiting the queue. The records change only when it succeeds.
     /// - Throws: as ``save(_:_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public static func save(_ records: inout [Self]) async throws {
         let original = records
@@ -78,7 +78,7 @@ extension Record where Self: Sendable {
         }
     }
 
-    /// ``delete(_:)-static``, awaiting the queue.
+    /// ``delete(_:)-3gs8e``, awaiting the queue.
     /// - Returns: how many rows were deleted.
     /// - Throws: as ``delete(_:_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult

@@ -5,7 +5,7 @@ extension Record {
     /// All or nothing, in the database and in memory: when any save fails, every row is rolled back and
     /// this record and `children` are put back exactly as they were before the call (no id is left on a
     /// record whose row was rolled back). Called inside a transaction of the caller's (in
-    /// ``DatabaseQueue/write(_:)``), the call runs in a savepoint and that guarantee covers the savepoint: a
+    /// ``DatabaseQueue/write(_:)-3p679``), the call runs in a savepoint and that guarantee covers the savepoint: a
     /// caller who later rolls back its own transaction owns the records it passed in, whose ids then name
     /// rows that no longer exist.
     /// - Throws: the first error a save throws (``DatabaseError`` for a violated constraint,

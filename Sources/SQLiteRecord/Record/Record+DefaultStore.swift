@@ -1,5 +1,5 @@
 /// The fetch and count calls through the default queue (``RecordStore``): each runs
-/// ``DatabaseQueue/read(_:)`` with its `Database` form.
+/// ``DatabaseQueue/read(_:)-7l4om`` with its `Database` form.
 extension Record {
     /// ``fetch(_:where:orderBy:limit:offset:)`` through the default queue.
     /// - Throws: as that call, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.

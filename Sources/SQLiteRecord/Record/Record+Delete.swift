@@ -19,7 +19,7 @@ extension Record {
 
     /// Deletes the record's row through the default queue (``RecordStore``).
     /// - Returns: true when a row was deleted, false when no row had the id.
-    /// - Throws: as ``delete(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    /// - Throws: as ``delete(_:)-method``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public func delete() throws -> Bool {
         try RecordStore.defaultQueue().write { db in try delete(db) }

@@ -5,6 +5,7 @@ extension Record {
     /// let cities = try City.fetch(db, where: ["country_id": france.id], orderBy: [.descending("population")], limit: 10)
     /// ```
     /// - Parameters:
+    ///   - db: the connection, as ``DatabaseQueue/read(_:)-7l4om`` or ``DatabaseQueue/write(_:)-3p679`` gives it.
     ///   - conditions: column name to value, ANDed; a nil value matches NULL (`IS NULL`). Values are bound,
     ///     never written into the SQL.
     ///   - ordering: columns to sort by, in order of precedence.

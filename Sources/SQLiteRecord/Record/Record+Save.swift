@@ -12,7 +12,7 @@ extension Record {
 
     /// Saves the record through the default queue (``RecordStore``), in a transaction of its own. When it
     /// throws, the record is as it was (no id from an insert that was rolled back).
-    /// - Throws: as ``save(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    /// - Throws: as ``save(_:)-method``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func save() throws {
         try RecordStore.write(restoring: &self) { db, record in try record.save(db) }
     }

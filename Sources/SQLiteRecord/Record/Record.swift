@@ -14,7 +14,7 @@
 /// }
 /// ```
 ///
-/// Every call comes in three forms: one taking a ``Database`` (inside ``DatabaseQueue/write(_:)``, in the
+/// Every call comes in three forms: one taking a ``Database`` (inside ``DatabaseQueue/write(_:)-3p679``, in the
 /// caller's transaction), one with no database that uses the queue set by ``RecordStore/use(_:)``, and its
 /// `async` twin (for `Sendable` record types), which waits for the queue without blocking a thread of
 /// Swift's cooperative pool.

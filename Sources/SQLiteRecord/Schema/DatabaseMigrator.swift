@@ -93,8 +93,8 @@ public struct DatabaseMigrator: Sendable {
 
     /// Applies the migrations that have not run yet, in order, each in an IMMEDIATE transaction of its own.
     ///
-    /// The queue's connection is taken through ``DatabaseQueue/read(_:)``, which serializes access to it
-    /// without opening a transaction: ``DatabaseQueue/write(_:)`` would wrap everything in one transaction,
+    /// The queue's connection is taken through ``DatabaseQueue/read(_:)-7l4om``, which serializes access to it
+    /// without opening a transaction: ``DatabaseQueue/write(_:)-3p679`` would wrap everything in one transaction,
     /// where `PRAGMA foreign_keys` cannot be changed and a failing migration would undo the ones before it.
     /// The migrator opens each migration's transaction itself.
     /// - Throws: ``MigrationError/unknownAppliedMigrations(unknown:path:)`` before anything changes when the
@@ -108,17 +108,17 @@ public struct DatabaseMigrator: Sendable {
         try queue.read { db in try run(db, upTo: nil) }
     }
 
-    /// Applies the migrations that have not run yet, up to and including `identifier`, as ``migrate(_:)``
+    /// Applies the migrations that have not run yet, up to and including `identifier`, as ``migrate(_:)-8enk1``
     /// does; later ones are left for another call (a test of an intermediate state, say).
-    /// - Throws: as ``migrate(_:)``, and ``MigrationError/unregisteredMigration(_:)`` when no migration has
+    /// - Throws: as ``migrate(_:)-8enk1``, and ``MigrationError/unregisteredMigration(_:)`` when no migration has
     ///   that identifier.
     public func migrate(_ queue: DatabaseQueue, upTo identifier: String) throws {
         try queue.read { db in try run(db, upTo: identifier) }
     }
 
-    /// The async twin of ``migrate(_:)``: the calling task is suspended, not its thread, while the queue
+    /// The async twin of ``migrate(_:)-8enk1``: the calling task is suspended, not its thread, while the queue
     /// runs the migrations.
-    /// - Throws: as ``migrate(_:)``, and `CancellationError` when the task was cancelled before they
+    /// - Throws: as ``migrate(_:)-8enk1``, and `CancellationError` when the task was cancelled before they
     ///   started.
     public func migrate(_ queue: DatabaseQueue) async throws {
         try await queue.read { db in try run(db, upTo: nil) }
@@ -127,10 +127,10 @@ public struct DatabaseMigrator: Sendable {
     /// Applies the migrations that have not run yet on `db`.
     ///
     /// Outside a transaction, each migration runs in an IMMEDIATE transaction of its own, as with a queue.
-    /// Inside a transaction of the caller's (``DatabaseQueue/write(_:)``), each runs in a savepoint of it: the
+    /// Inside a transaction of the caller's (``DatabaseQueue/write(_:)-3p679``), each runs in a savepoint of it: the
     /// migrations and whatever else the transaction does (a first import of data, say) commit or roll back
     /// together, and a migration needing ``ForeignKeyChecks/deferred`` is refused before anything runs.
-    /// - Throws: as ``migrate(_:)``, and ``MigrationError/foreignKeysCannotBeDisabledInTransaction(migration:)``
+    /// - Throws: as ``migrate(_:)-8enk1``, and ``MigrationError/foreignKeysCannotBeDisabledInTransaction(migration:)``
     ///   inside a transaction when a pending migration needs foreign keys off.
     public func migrate(_ db: Database) throws {
         try run(db, upTo: nil)

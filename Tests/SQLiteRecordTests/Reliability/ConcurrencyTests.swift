@@ -7,7 +7,7 @@ import XCTest
 /// same file: every acknowledged write is present, nothing else is, no SQLITE_BUSY surfaces, and no read
 /// ever sees half a transaction (each write adds a pair of rows, so every count is even).
 ///
-/// Also run under Thread Sanitizer by scripts/sanitizers.sh. Seeded: `SQLITE_RECORD_CONCURRENCY_SEED`.
+/// Also run under Thread Sanitizer by Scripts/sanitizers.sh. Seeded: `SQLITE_RECORD_CONCURRENCY_SEED`.
 final class ConcurrencyTests: XCTestCase {
     static let threads = 8
     static let tasks = 8

@@ -6,7 +6,7 @@
 #      so that test measures ASan, not the library.
 #   3. valgrind memcheck, for leaks of our own code, on the sample and on the crash writer.
 # Each step prints PASS or FAIL; the script exits non-zero when any step failed.
-# Usage: scripts/sanitizers.sh [tsan] [asan] [memcheck]   (no argument: all three)
+# Usage: Scripts/sanitizers.sh [tsan] [asan] [memcheck]   (no argument: all three)
 # Build folders: /tmp/tsan-build, /tmp/asan-build, /tmp/rel-build (override with SANITIZER_SCRATCH_ROOT).
 set -uo pipefail
 cd "$(dirname "$0")/.."
