@@ -2,7 +2,7 @@ import CSQLiteRecord
 import Foundation
 
 /// Reads one column of the current row as the Swift type a coding key asks for, following the value table
-/// in DESIGN.md: a conversion happens when it is exact, and anything that would lose information throws.
+/// (the ValuesAndCoding article of the documentation): a conversion happens when it is exact, and anything that would lose information throws.
 ///
 /// Errors name the column, the table when known, the stored storage class and value, and the Swift type;
 /// their coding path ends with the key.

@@ -22,7 +22,7 @@ public struct EncodedColumns: Sendable, Equatable {
 /// the strategies. Records use ``Record/recordEncoder``; override it in a record type to change how that
 /// type is stored.
 ///
-/// By default values are stored as DESIGN.md's value table says: Bool as INTEGER 0/1, Date as UTC text
+/// By default values are stored as the value table in <doc:ValuesAndCoding> says: Bool as INTEGER 0/1, Date as UTC text
 /// `YYYY-MM-DD HH:MM:SS.SSS`, UUID as lowercase hyphenated text, URL as its absolute text, Decimal as text
 /// keeping every digit, RawRepresentable enums as their raw value, nested structs, arrays and dictionaries
 /// as JSON text, and nil as NULL (so an UPDATE clears the column).
@@ -103,7 +103,7 @@ public struct RecordEncoder: Sendable {
 }
 
 /// An `Encoder` from a record to column values: each coding key names a column, each value becomes the
-/// ``SQLiteValue`` DESIGN.md's value table gives (Date as UTC text, Bool as 0/1, UUID as lowercase text,
+/// ``SQLiteValue`` the value table gives (Date as UTC text, Bool as 0/1, UUID as lowercase text,
 /// nested values as JSON text). Optional properties that are nil encode as NULL, so an UPDATE clears them.
 final class ColumnsEncoder: Encoder {
     /// The table, named in errors.

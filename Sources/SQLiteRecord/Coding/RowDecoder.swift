@@ -13,7 +13,7 @@ import Foundation
 /// let cities = try decoder.decodeAll(City.self, from: statement)
 /// ```
 ///
-/// Values convert as DESIGN.md's value table says: exactly, or with a thrown `DecodingError` naming the
+/// Values convert as the value table in <doc:ValuesAndCoding> says: exactly, or with a thrown `DecodingError` naming the
 /// column, the stored type and value, and the Swift type.
 public struct RowDecoder: Sendable {
     /// How dates are read.
