@@ -68,7 +68,7 @@ extension Database {
 
     /// The columns from the cache, read on first use; the caller validated the cache.
     private func cachedColumns(in table: String) throws -> [ColumnInfo] {
-        let key = table.lowercased()
+        let key = RowLayout.asciiLowercased(table)
         if let cached = schemaCache.columns[key] { return cached }
         let columns = try readColumns(in: table)
         schemaCache.columns[key] = columns

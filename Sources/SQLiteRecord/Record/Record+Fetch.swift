@@ -135,9 +135,9 @@ extension Record {
         let requested = Array(conditions.keys) + ordering.map(\.column)
         if !requested.isEmpty {
             let columns = try db.columns(in: tableName).map(\.name)
-            // SQLite matches column names ASCII case-insensitively.
-            let known = Set(columns.map { $0.lowercased() })
-            for column in requested.sorted() where !known.contains(column.lowercased()) {
+            // SQLite matches column names case-insensitively in ASCII only ("É" is not "é").
+            let known = Set(columns.map(RowLayout.asciiLowercased))
+            for column in requested.sorted() where !known.contains(RowLayout.asciiLowercased(column)) {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: columns)
             }
         }

@@ -48,8 +48,8 @@ private final class AffinityPlan {
 
     init(_ columns: [ColumnInfo]) {
         var byName: [String: (declaredType: String, affinity: ColumnAffinity)] = [:]
-        for column in columns where byName[column.name.lowercased()] == nil {
-            byName[column.name.lowercased()] = (column.declaredType, column.affinity)
+        for column in columns where byName[RowLayout.asciiLowercased(column.name)] == nil {
+            byName[RowLayout.asciiLowercased(column.name)] = (column.declaredType, column.affinity)
         }
         columnsByName = byName
     }
@@ -57,7 +57,7 @@ private final class AffinityPlan {
     func column(at position: Int, of names: [String]) -> (declaredType: String, affinity: ColumnAffinity)? {
         if names != alignedNames {
             alignedNames = names
-            aligned = names.map { columnsByName[$0.lowercased()] }
+            aligned = names.map { columnsByName[RowLayout.asciiLowercased($0)] }
         }
         return aligned[position]
     }

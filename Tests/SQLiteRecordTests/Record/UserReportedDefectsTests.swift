@@ -143,3 +143,24 @@ final class UserReportedDefectsTests: XCTestCase {
         _ = writer
     }
 }
+
+final class ColumnNameCaseTests: XCTestCase {
+    func testColumnNamesMatchCaseInsensitivelyInASCIIOnly() throws {
+        struct Accent: Record {
+            var id: Int64?
+            var é: Int
+            static let tableName = "accents"
+        }
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE accents(id INTEGER PRIMARY KEY, \"é\" INTEGER, Name TEXT)")
+        var row = Accent(id: nil, é: 1)
+        try row.save(db)
+        XCTAssertEqual(try Accent.count(db, where: ["é": 1]), 1)
+        XCTAssertEqual(try Accent.count(db, where: ["NAME": nil]), 1, "ASCII letters fold, as in SQLite")
+        // SQLite does not fold "É" to "é": the check refuses it instead of letting SQLite fail on it.
+        XCTAssertThrowsError(try Accent.count(db, where: ["É": 1])) { error in
+            guard case .unknownColumn(_, let column, _)? = error as? RecordError else { return XCTFail("\(error)") }
+            XCTAssertEqual(column, "É")
+        }
+    }
+}
