@@ -32,10 +32,22 @@ final class StatementCache {
     var count: Int { entries.count }
 
     /// The statement cached for `sql`, marked as just used; nil when there is none.
+    /// The entry found last, with its SQL: a bulk insert asks for the same SQL, often the same String
+    /// instance (the record layer caches its SQL per type), thousands of times in a row. Comparing with
+    /// it is a pointer check for a shared string, where a dictionary lookup hashes the whole SQL text.
+    private var lastSQL: String?
+    private var lastEntry: Entry?
+
     func statement(for sql: String) -> Statement? {
-        guard let entry = entries[sql] else { return nil }
         clock &+= 1
+        if let lastEntry, lastSQL == sql {
+            lastEntry.lastUse = clock
+            return lastEntry.statement
+        }
+        guard let entry = entries[sql] else { return nil }
         entry.lastUse = clock
+        lastSQL = sql
+        lastEntry = entry
         return entry.statement
     }
 
@@ -49,13 +61,23 @@ final class StatementCache {
             let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })
         {
             entries.removeValue(forKey: oldest.key)
+            if lastSQL == oldest.key {
+                lastSQL = nil
+                lastEntry = nil
+            }
         }
         clock &+= 1
+        if lastSQL == sql {
+            lastSQL = nil
+            lastEntry = nil
+        }
         entries[sql] = Entry(statement: statement, lastUse: clock)
     }
 
     /// Drops every statement (each is finalized once no one else holds it).
     func removeAll() {
         entries.removeAll()
+        lastSQL = nil
+        lastEntry = nil
     }
 }
