@@ -145,27 +145,29 @@ final class ColumnsEncoder: Encoder {
     }
 
     /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
-    func describeColumn(_ key: any CodingKey) -> String {
+    func describeColumn<Key: CodingKey>(_ key: Key) -> String {
         guard let tableName else { return "column \"\(columnName(for: key))\"" }
         return "column \"\(columnName(for: key))\" of table \"\(tableName)\""
     }
 
     // MARK: Values
 
-    func append(_ value: SQLiteValue, for key: any CodingKey) {
+    // These take the key as a generic, not `any CodingKey`: an existential would box the key for every
+    // column of every record.
+    func append<Key: CodingKey>(_ value: SQLiteValue, for key: Key) {
         columns.names.append(columnName(for: key))
         columns.values.append(value)
     }
 
     /// The column a key names under the key strategy.
-    func columnName(for key: any CodingKey) -> String {
+    func columnName<Key: CodingKey>(for key: Key) -> String {
         switch options.keyEncodingStrategy {
         case .useDefaultKeys: return key.stringValue
         case .convertToSnakeCase: return KeyCase.snakeCase(key.stringValue)
         }
     }
 
-    func real(_ value: Double, type: Any.Type, for key: any CodingKey) throws -> SQLiteValue {
+    func real<Key: CodingKey>(_ value: Double, type: Any.Type, for key: Key) throws -> SQLiteValue {
         // sqlite3_bind_double stores NaN as NULL: refuse rather than lose the value silently.
         guard !value.isNaN else {
             throw EncodingError.invalidValue(
@@ -177,7 +179,7 @@ final class ColumnsEncoder: Encoder {
         return .real(value)
     }
 
-    func integer<T: FixedWidthInteger>(_ value: T, for key: any CodingKey) throws -> SQLiteValue {
+    func integer<T: FixedWidthInteger, Key: CodingKey>(_ value: T, for key: Key) throws -> SQLiteValue {
         guard let integer = Int64(exactly: value) else {
             throw EncodingError.invalidValue(
                 value,
@@ -193,7 +195,7 @@ final class ColumnsEncoder: Encoder {
     /// The value table's fast paths (Date, Data, UUID, URL, Decimal), then the type's own `encode(to:)` into
     /// one column (RawRepresentable enums store their raw value), then JSON text for types that encode a
     /// keyed or unkeyed container.
-    func columnValue<T: Encodable>(_ value: T, for key: any CodingKey) throws -> SQLiteValue {
+    func columnValue<T: Encodable, Key: CodingKey>(_ value: T, for key: Key) throws -> SQLiteValue {
         // Type comparisons and identity bit casts rather than `as?`: a dynamic cast per value costs more
         // than binding it.
         if T.self == Date.self { return try dateValue(unsafeBitCast(value, to: Date.self), for: key) }
@@ -240,7 +242,7 @@ final class ColumnsEncoder: Encoder {
     }
 
     /// A date under the date strategy.
-    func dateValue(_ date: Date, for key: any CodingKey) throws -> SQLiteValue {
+    func dateValue<Key: CodingKey>(_ date: Date, for key: Key) throws -> SQLiteValue {
         guard !date.timeIntervalSince1970.isNaN else {
             throw EncodingError.invalidValue(
                 date.timeIntervalSince1970,
