@@ -101,11 +101,11 @@ struct ColumnReader {
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_TEXT:
-            switch row.string(at: index).lowercased() {
-            case "1", "true", "t", "yes", "y": return true
-            case "0", "false", "f", "no", "n": return false
-            default: throw mismatch(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
+            // The words are Core's (Bool's SQLiteValueReadable conformance), shared with Row's typed reads.
+            guard let value = Bool(sqliteValue: .text(row.string(at: index))) else {
+                throw mismatch(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
             }
+            return value
         default:
             try checkNotNull(Bool.self)
             throw mismatch(Bool.self)
@@ -193,24 +193,11 @@ struct ColumnReader {
 
     /// TEXT with or without hyphens or braces, in any case, or a 16-byte BLOB.
     func uuid() throws -> UUID {
+        // The parsing rules live once, in Core's SQLiteValueReadable conformance; a UUID is no hot path.
         switch storage {
-        case SQLITE_TEXT:
-            var text = row.string(at: index)
-            if text.hasPrefix("{") && text.hasSuffix("}") { text = String(text.dropFirst().dropLast()) }
-            if text.count == 32, !text.contains("-") {
-                let characters = Array(text)
-                text = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
-            }
-            guard let uuid = UUID(uuidString: text) else { throw mismatch(UUID.self, "which is not a UUID") }
-            return uuid
-        case SQLITE_BLOB:
-            let bytes = [UInt8](row.data(at: index))
-            guard bytes.count == 16 else { throw mismatch(UUID.self, "which is not 16 bytes") }
-            return UUID(
-                uuid: (
-                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-                ))
+        case SQLITE_TEXT, SQLITE_BLOB:
+            if let uuid = UUID(sqliteValue: row.value(at: index)) { return uuid }
+            throw mismatch(UUID.self, storage == SQLITE_BLOB ? "which is not 16 bytes" : "which is not a UUID")
         default:
             try checkNotNull(UUID.self)
             throw mismatch(UUID.self)

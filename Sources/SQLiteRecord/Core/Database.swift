@@ -8,10 +8,6 @@ import Foundation
 /// `Sendable`): use it on one thread at a time, or through a ``DatabaseQueue``, which serializes access. The
 /// connection closes when the object is released. See <https://www.sqlite.org/c3ref/sqlite3.html>.
 public final class Database {
-    /// The default busy timeout, in milliseconds: how long a statement waits for another connection's lock
-    /// before it fails with `SQLITE_BUSY` (`sqlite3_busy_timeout`). ``Options/busyTimeout`` sets it per
-    /// connection, in seconds.
-    public static let defaultBusyTimeout: Int32 = 5_000
 
     /// The `sqlite3` connection handle.
     let handle: OpaquePointer

@@ -134,14 +134,29 @@ extension Record {
     ) throws -> Filter {
         let requested = Array(conditions.keys) + ordering.map(\.column)
         if !requested.isEmpty {
-            let columns = try db.columns(in: tableName).map(\.name)
-            // SQLite matches column names case-insensitively in ASCII only ("É" is not "é").
-            let known = Set(columns.map(RowLayout.asciiLowercased))
-            for column in requested.sorted() where !known.contains(RowLayout.asciiLowercased(column)) {
-                throw RecordError.unknownColumn(table: tableName, column: column, columns: columns)
+            let known = try db.derivedSchemaValue(for: KnownColumns.self, table: tableName) { KnownColumns($0) }
+            for column in requested.sorted() where !known.contains(column) {
+                throw RecordError.unknownColumn(table: tableName, column: column, columns: known.names)
             }
         }
         // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing.
         return .equal(try conditions.mapValues { try $0?.checkedSQLiteValue() ?? .null })
     }
+}
+
+/// A table's column names, folded once per schema version (kept in the connection's schema cache) rather
+/// than on every filtered fetch.
+final class KnownColumns {
+    /// The names as the table declares them, in order.
+    let names: [String]
+    /// The same names with A-Z lowered: SQLite matches column names case-insensitively in ASCII only ("É"
+    /// is not "é").
+    private let folded: Set<String>
+
+    init(_ columns: [ColumnInfo]) {
+        names = columns.map(\.name)
+        folded = Set(names.map(RowLayout.asciiLowercased))
+    }
+
+    func contains(_ name: String) -> Bool { folded.contains(RowLayout.asciiLowercased(name)) }
 }

@@ -50,4 +50,18 @@ final class SchemaCacheTests: XCTestCase {
         var second = Code(id: nil, code: "007")
         XCTAssertThrowsError(try second.save(db), "the cached TEXT affinity must not outlive the table")
     }
+
+    func testWhereKeysSeeAColumnAddedAfterTheFirstFetch() throws {
+        struct Item: Record {
+            var id: Int64?
+            var name: String
+            static let tableName = "items"
+        }
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)")
+        XCTAssertEqual(try Item.count(db, where: ["name": "a"]), 0)
+        XCTAssertThrowsError(try Item.count(db, where: ["size": 1]))
+        try db.execute(sql: "ALTER TABLE items ADD COLUMN size INTEGER")
+        XCTAssertEqual(try Item.count(db, where: ["size": 1]), 0, "the cached column names were dropped")
+    }
 }
