@@ -90,10 +90,17 @@ public struct RecordEncoder: Sendable {
 
     /// ``encode(_:)``, naming `tableName` in errors.
     func encode<T: Encodable>(_ value: T, tableName: String?) throws -> EncodedColumns {
+        try encodeWithKeys(value, tableName: tableName).columns
+    }
+
+    /// ``encode(_:)``, naming `tableName` in errors, with the string value of each coding key the columns
+    /// came from (they differ from the column names under ``KeyEncodingStrategy/convertToSnakeCase``).
+    func encodeWithKeys<T: Encodable>(_ value: T, tableName: String?) throws -> (columns: EncodedColumns, keys: [String])
+    {
         let encoder = ColumnsEncoder(tableName: tableName, options: self)
         try value.encode(to: encoder)
         if let failure = encoder.failure { throw failure }
-        return encoder.columns
+        return (encoder.columns, encoder.keys)
     }
 
     /// ``encode(_:)`` with the default strategies, naming `tableName` in errors.
@@ -105,27 +112,92 @@ public struct RecordEncoder: Sendable {
 /// An `Encoder` from a record to column values: each coding key names a column, each value becomes the
 /// ``SQLiteValue`` the value table gives (Date as UTC text, Bool as 0/1, UUID as lowercase text,
 /// nested values as JSON text). Optional properties that are nil encode as NULL, so an UPDATE clears them.
+///
+/// It works in one of two ways. Without a ``StatementBinding`` it collects ``columns`` (and the ``keys``
+/// they came from), one encoder per record. With one, it binds each value straight to the statement's
+/// parameter as the record encodes it; the Record layer keeps such an encoder with its prepared statement
+/// and reuses it for every record of the type, through ``encode(_:)``.
 final class ColumnsEncoder: Encoder {
     /// The table, named in errors.
     let tableName: String?
     let options: RecordEncoder
-    var columns = EncodedColumns()
+    /// The statement the values are bound to; nil while collecting ``columns``.
+    let binding: StatementBinding?
+    /// ``binding`` without ownership, for the binds of every value: reaching a class reference through an
+    /// Optional retains and releases it around each call, and ``binding`` holds it for as long as this
+    /// encoder lives.
+    private let guaranteedBinding: Unmanaged<StatementBinding>?
+
+    // Unchecked: an encoder serves one encoding at a time, on one thread, and these change for every
+    // column, where a checked access costs as much as storing the value.
+    /// The columns collected so far (without a binding).
+    @exclusivity(unchecked) var columns = EncodedColumns()
+    /// The string value of the coding key of each column in ``columns``.
+    @exclusivity(unchecked) var keys: [String] = []
     /// A shape the encoder cannot store (the record is not keyed, or nests a container under a key).
     /// `Encoder`'s container methods cannot throw, so the failure is kept and thrown when encoding ends.
-    var failure: EncodingError?
+    var failure: EncodingError? { hasFailed ? recordedFailure : nil }
+    /// True once ``failure`` is set. Kept apart from it because `EncodingError` is a resilient standard
+    /// library type: every test or reset of the Optional goes through its value witnesses, and a reused
+    /// encoder would pay that for every record.
+    @exclusivity(unchecked) private var hasFailed = false
+    @exclusivity(unchecked) private var recordedFailure: EncodingError?
+    /// The keyed container the records of a reused encoder share, and its key type: making one per record
+    /// costs an allocation and two generic metadata lookups.
+    @exclusivity(unchecked) private var containerKeyType: ObjectIdentifier?
+    @exclusivity(unchecked) private var containerBox: AnyObject?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(tableName: String?, options: RecordEncoder) {
+    init(tableName: String?, options: RecordEncoder, binding: StatementBinding? = nil) {
         self.tableName = tableName
         self.options = options
-        columns.names.reserveCapacity(16)
-        columns.values.reserveCapacity(16)
+        self.binding = binding
+        guaranteedBinding = binding.map { Unmanaged.passUnretained($0) }
+        if binding == nil {
+            columns.names.reserveCapacity(16)
+            columns.values.reserveCapacity(16)
+            keys.reserveCapacity(16)
+        }
+    }
+
+    /// Encodes `value` into the binding's statement.
+    /// - Returns: false when the value's keys differed from the binding's (nothing is known to be bound then,
+    ///   and the caller encodes the value the collected way); true when every parameter is bound.
+    /// - Throws: what encoding the value throws, as the collected way would throw it, and ``DatabaseError``
+    ///   from a bind.
+    func encode<T: Encodable>(_ value: T) throws -> Bool {
+        guard let binding else { return false }
+        binding.start()
+        if hasFailed {
+            hasFailed = false
+            recordedFailure = nil
+        }
+        try value.encode(to: self)
+        guard !binding.hasDiverged else { return false }
+        if hasFailed, let failure = recordedFailure { throw failure }
+        return binding.isComplete
+    }
+
+    /// Lets go of the kept keyed container, which refers back to this encoder: called when the encoder's
+    /// owner is done with it.
+    func dropContainer() {
+        containerKeyType = nil
+        containerBox = nil
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(RecordKeyedContainer<Key>(encoder: self))
+        if binding != nil, containerKeyType == ObjectIdentifier(type), let box = containerBox {
+            // The key type was compared just above, so the box holds a container of this type.
+            return unsafeDowncast(box, to: KeyedEncodingContainerBox<Key>.self).container
+        }
+        let container = KeyedEncodingContainer(RecordKeyedContainer<Key>(encoder: self))
+        if binding != nil {
+            containerKeyType = ObjectIdentifier(type)
+            containerBox = KeyedEncodingContainerBox(container)
+        }
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -139,8 +211,9 @@ final class ColumnsEncoder: Encoder {
     }
 
     func fail(_ key: (any CodingKey)?, _ message: String, value: Any = ()) {
-        guard failure == nil else { return }
-        failure = EncodingError.invalidValue(
+        guard !hasFailed else { return }
+        hasFailed = true
+        recordedFailure = EncodingError.invalidValue(
             value, .init(codingPath: key.map { [$0] } ?? [], debugDescription: message))
     }
 
@@ -154,10 +227,70 @@ final class ColumnsEncoder: Encoder {
 
     // These take the key as a generic, not `any CodingKey`: an existential would box the key for every
     // column of every record.
-    func append<Key: CodingKey>(_ value: SQLiteValue, for key: Key) {
-        columns.names.append(columnName(for: key))
-        columns.values.append(value)
+
+    /// Adds `value` to the columns (collecting), or binds it (with a binding).
+    func put<Key: CodingKey>(_ value: SQLiteValue, for key: Key) throws {
+        guard let binding else {
+            columns.names.append(columnName(for: key))
+            columns.values.append(value)
+            keys.append(key.stringValue)
+            return
+        }
+        let parameter = binding.parameter(for: key)
+        if parameter != 0 { try binding.bind(value, at: parameter) }
     }
+
+    /// ``put(_:for:)`` for NULL.
+    func putNull<Key: CodingKey>(for key: Key) throws {
+        guard let binding = guaranteedBinding else { return try put(.null, for: key) }
+        try binding._withUnsafeGuaranteedRef { try $0.bindNull(for: key) }
+    }
+
+    /// ``put(_:for:)`` for an INTEGER.
+    func put<Key: CodingKey>(integer: Int64, for key: Key) throws {
+        guard let binding = guaranteedBinding else { return try put(.integer(integer), for: key) }
+        try binding._withUnsafeGuaranteedRef { try $0.bind(integer: integer, for: key) }
+    }
+
+    /// ``put(_:for:)`` for TEXT.
+    func put<Key: CodingKey>(text: String, for key: Key) throws {
+        guard let binding = guaranteedBinding else { return try put(.text(text), for: key) }
+        try binding._withUnsafeGuaranteedRef { try $0.bind(text: text, for: key) }
+    }
+
+    /// ``put(_:for:)`` for a REAL, refusing NaN as ``real(_:type:for:)`` does.
+    func put<Key: CodingKey>(real: Double, type: Any.Type, for key: Key) throws {
+        let value = try self.real(real, type: type, for: key)
+        guard let binding = guaranteedBinding else { return try put(value, for: key) }
+        try binding._withUnsafeGuaranteedRef { try $0.bind(real: real, for: key) }
+    }
+
+    /// ``put(_:for:)`` for any other value, converted by ``columnValue(_:for:)``. A Date stored as SQLite
+    /// text is bound from a buffer on the stack: its 23 bytes would otherwise allocate a `String`.
+    func put<T: Encodable, Key: CodingKey>(_ value: T, for key: Key) throws {
+        if let binding, T.self == Date.self, case .sqliteText = options.dateEncodingStrategy {
+            let parameter = binding.parameter(for: key)
+            guard parameter != 0 else { return }
+            if binding.keepsCurrentText {
+                // Rare (a date in a numeric column): through a String, which is kept.
+                return try binding.bind(try columnValue(value, for: key), at: parameter)
+            }
+            let date = unsafeBitCast(value, to: Date.self)
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SQLiteDateFormat.textLength) { buffer in
+                guard SQLiteDateFormat.write(date, into: buffer) else {
+                    // No text form: dateValue throws the error the collected way throws.
+                    return try binding.bind(try dateValue(date, for: key), at: parameter)
+                }
+                try binding.statement.bind(utf8: UnsafeBufferPointer(buffer), at: parameter)
+            }
+            return
+        }
+        guard let binding else { return try put(try columnValue(value, for: key), for: key) }
+        let parameter = binding.parameter(for: key)
+        guard parameter != 0 else { return }
+        try binding.bind(try columnValue(value, for: key), at: parameter)
+    }
+
 
     /// The column a key names under the key strategy.
     func columnName<Key: CodingKey>(for key: Key) -> String {
@@ -285,34 +418,37 @@ final class ColumnsEncoder: Encoder {
 
 /// The keyed container over a record: each `encode(_:forKey:)` adds one column.
 private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    /// A reused encoder keeps this container in its container box, a cycle that the Record layer's plan
+    /// breaks when it is dropped (``ColumnsEncoder/dropContainer()``). Strong, because reaching the encoder
+    /// through an unowned reference costs a retain and a release for every value.
     let encoder: ColumnsEncoder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws { encoder.append(.null, for: key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.append(.integer(value ? 1 : 0), for: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { encoder.append(.text(value), for: key) }
+    mutating func encodeNil(forKey key: Key) throws { try encoder.putNull(for: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try encoder.put(integer: value ? 1 : 0, for: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try encoder.put(text: value, for: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        encoder.append(try encoder.real(value, type: Double.self, for: key), for: key)
+        try encoder.put(real: value, type: Double.self, for: key)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        encoder.append(try encoder.real(Double(value), type: Float.self, for: key), for: key)
+        try encoder.put(real: Double(value), type: Float.self, for: key)
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.append(.integer(value), for: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encoder.put(integer: value, for: key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        encoder.append(try encoder.integer(value, for: key), for: key)
+        try encoder.put(try encoder.integer(value, for: key), for: key)
     }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { encoder.append(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        encoder.append(try encoder.integer(value, for: key), for: key)
+        try encoder.put(try encoder.integer(value, for: key), for: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        encoder.append(try encoder.columnValue(value, for: key), for: key)
+        try encoder.put(value, for: key)
     }
 
     // The standard library's encodeIfPresent skips nil, which would leave the column out: an UPDATE would
@@ -391,4 +527,10 @@ private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
         "\(encoder.describeColumn(key)) holds one value; encode a nested value with encode(_:forKey:) and it is "
             + "stored there as JSON"
     }
+}
+
+/// Holds a keyed container so a reused ``ColumnsEncoder`` can keep it, type-erased.
+final class KeyedEncodingContainerBox<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
+    init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
 }

@@ -89,6 +89,15 @@ extension Database {
         schemaCache.isCurrent = inTransaction
     }
 
+    /// The schema version (`PRAGMA schema_version`) the schema cache holds, checked as ``derivedSchemaValue(for:table:make:)``
+    /// checks it: once per transaction, or on every call outside one. What another layer keeps beside the
+    /// cache compares it to know when its own derived values are stale.
+    /// - Throws: ``DatabaseError`` when the version cannot be read.
+    func currentSchemaVersion() throws -> Int64 {
+        try validateSchemaCache()
+        return schemaCache.version
+    }
+
     /// What another layer derived from table `table`'s columns, cached with them under `owner` (the
     /// deriving type) and dropped with them when the schema changes; `make` builds it on first use.
     /// - Throws: what ``columns(in:)`` or `make` throws.

@@ -20,6 +20,11 @@ public final class Database {
     let statementCache: StatementCache
     /// Table columns and what other layers derive from them, dropped when the schema changes.
     let schemaCache = SchemaCache()
+    /// A slot for the Record layer to keep what it prepares once per connection (its write plans, one per
+    /// record type and statement). Core does not read it; it lives and dies with the connection, as
+    /// ``Statement``'s coding slot does with a statement. Unchecked exclusivity: a connection is used on one
+    /// thread at a time.
+    @exclusivity(unchecked) var recordCache: AnyObject?
     /// The error after which SQLite rolled back the whole transaction while a savepoint of
     /// ``transaction(_:_:)`` ran; the outermost transaction then rolls back and throws. See `savepoint`.
     var automaticRollbackCause: (any Error)?
@@ -87,6 +92,8 @@ public final class Database {
 
     deinit {
         statementCache.removeAll()
+        // The Record layer's plans hold prepared statements too.
+        recordCache = nil
         // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)
     }

@@ -103,6 +103,14 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
             resultCode: resultCode, message: prefix + message, sql: sql, arguments: arguments,
             includesArgumentsInDescription: includesArgumentsInDescription)
     }
+
+    /// The same error carrying `arguments`, for an error thrown while values were bound one by one, before
+    /// any ``StatementArguments`` existed.
+    func carrying(_ arguments: StatementArguments?) -> DatabaseError {
+        DatabaseError(
+            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
+            includesArgumentsInDescription: includesArgumentsInDescription)
+    }
 }
 
 extension DatabaseError {

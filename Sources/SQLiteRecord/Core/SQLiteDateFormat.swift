@@ -116,29 +116,57 @@ public enum SQLiteDateFormat {
         }
     }
 
+    /// The length of the text form in bytes: `YYYY-MM-DD HH:MM:SS.SSS` is 23 ASCII characters.
+    static let textLength = 23
+
     /// Prints `date` as UTC `YYYY-MM-DD HH:MM:SS.SSS`, rounded to the nearest millisecond; nil when the date
     /// falls outside the years 0000 to 9999 that the form can hold, or is not finite.
     public static func string(from date: Date) -> String? {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        // 253402300800000 ms is 10000-01-01; -62167219200000 ms is 0000-01-01.
-        guard milliseconds.isFinite, milliseconds >= -62_167_219_200_000, milliseconds < 253_402_300_800_000 else {
-            return nil
+        guard let fields = Fields(date) else { return nil }
+        return String(unsafeUninitializedCapacity: textLength) { buffer in
+            fields.write(into: buffer)
+            return textLength
         }
-        let total = Int64(milliseconds)
-        let (days, millisecondOfDay) = floorDivision(total, 86_400_000)
-        let (year, month, day) = civil(fromDays: Int(days))
-        let millisecondsInDay = Int(millisecondOfDay)
-        let hour = millisecondsInDay / 3_600_000
-        let minute = millisecondsInDay / 60_000 % 60
-        let second = millisecondsInDay / 1000 % 60
-        let millisecond = millisecondsInDay % 1000
+    }
 
-        return String(unsafeUninitializedCapacity: 23) { buffer in
+    /// Prints `date` as ``string(from:)`` does into the first ``textLength`` bytes of `buffer`, which must
+    /// hold at least that many; false when the date has no text form. What the record encoder binds, without
+    /// making a `String` (23 bytes is past the length a `String` holds without allocating).
+    static func write(_ date: Date, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard buffer.count >= textLength, let fields = Fields(date) else { return false }
+        fields.write(into: buffer)
+        return true
+    }
+
+    /// A date's calendar fields in UTC, to the millisecond.
+    private struct Fields {
+        let year, month, day, hour, minute, second, millisecond: Int
+
+        init?(_ date: Date) {
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            // 253402300800000 ms is 10000-01-01; -62167219200000 ms is 0000-01-01.
+            guard milliseconds.isFinite, milliseconds >= -62_167_219_200_000, milliseconds < 253_402_300_800_000
+            else { return nil }
+            let total = Int64(milliseconds)
+            let (days, millisecondOfDay) = SQLiteDateFormat.floorDivision(total, 86_400_000)
+            (year, month, day) = SQLiteDateFormat.civil(fromDays: Int(days))
+            let millisecondsInDay = Int(millisecondOfDay)
+            hour = millisecondsInDay / 3_600_000
+            minute = millisecondsInDay / 60_000 % 60
+            second = millisecondsInDay / 1000 % 60
+            millisecond = millisecondsInDay % 1000
+        }
+
+        /// Writes the 23 bytes of the text form at the start of `buffer`.
+        func write(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             func put(_ value: Int, width: Int, at start: Int) {
+                // Every field is in range (0...9999 at most), so each digit is 0...9.
                 var value = value
-                for position in stride(from: start + width - 1, through: start, by: -1) {
-                    buffer[position] = UInt8(48 + value % 10)
+                var position = start + width - 1
+                while position >= start {
+                    buffer[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
                     value /= 10
+                    position -= 1
                 }
             }
             put(year, width: 4, at: 0)
@@ -154,7 +182,6 @@ public enum SQLiteDateFormat {
             put(second, width: 2, at: 17)
             buffer[19] = UInt8(ascii: ".")
             put(millisecond, width: 3, at: 20)
-            return 23
         }
     }
 

@@ -46,37 +46,73 @@ extension Statement {
     /// - Throws: ``DatabaseError`` when the index is out of range (`SQLITE_RANGE`), the value too big
     ///   (`SQLITE_TOOBIG`), or a NaN (`SQLITE_MISMATCH`: SQLite would store NULL in its place).
     public func bind(_ value: SQLiteValue, at index: Int32) throws {
-        let code: Int32
         switch value {
-        case .null:
-            code = sqlite3_bind_null(handle, index)
-        case .integer(let integer):
-            code = sqlite3_bind_int64(handle, index, integer)
-        case .real(let real):
-            guard !real.isNaN else {
-                throw DatabaseError(
-                    resultCode: .mismatch,
-                    message: "parameter \(index) is NaN, which SQLite would store as NULL; bind nil for NULL",
-                    sql: sql)
-            }
-            code = sqlite3_bind_double(handle, index, real)
-        case .text(var text):
-            code = text.withUTF8 { bytes -> Int32 in
-                // An empty buffer may have no base address, and a NULL pointer would bind NULL, not ''.
-                guard let base = bytes.baseAddress, bytes.count > 0 else {
-                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-                }
-            }
+        case .null: try bindNull(at: index)
+        case .integer(let integer): try bind(integer: integer, at: index)
+        case .real(let real): try bind(real: real, at: index)
+        case .text(let text): try bind(text: text, at: index)
         case .blob(let data):
-            code = data.withUnsafeBytes { bytes -> Int32 in
+            let code = data.withUnsafeBytes { bytes -> Int32 in
                 guard let base = bytes.baseAddress, bytes.count > 0 else {
                     return sqlite3_bind_zeroblob(handle, index, 0)
                 }
                 return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), sqliteTransient)
             }
+            if code != SQLITE_OK { throw makeError(code) }
+        }
+    }
+
+    // The typed binds below are what ``bind(_:at:)`` does for each storage class. The record encoder calls
+    // them straight, value by value, so a record's values never pass through `SQLiteValue` or an array.
+
+    /// Binds NULL to parameter `index` (`sqlite3_bind_null`).
+    /// - Throws: ``DatabaseError`` with `SQLITE_RANGE` when there is no such parameter.
+    func bindNull(at index: Int32) throws {
+        let code = sqlite3_bind_null(handle, index)
+        if code != SQLITE_OK { throw makeError(code) }
+    }
+
+    /// Binds an INTEGER to parameter `index` (`sqlite3_bind_int64`).
+    /// - Throws: ``DatabaseError`` with `SQLITE_RANGE` when there is no such parameter.
+    func bind(integer: Int64, at index: Int32) throws {
+        let code = sqlite3_bind_int64(handle, index, integer)
+        if code != SQLITE_OK { throw makeError(code) }
+    }
+
+    /// Binds a REAL to parameter `index` (`sqlite3_bind_double`).
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` for NaN, which SQLite would store as NULL, and
+    ///   `SQLITE_RANGE` when there is no such parameter.
+    func bind(real: Double, at index: Int32) throws {
+        guard !real.isNaN else {
+            throw DatabaseError(
+                resultCode: .mismatch,
+                message: "parameter \(index) is NaN, which SQLite would store as NULL; bind nil for NULL",
+                sql: sql)
+        }
+        let code = sqlite3_bind_double(handle, index, real)
+        if code != SQLITE_OK { throw makeError(code) }
+    }
+
+    /// Binds TEXT to parameter `index`, copied by SQLite (`sqlite3_bind_text64` with `SQLITE_TRANSIENT`).
+    /// - Throws: ``DatabaseError`` with `SQLITE_TOOBIG` for text over SQLite's length limit, `SQLITE_RANGE`
+    ///   when there is no such parameter.
+    func bind(text: String, at index: Int32) throws {
+        var text = text
+        try text.withUTF8 { bytes in try bind(utf8: bytes, at: index) }
+    }
+
+    /// Binds the UTF-8 `bytes` as TEXT to parameter `index`, copied by SQLite before the call returns, so
+    /// the buffer need only live for the call.
+    /// - Throws: as ``bind(text:at:)``.
+    func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let code: Int32
+        // An empty buffer may have no base address, and a NULL pointer would bind NULL, not ''.
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+            }
+        } else {
+            code = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
         }
         if code != SQLITE_OK { throw makeError(code) }
     }

@@ -111,6 +111,25 @@ public final class Statement {
         throw error
     }
 
+    /// Runs a statement whose parameters the caller bound one by one (with the typed binds) to its end, and
+    /// resets it, keeping the bindings until the next use overwrites them.
+    /// - Parameter arguments: the values that were bound, asked for only when an error is thrown, so the
+    ///   error carries them as a statement bound with ``bind(_:)`` does.
+    /// - Throws: ``DatabaseError`` as ``step()`` does.
+    func runToEnd(boundArguments arguments: () -> StatementArguments?) throws {
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            if code == SQLITE_ROW { continue }
+            boundArguments = arguments()
+            let error = makeError(code)
+            boundArguments = nil
+            sqlite3_reset(handle)
+            throw error
+        }
+        sqlite3_reset(handle)
+    }
+
     /// Resets the statement so it can run again, keeping its bindings. `sqlite3_reset`'s result repeats the
     /// last step's error, which ``step()`` already threw, so it is not checked here.
     /// See <https://www.sqlite.org/c3ref/reset.html>.

@@ -9,17 +9,12 @@ extension Record {
     ///   such as '00120' into a column declared `STRING`). The record is unchanged when it throws.
     public mutating func insert(_ db: Database) throws {
         try willSave(db)
-        var columns = try encodedColumns()
-        if id == nil, let keyIndex = columns.names.firstIndex(of: Self.primaryKeyColumn) {
-            // Leaving the key out lets SQLite assign the rowid.
-            columns.names.remove(at: keyIndex)
-            columns.values.remove(at: keyIndex)
+        // The first insert of a type on a connection goes the collected way and prepares the plan that the
+        // inserts after it bind straight into.
+        let kind: RecordWritePlan.Kind = id == nil ? .insertWithoutID : .insertWithID
+        if try !writeThroughPlan(kind, db: db) {
+            try writeCollected(kind, db: db)
         }
-        try TextAffinityGuard.check(columns, table: Self.tableName, db: db)
-        let sql = RecordSQLCache.sql(Self.self, id == nil ? .insertWithoutID : .insertWithID, columns: columns.names) {
-            RecordSQL.insert(into: Self.tableName, columns: columns.names)
-        }
-        try db.run(sql: sql, arguments: StatementArguments(columns.values))
         let rowID = id ?? db.lastInsertedRowID
         id = rowID
         didInsert(rowID: rowID)
@@ -29,14 +24,5 @@ extension Record {
     /// - Throws: as ``insert(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func insert() throws {
         try RecordStore.write(restoring: &self) { db, record in try record.insert(db) }
-    }
-
-    /// The record's columns, checked to hold the primary key column.
-    func encodedColumns() throws -> EncodedColumns {
-        let columns = try Self.recordEncoder.encode(self, tableName: Self.tableName)
-        guard columns.names.contains(Self.primaryKeyColumn) else {
-            throw RecordError.missingPrimaryKey(table: Self.tableName, column: Self.primaryKeyColumn)
-        }
-        return columns
     }
 }

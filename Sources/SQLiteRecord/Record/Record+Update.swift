@@ -7,21 +7,8 @@ extension Record {
     public func update(_ db: Database) throws {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
         try willSave(db)
-        var columns = try encodedColumns()
-        if let keyIndex = columns.names.firstIndex(of: Self.primaryKeyColumn) {
-            columns.names.remove(at: keyIndex)
-            columns.values.remove(at: keyIndex)
-        }
-        guard !columns.names.isEmpty else {
-            // Nothing to write but the key: the update only has to find its row.
-            guard try Self.exists(db, id: id) else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
-            return
-        }
-        try TextAffinityGuard.check(columns, table: Self.tableName, db: db)
-        let sql = RecordSQLCache.sql(Self.self, .update, columns: columns.names) {
-            RecordSQL.update(Self.tableName, columns: columns.names, primaryKey: Self.primaryKeyColumn)
-        }
-        try db.run(sql: sql, arguments: StatementArguments(columns.values + [.integer(id)]))
+        // False from the collected way: nothing to write but the key, and the row was found.
+        guard try writeThroughPlan(.update, db: db) || writeCollected(.update, db: db) else { return }
         guard db.changesCount > 0 else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
     }
 

@@ -11,6 +11,13 @@ import Foundation
 /// Only text that looks like a number costs anything: the table's declared types are read then, and never
 /// for ordinary text.
 enum TextAffinityGuard {
+    /// A column of the table whose affinity (INTEGER, REAL or NUMERIC) may store text as a number.
+    struct NumericColumn {
+        let name: String
+        let declaredType: String
+        let affinity: ColumnAffinity
+    }
+
     /// Throws when a TEXT value in `columns` would be rewritten by its column's affinity in `table`.
     /// - Throws: `EncodingError.invalidValue` naming the table, column, declared type, value and what SQLite
     ///   would store; ``DatabaseError`` when the table's columns cannot be read.
@@ -22,25 +29,46 @@ enum TextAffinityGuard {
                 plan = try db.derivedSchemaValue(for: AffinityPlan.self, table: table) { AffinityPlan($0) }
             }
             guard let column = plan?.column(at: position, of: columns.names), column.affinity != .text,
-                column.affinity != .blob, let number = NumericText(text),
-                let stored = number.stored(under: column.affinity), stored.readBack != text
+                column.affinity != .blob
             else { continue }
-            let name = columns.names[position]
-            throw EncodingError.invalidValue(
-                text,
-                .init(
-                    codingPath: [ColumnCodingKey(stringValue: name)],
-                    debugDescription: "Cannot store TEXT '\(text)' in column \"\(name)\" of table \"\(table)\": "
-                        + "its declared type \(column.declaredType.isEmpty ? "(none)" : column.declaredType) gives it "
-                        + "\(column.affinity) affinity, so SQLite would store \(stored.value) and it would read back "
-                        + "as \"\(stored.readBack)\". Declare the column TEXT to keep the text as written"))
+            try check(
+                text, in: NumericColumn(name: columns.names[position], declaredType: column.declaredType, affinity: column.affinity),
+                table: table)
         }
+    }
+
+    /// For each of `names`, columns of `table`, the column when its affinity may store text as a number; nil
+    /// for TEXT and BLOB affinity, and for names the table does not have (SQLite then refuses the statement).
+    /// What a prepared INSERT or UPDATE keeps, so that only text bound to these columns is checked.
+    /// - Throws: ``DatabaseError`` when the table's columns cannot be read.
+    static func numericColumns(_ names: [String], table: String, db: Database) throws -> [NumericColumn?] {
+        let plan = try db.derivedSchemaValue(for: AffinityPlan.self, table: table) { AffinityPlan($0) }
+        return names.indices.map { position in
+            guard let column = plan.column(at: position, of: names), column.affinity != .text,
+                column.affinity != .blob
+            else { return nil }
+            return NumericColumn(name: names[position], declaredType: column.declaredType, affinity: column.affinity)
+        }
+    }
+
+    /// Throws when SQLite would store `text` in `column` of `table` as a number that reads back as other text.
+    /// - Throws: `EncodingError.invalidValue` naming the table, column, declared type, value and what SQLite
+    ///   would store.
+    static func check(_ text: String, in column: NumericColumn, table: String) throws {
+        guard let number = NumericText(text), let stored = number.stored(under: column.affinity),
+            stored.readBack != text
+        else { return }
+        throw EncodingError.invalidValue(
+            text,
+            .init(
+                codingPath: [ColumnCodingKey(stringValue: column.name)],
+                debugDescription: "Cannot store TEXT '\(text)' in column \"\(column.name)\" of table \"\(table)\": "
+                    + "its declared type \(column.declaredType.isEmpty ? "(none)" : column.declaredType) gives it "
+                    + "\(column.affinity) affinity, so SQLite would store \(stored.value) and it would read back "
+                    + "as \"\(stored.readBack)\". Declare the column TEXT to keep the text as written"))
     }
 }
 
-/// A table's columns by name, with their affinities computed once, kept in the connection's schema cache.
-/// It also remembers the last list of encoded column names it was asked about, so that the records of
-/// one type (which encode the same names every time) find their columns by position.
 private final class AffinityPlan {
     private let columnsByName: [String: (declaredType: String, affinity: ColumnAffinity)]
     private var alignedNames: [String] = []

@@ -1,0 +1,121 @@
+/// Where ``ColumnsEncoder`` binds a record's values when it encodes straight into a prepared statement,
+/// without collecting ``EncodedColumns`` first: the statement, the parameter each coding key binds, and how
+/// far the current record has got.
+///
+/// The Record layer builds one from the columns a first, collected encoding of the type gave, and keeps it
+/// with its prepared INSERT or UPDATE. A type's `encode(to:)` encodes the same keys in the same order for
+/// every value, so each later record binds value by value; a record whose keys differ (a custom
+/// `encode(to:)` that leaves a key out) marks the binding as diverged, and the caller encodes that record
+/// the collected way instead.
+final class StatementBinding {
+    let statement: Statement
+    /// How many coding keys a record of the type encodes.
+    let count: Int
+    // Raw buffers rather than arrays: reading an array element in a class costs a retain and release of
+    // the array; these are read for every value of every record. Allocated once, freed in deinit.
+    /// The string value of each coding key, in the order the record type encodes them.
+    private let keys: UnsafeMutableBufferPointer<String>
+    /// The parameter (1-based) each key binds; 0 for a key whose value the statement leaves out, such as
+    /// the primary key of an INSERT that lets SQLite choose the rowid.
+    private let parameters: UnsafeMutableBufferPointer<Int32>
+    /// True for the keys whose text values are kept in ``keptTexts`` for the caller to check before the
+    /// statement runs (columns whose affinity may store text as a number).
+    private let keepsText: UnsafeMutableBufferPointer<Bool>
+
+    // Unchecked: a binding is used by one encoding at a time, on the thread that uses its connection, and a
+    // checked access costs more than the bind it counts.
+    /// How many keys the current record has encoded.
+    @exclusivity(unchecked) private(set) var position = 0
+    /// True once a key differed from ``keys``: nothing more is bound for this record.
+    @exclusivity(unchecked) private(set) var hasDiverged = false
+    /// The text bound for keys that ``keepsText``, with the key's position.
+    @exclusivity(unchecked) private(set) var keptTexts: [(position: Int, text: String)] = []
+
+    /// A binding of the keys `keys` to `parameters` of `statement`, keeping the text of the keys where
+    /// `keepsText` is true; the three arrays run in parallel.
+    init(statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool]) {
+        self.statement = statement
+        count = keys.count
+        self.keys = .allocate(capacity: count)
+        _ = self.keys.initialize(from: keys)
+        self.parameters = .allocate(capacity: count)
+        _ = self.parameters.initialize(from: parameters)
+        self.keepsText = .allocate(capacity: count)
+        _ = self.keepsText.initialize(from: keepsText)
+    }
+
+    deinit {
+        keys.deinitialize().deallocate()
+        parameters.deallocate()
+        keepsText.deallocate()
+    }
+
+    /// Starts a new record.
+    func start() {
+        position = 0
+        hasDiverged = false
+        if !keptTexts.isEmpty { keptTexts.removeAll(keepingCapacity: true) }
+    }
+
+    /// True when the record encoded exactly ``keys``, in order: every parameter is bound.
+    var isComplete: Bool { !hasDiverged && position == count }
+
+    /// The parameter for `key`, the next key the record encodes; 0 when the statement leaves that value out,
+    /// or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later key of the
+    /// record gets 0 too).
+    func parameter<Key: CodingKey>(for key: Key) -> Int32 {
+        let position = position
+        guard !hasDiverged, position < count, key.stringValue == keys[position] else {
+            hasDiverged = true
+            return 0
+        }
+        self.position = position + 1
+        return parameters[position]
+    }
+
+    /// Binds NULL for `key`, the next key the record encodes (see ``parameter(for:)``).
+    /// - Throws: ``DatabaseError`` from the bind.
+    func bindNull<Key: CodingKey>(for key: Key) throws {
+        let parameter = parameter(for: key)
+        if parameter != 0 { try statement.bindNull(at: parameter) }
+    }
+
+    /// Binds an INTEGER for `key`.
+    /// - Throws: ``DatabaseError`` from the bind.
+    func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
+        let parameter = parameter(for: key)
+        if parameter != 0 { try statement.bind(integer: integer, at: parameter) }
+    }
+
+    /// Binds a REAL for `key`; the caller has refused NaN.
+    /// - Throws: ``DatabaseError`` from the bind.
+    func bind<Key: CodingKey>(real: Double, for key: Key) throws {
+        let parameter = parameter(for: key)
+        if parameter != 0 { try statement.bind(real: real, at: parameter) }
+    }
+
+    /// Binds TEXT for `key`, keeping it when the key ``keepsText``.
+    /// - Throws: ``DatabaseError`` from the bind.
+    func bind<Key: CodingKey>(text: String, for key: Key) throws {
+        let parameter = parameter(for: key)
+        guard parameter != 0 else { return }
+        try statement.bind(text: text, at: parameter)
+        if keepsCurrentText { keep(text) }
+    }
+
+    /// Binds `value` at `parameter`, the parameter of the key just encoded, keeping its text when the key
+    /// ``keepsText``.
+    /// - Throws: ``DatabaseError`` from the bind.
+    func bind(_ value: SQLiteValue, at parameter: Int32) throws {
+        try statement.bind(value, at: parameter)
+        if case .text(let text) = value, keepsCurrentText { keep(text) }
+    }
+
+    /// True when the key just encoded keeps its text.
+    var keepsCurrentText: Bool { position > 0 && keepsText[position - 1] }
+
+    /// Keeps `text`, bound for the key just encoded.
+    func keep(_ text: String) {
+        keptTexts.append((position - 1, text))
+    }
+}

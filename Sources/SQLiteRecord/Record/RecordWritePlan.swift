@@ -1,0 +1,227 @@
+import Foundation
+
+/// The prepared INSERT or UPDATE that one record type runs on one connection, with an encoder that binds a
+/// record's values straight into it: no ``EncodedColumns`` arrays, no ``StatementArguments``, no SQL looked
+/// up per record.
+///
+/// A plan is made from the columns of a record written the collected way (encoded into ``EncodedColumns``,
+/// then run through the statement cache), and used for the records of that type after it. It is made anew
+/// when the schema or the type's table name changes. A record whose coding keys differ from the plan's (a
+/// custom `encode(to:)` that leaves a key out) is written the collected way, and the plan is kept.
+final class RecordWritePlan {
+    /// Which statement a plan runs.
+    enum Kind: Hashable {
+        /// INSERT of every column, the primary key's value included.
+        case insertWithID
+        /// INSERT without the primary key column, so that SQLite assigns the rowid.
+        case insertWithoutID
+        /// UPDATE of every column but the primary key, `WHERE` the primary key: its value is the last
+        /// parameter, bound from the record's `id`.
+        case update
+    }
+
+    let encoder: ColumnsEncoder
+    /// The prepared statement, held here: the binding and the encoder refer to it and to each other
+    /// without holding.
+    let statement: Statement
+    let binding: StatementBinding
+    /// The table name the SQL was made for.
+    let tableName: String
+    /// The schema version the plan was made under (`PRAGMA schema_version`).
+    let schemaVersion: Int64
+    /// For each coding key whose text is kept, the column whose affinity it is checked against.
+    let numericColumns: [TextAffinityGuard.NumericColumn?]
+    /// The parameter the record's `id` binds for an update; 0 for inserts.
+    let idParameter: Int32
+    /// True while a record is written through the plan: a write that starts then (from a callback) goes the
+    /// collected way rather than rebinding the statement under the first.
+    @exclusivity(unchecked) var isInUse = false
+
+    /// Makes the plan for the columns `names`, encoded from coding keys `keys` (same order, the primary key
+    /// column among them).
+    /// - Throws: ``DatabaseError`` when the statement cannot be prepared or the table's columns read.
+    init(
+        _ kind: Kind, keys: [String], names: [String], primaryKey: String, tableName: String, options: RecordEncoder,
+        db: Database
+    ) throws {
+        let keyPosition = names.firstIndex(of: primaryKey)
+        var boundNames: [String] = []
+        var parameters: [Int32] = []
+        for (position, name) in names.enumerated() {
+            if position == keyPosition && kind != .insertWithID {
+                parameters.append(0)
+            } else {
+                boundNames.append(name)
+                parameters.append(Int32(boundNames.count))
+            }
+        }
+        let sql: String
+        switch kind {
+        case .insertWithID, .insertWithoutID:
+            sql = RecordSQL.insert(into: tableName, columns: boundNames)
+            idParameter = 0
+        case .update:
+            sql = RecordSQL.update(tableName, columns: boundNames, primaryKey: primaryKey)
+            idParameter = Int32(boundNames.count + 1)
+        }
+        numericColumns = try TextAffinityGuard.numericColumns(names, table: tableName, db: db)
+        statement = try db.makeStatement(sql: sql)
+        binding = StatementBinding(
+            statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
+        encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
+        schemaVersion = try db.currentSchemaVersion()
+        self.tableName = tableName
+    }
+
+    deinit {
+        // The encoder's kept container refers back to it.
+        encoder.dropContainer()
+    }
+}
+
+/// The write plans of one connection, kept in its ``Database/recordCache`` slot, by record type and kind.
+final class RecordWritePlans {
+    struct Key: Hashable {
+        let type: ObjectIdentifier
+        let kind: RecordWritePlan.Kind
+    }
+
+    // Unchecked: a connection is used on one thread at a time.
+    @exclusivity(unchecked) private var plans: [Key: RecordWritePlan] = [:]
+    /// The plan found last: a loop that saves records of one type finds it without hashing.
+    @exclusivity(unchecked) private var lastKey: Key?
+    @exclusivity(unchecked) private var lastPlan: RecordWritePlan?
+
+    /// The plans of `db`, made on first use.
+    static func of(_ db: Database) -> RecordWritePlans {
+        if let plans = db.recordCache as? RecordWritePlans { return plans }
+        let plans = RecordWritePlans()
+        db.recordCache = plans
+        return plans
+    }
+
+    subscript(key: Key) -> RecordWritePlan? {
+        get {
+            if key == lastKey { return lastPlan }
+            let plan = plans[key]
+            if plan != nil {
+                lastKey = key
+                lastPlan = plan
+            }
+            return plan
+        }
+        set {
+            plans[key] = newValue
+            lastKey = key
+            lastPlan = newValue
+        }
+    }
+}
+
+extension Record {
+    /// Writes this record through the connection's plan for `kind`, when there is a current one and the
+    /// record's coding keys are the plan's.
+    /// - Returns: true when the record was written; false when nothing ran, and the caller writes the record
+    ///   the collected way (``writeCollected(_:db:)``).
+    /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
+    ///   and ``DatabaseError`` with the bound arguments.
+    func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database) throws -> Bool {
+        let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
+        let plans = RecordWritePlans.of(db)
+        guard let plan = plans[key], !plan.isInUse else { return false }
+        guard plan.tableName == Self.tableName, plan.schemaVersion == (try db.currentSchemaVersion()) else {
+            plans[key] = nil
+            return false
+        }
+        plan.isInUse = true
+        defer { plan.isInUse = false }
+        let binding = plan.binding
+        do {
+            guard try plan.encoder.encode(self) else { return false }
+            if plan.idParameter != 0, let id { try plan.statement.bind(integer: id, at: plan.idParameter) }
+        } catch let error as DatabaseError {
+            throw error.carrying(collectedArguments(kind))
+        }
+        for (position, text) in binding.keptTexts {
+            if let column = plan.numericColumns[position] {
+                try TextAffinityGuard.check(text, in: column, table: Self.tableName)
+            }
+        }
+        try plan.statement.runToEnd(boundArguments: { collectedArguments(kind) })
+        return true
+    }
+
+    /// Writes this record the collected way: encoded into ``EncodedColumns``, checked by the affinity guard,
+    /// and run through the statement cache; then makes the connection's plan for `kind` when it has none,
+    /// so the records after this one are written through it.
+    /// - Returns: true when the statement ran; false for an update with nothing to write but the key, which
+    ///   only checks that the row exists.
+    /// - Throws: encoding errors, ``RecordError/missingPrimaryKey(table:column:)``, the affinity guard's,
+    ///   ``RecordError/recordNotFound(table:id:)`` for an update with nothing to write whose row is missing,
+    ///   and ``DatabaseError`` from running the statement.
+    @discardableResult
+    func writeCollected(_ kind: RecordWritePlan.Kind, db: Database) throws -> Bool {
+        let options = Self.recordEncoder
+        let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
+        guard columns.names.contains(Self.primaryKeyColumn) else {
+            throw RecordError.missingPrimaryKey(table: Self.tableName, column: Self.primaryKeyColumn)
+        }
+        let bound = Self.boundColumns(columns, kind)
+        var arguments = StatementArguments(bound.values)
+        if kind == .update {
+            guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
+            guard !bound.names.isEmpty else {
+                // Nothing to write but the key: the update only has to find its row.
+                guard try Self.exists(db, id: id) else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
+                return false
+            }
+            arguments.values.append(.integer(id))
+        }
+        try TextAffinityGuard.check(bound, table: Self.tableName, db: db)
+        let sql: String
+        switch kind {
+        case .insertWithID:
+            sql = RecordSQLCache.sql(Self.self, .insertWithID, columns: bound.names) {
+                RecordSQL.insert(into: Self.tableName, columns: bound.names)
+            }
+        case .insertWithoutID:
+            sql = RecordSQLCache.sql(Self.self, .insertWithoutID, columns: bound.names) {
+                RecordSQL.insert(into: Self.tableName, columns: bound.names)
+            }
+        case .update:
+            sql = RecordSQLCache.sql(Self.self, .update, columns: bound.names) {
+                RecordSQL.update(Self.tableName, columns: bound.names, primaryKey: Self.primaryKeyColumn)
+            }
+        }
+        try db.run(sql: sql, arguments: arguments)
+        let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
+        let plans = RecordWritePlans.of(db)
+        if plans[key] == nil {
+            // The record is written; a plan that cannot be made only leaves the next record the collected way.
+            plans[key] = try? RecordWritePlan(
+                kind, keys: keys, names: columns.names, primaryKey: Self.primaryKeyColumn, tableName: Self.tableName,
+                options: options, db: db)
+        }
+        return true
+    }
+
+    /// `columns` without the primary key column, for the kinds whose statement leaves it out.
+    private static func boundColumns(_ columns: EncodedColumns, _ kind: RecordWritePlan.Kind) -> EncodedColumns {
+        guard kind != .insertWithID, let keyIndex = columns.names.firstIndex(of: primaryKeyColumn) else {
+            return columns
+        }
+        var bound = columns
+        bound.names.remove(at: keyIndex)
+        bound.values.remove(at: keyIndex)
+        return bound
+    }
+
+    /// The arguments the collected way binds for this record, for an error that a write through a plan
+    /// throws; nil when the record no longer encodes.
+    private func collectedArguments(_ kind: RecordWritePlan.Kind) -> StatementArguments? {
+        guard let columns = try? Self.recordEncoder.encode(self, tableName: Self.tableName) else { return nil }
+        let bound = Self.boundColumns(columns, kind)
+        if kind == .update, let id { return StatementArguments(bound.values + [.integer(id)]) }
+        return StatementArguments(bound.values)
+    }
+}
