@@ -97,8 +97,13 @@ extension Statement {
     /// - Throws: ``DatabaseError`` with `SQLITE_TOOBIG` for text over SQLite's length limit, `SQLITE_RANGE`
     ///   when there is no such parameter.
     func bind(text: String, at index: Int32) throws {
-        var text = text
-        try text.withUTF8 { bytes in try bind(utf8: bytes, at: index) }
+        // A native string lends its UTF-8 in place; only a bridged one (Apple platforms) is copied first,
+        // where `withUTF8` on a copy would retain and release every string.
+        let bound: Void? = try text.utf8.withContiguousStorageIfAvailable { bytes in try bind(utf8: bytes, at: index) }
+        if bound == nil {
+            var text = text
+            try text.withUTF8 { bytes in try bind(utf8: bytes, at: index) }
+        }
     }
 
     /// Binds the UTF-8 `bytes` as TEXT to parameter `index`, copied by SQLite before the call returns, so
