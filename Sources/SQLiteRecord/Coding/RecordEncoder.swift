@@ -241,24 +241,28 @@ final class ColumnsEncoder: Encoder {
     }
 
     /// ``put(_:for:)`` for NULL.
+    @inline(__always)
     func putNull<Key: CodingKey>(for key: Key) throws {
         guard let binding = guaranteedBinding else { return try put(.null, for: key) }
         try binding._withUnsafeGuaranteedRef { try $0.bindNull(for: key) }
     }
 
     /// ``put(_:for:)`` for an INTEGER.
+    @inline(__always)
     func put<Key: CodingKey>(integer: Int64, for key: Key) throws {
         guard let binding = guaranteedBinding else { return try put(.integer(integer), for: key) }
         try binding._withUnsafeGuaranteedRef { try $0.bind(integer: integer, for: key) }
     }
 
     /// ``put(_:for:)`` for TEXT.
+    @inline(__always)
     func put<Key: CodingKey>(text: String, for key: Key) throws {
         guard let binding = guaranteedBinding else { return try put(.text(text), for: key) }
         try binding._withUnsafeGuaranteedRef { try $0.bind(text: text, for: key) }
     }
 
     /// ``put(_:for:)`` for a REAL, refusing NaN as ``real(_:type:for:)`` does.
+    @inline(__always)
     func put<Key: CodingKey>(real: Double, type: Any.Type, for key: Key) throws {
         let value = try self.real(real, type: type, for: key)
         guard let binding = guaranteedBinding else { return try put(value, for: key) }

@@ -63,6 +63,7 @@ final class StatementBinding {
     /// The parameter for `key`, the next key the record encodes; 0 when the statement leaves that value out,
     /// or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later key of the
     /// record gets 0 too).
+    @inline(__always)
     func parameter<Key: CodingKey>(for key: Key) -> Int32 {
         let position = position
         guard !hasDiverged, position < count, key.stringValue == keys[position] else {
@@ -75,6 +76,7 @@ final class StatementBinding {
 
     /// Binds NULL for `key`, the next key the record encodes (see ``parameter(for:)``).
     /// - Throws: ``DatabaseError`` from the bind.
+    @inline(__always)
     func bindNull<Key: CodingKey>(for key: Key) throws {
         let parameter = parameter(for: key)
         if parameter != 0 { try statement.bindNull(at: parameter) }
@@ -82,6 +84,7 @@ final class StatementBinding {
 
     /// Binds an INTEGER for `key`.
     /// - Throws: ``DatabaseError`` from the bind.
+    @inline(__always)
     func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
         let parameter = parameter(for: key)
         if parameter != 0 { try statement.bind(integer: integer, at: parameter) }
@@ -89,6 +92,7 @@ final class StatementBinding {
 
     /// Binds a REAL for `key`; the caller has refused NaN.
     /// - Throws: ``DatabaseError`` from the bind.
+    @inline(__always)
     func bind<Key: CodingKey>(real: Double, for key: Key) throws {
         let parameter = parameter(for: key)
         if parameter != 0 { try statement.bind(real: real, at: parameter) }
@@ -96,6 +100,7 @@ final class StatementBinding {
 
     /// Binds TEXT for `key`, keeping it when the key ``keepsText``.
     /// - Throws: ``DatabaseError`` from the bind.
+    @inline(__always)
     func bind<Key: CodingKey>(text: String, for key: Key) throws {
         let parameter = parameter(for: key)
         guard parameter != 0 else { return }

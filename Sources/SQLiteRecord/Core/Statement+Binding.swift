@@ -67,6 +67,7 @@ extension Statement {
 
     /// Binds NULL to parameter `index` (`sqlite3_bind_null`).
     /// - Throws: ``DatabaseError`` with `SQLITE_RANGE` when there is no such parameter.
+    @inline(__always)
     func bindNull(at index: Int32) throws {
         let code = sqlite3_bind_null(handle, index)
         if code != SQLITE_OK { throw makeError(code) }
@@ -74,6 +75,7 @@ extension Statement {
 
     /// Binds an INTEGER to parameter `index` (`sqlite3_bind_int64`).
     /// - Throws: ``DatabaseError`` with `SQLITE_RANGE` when there is no such parameter.
+    @inline(__always)
     func bind(integer: Int64, at index: Int32) throws {
         let code = sqlite3_bind_int64(handle, index, integer)
         if code != SQLITE_OK { throw makeError(code) }
@@ -82,6 +84,7 @@ extension Statement {
     /// Binds a REAL to parameter `index` (`sqlite3_bind_double`).
     /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` for NaN, which SQLite would store as NULL, and
     ///   `SQLITE_RANGE` when there is no such parameter.
+    @inline(__always)
     func bind(real: Double, at index: Int32) throws {
         guard !real.isNaN else {
             throw DatabaseError(
@@ -96,6 +99,7 @@ extension Statement {
     /// Binds TEXT to parameter `index`, copied by SQLite (`sqlite3_bind_text64` with `SQLITE_TRANSIENT`).
     /// - Throws: ``DatabaseError`` with `SQLITE_TOOBIG` for text over SQLite's length limit, `SQLITE_RANGE`
     ///   when there is no such parameter.
+    @inline(__always)
     func bind(text: String, at index: Int32) throws {
         // A native string lends its UTF-8 in place; only a bridged one (Apple platforms) is copied first,
         // where `withUTF8` on a copy would retain and release every string.
