@@ -64,6 +64,10 @@ public protocol Record: Codable {
     /// How this type is encoded to columns: strategies for dates, UUIDs, keys and nested JSON. The default
     /// is `RecordEncoder()`.
     ///
+    /// Read when a connection first inserts or updates a record of the type (and again after a schema
+    /// change): the prepared statement that the records after it are bound into keeps the encoder it was
+    /// made with. Make it a constant, as below, rather than a value that changes while the program runs.
+    ///
     /// ```swift
     /// static let recordEncoder = {
     ///     var encoder = RecordEncoder()
