@@ -8,18 +8,34 @@ import Foundation
 /// their coding path ends with the key.
 struct ColumnReader {
     let index: Int32
-    /// The statement's column names, table and JSON decoder.
-    let context: RowDecodingContext
-    /// The name of the coding key that asked for this column; nil for a single-column row decoded as one
-    /// value. Rows decode at the top of a coding path, so the key alone is the path. A string rather than
-    /// the key itself: boxing the key in an existential for every column read cost more than the read.
-    let key: String?
+    /// The decoding state, through which the reader reaches the row and the context (the statement's column
+    /// names, table and JSON decoder) without retaining anything: a reader lives only while its row decodes,
+    /// inside ``RowDecodingContext/decodeRow(_:)``, which holds the context. ``ColumnValueDecoder``, which
+    /// the type's own code may keep, holds the context strongly.
+    let state: UnsafeMutablePointer<RowDecodingState>
+    /// Where the coding key that asked for this column sits in the column lookup's ``KeyTrail``, which keeps
+    /// its name; nil for a single-column row decoded as one value. Rows decode at the top of a coding path,
+    /// so the key alone is the path. A position rather than the key's string: making that string for every
+    /// column read cost more than the read, and only errors need it.
+    let keyPosition: Int?
+    /// The column's storage class in the current row (`sqlite3_column_type`), read once.
+    let storage: Int32
 
-    var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
+    init(index: Int32, state: UnsafeMutablePointer<RowDecodingState>, keyPosition: Int?) {
+        self.index = index
+        self.state = state
+        self.keyPosition = keyPosition
+        self.storage = state.pointee.row.columnType(at: index)
+    }
 
-    /// The current row, through the context's handle: reading a column retains nothing.
-    var row: StatementRow { context.row }
-    var storage: Int32 { row.columnType(at: index) }
+    var codingPath: [any CodingKey] {
+        guard let keyPosition, let key = state.pointee.trail.pointee.key(atPosition: keyPosition) else { return [] }
+        return [ColumnCodingKey(stringValue: key)]
+    }
+
+    var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
+    /// The current row, by handle: reading a column retains nothing.
+    var row: StatementRow { state.pointee.row }
     var isNull: Bool { storage == SQLITE_NULL }
 
     // MARK: Errors
@@ -146,18 +162,11 @@ struct ColumnReader {
     /// TEXT in a form SQLite's date functions read, or INTEGER / REAL unix seconds.
     func date() throws -> Date {
         try checkNotNull(Date.self)
+        // Asked of the state first: switching over the strategy itself copies its payloads, per date.
+        if state.pointee.readsDatesAutomatically { return try automaticDate() }
         switch context.decoder.dateDecodingStrategy {
         case .automatic:
-            switch storage {
-            case SQLITE_TEXT:
-                if let date = row.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
-                throw mismatch(
-                    Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
-            case SQLITE_INTEGER, SQLITE_FLOAT:
-                return try unixDate(divisor: 1)
-            default:
-                throw mismatch(Date.self)
-            }
+            return try automaticDate()
         case .unixSeconds:
             return try unixDate(divisor: 1)
         case .unixMilliseconds:
@@ -178,6 +187,19 @@ struct ColumnReader {
             return date
         case .custom(let read):
             return try read(row.value(at: index))
+        }
+    }
+
+    /// ``RowDecoder/DateDecodingStrategy/automatic``: TEXT SQLite's date functions read, or unix seconds.
+    private func automaticDate() throws -> Date {
+        switch storage {
+        case SQLITE_TEXT:
+            if let date = row.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
+            throw mismatch(Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
+        case SQLITE_INTEGER, SQLITE_FLOAT:
+            return try unixDate(divisor: 1)
+        default:
+            throw mismatch(Date.self)
         }
     }
 
