@@ -211,8 +211,15 @@ struct StatementRowDecoder: Decoder {
         // making it anew costs two generic metadata lookups and an allocation per row.
         if context.containerKeyType == ObjectIdentifier(type), let box = context.containerBox {
             // The key type was compared just above, so the box holds a container of this type.
-            return unsafeDowncast(box, to: KeyedContainerBox<Key>.self).container
+            return unsafeDowncast(box, to: KeyedContainerBox<KeyedDecodingContainer<Key>>.self).container
         }
+        return makeContainer(keyedBy: type)
+    }
+
+    /// Makes the keyed container for the first row and keeps it. Not inlined, so that the metadata lookups it
+    /// needs stay out of `container(keyedBy:)`, which would otherwise make them on every row.
+    @inline(never)
+    private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         let container = KeyedDecodingContainer(RowKeyedContainer<Key>(state: context.state))
         context.containerKeyType = ObjectIdentifier(type)
         context.containerBox = KeyedContainerBox(container)
@@ -242,9 +249,20 @@ struct StatementRowDecoder: Decoder {
 }
 
 /// Holds a keyed container so it can be kept, type-erased, in the decoding context.
-final class KeyedContainerBox<Key: CodingKey> {
-    let container: KeyedDecodingContainer<Key>
-    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+///
+/// Generic over the container type itself, not its key type: then the container's type metadata is one of
+/// this class's generic arguments, which ``container`` reads from the box's own class metadata. Code that
+/// names `KeyedDecodingContainer<Key>` in an unspecialized context (as `container(keyedBy:)` is) instead
+/// looks that metadata up in the runtime's generic metadata cache, a hash lookup, on every row.
+final class KeyedContainerBox<Container> {
+    private let stored: Container
+
+    init(_ container: Container) { stored = container }
+
+    /// The container. Not inlined, so that the caller does not need its type metadata.
+    var container: Container {
+        @inline(never) get { stored }
+    }
 }
 
 /// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
