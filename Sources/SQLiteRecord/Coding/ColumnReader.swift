@@ -18,14 +18,17 @@ struct ColumnReader {
     /// so the key alone is the path. A position rather than the key's string: making that string for every
     /// column read cost more than the read, and only errors need it.
     let keyPosition: Int?
-    /// The column's storage class in the current row (`sqlite3_column_type`), read once.
+    /// The column in the current row, found once for the reads below.
+    let column: StatementColumn
+    /// The column's storage class in the current row, read once.
     let storage: Int32
 
     init(index: Int32, state: UnsafeMutablePointer<RowDecodingState>, keyPosition: Int?) {
         self.index = index
         self.state = state
         self.keyPosition = keyPosition
-        self.storage = state.pointee.row.columnType(at: index)
+        column = StatementColumn(state.pointee.row, at: index)
+        storage = column.storageClass
     }
 
     var codingPath: [any CodingKey] {
@@ -63,10 +66,10 @@ struct ColumnReader {
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         switch storage {
         case SQLITE_INTEGER:
-            guard let value = T(exactly: row.int64(at: index)) else { throw mismatch(type, "out of range") }
+            guard let value = T(exactly: column.int64) else { throw mismatch(type, "out of range") }
             return value
         case SQLITE_FLOAT:
-            let real = row.double(at: index)
+            let real = column.double
             guard real.isFinite, real.rounded(.towardZero) == real else {
                 throw mismatch(type, "which is not a whole number")
             }
@@ -81,7 +84,7 @@ struct ColumnReader {
     /// REAL, or INTEGER converted to the nearest double.
     func double() throws -> Double {
         switch storage {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return row.double(at: index)
+        case SQLITE_FLOAT, SQLITE_INTEGER: return column.double
         default:
             try checkNotNull(Double.self)
             throw mismatch(Double.self)
@@ -91,10 +94,10 @@ struct ColumnReader {
     /// REAL rounded to Float as Float does, or INTEGER.
     func float() throws -> Float {
         switch storage {
-        case SQLITE_FLOAT: return Float(row.double(at: index))
+        case SQLITE_FLOAT: return Float(column.double)
         // Straight from the integer: through a Double first, 2^60 + 2^36 + 1 would round twice, to a tie and
         // then down, one Float away from the nearest.
-        case SQLITE_INTEGER: return Float(row.int64(at: index))
+        case SQLITE_INTEGER: return Float(column.int64)
         default:
             try checkNotNull(Float.self)
             throw mismatch(Float.self)
@@ -105,13 +108,13 @@ struct ColumnReader {
     func bool() throws -> Bool {
         switch storage {
         case SQLITE_INTEGER:
-            switch row.int64(at: index) {
+            switch column.int64 {
             case 0: return false
             case 1: return true
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_FLOAT:
-            switch row.double(at: index) {
+            switch column.double {
             case 0: return false
             case 1: return true
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
@@ -135,12 +138,12 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT:
             // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
-            guard let text = row.validatedString(at: index) else {
+            guard let text = column.validatedString else {
                 throw mismatch(String.self, "which is not valid UTF-8")
             }
             return text
-        case SQLITE_INTEGER: return String(row.int64(at: index))
-        case SQLITE_FLOAT: return String(row.double(at: index))
+        case SQLITE_INTEGER: return String(column.int64)
+        case SQLITE_FLOAT: return String(column.double)
         default:
             try checkNotNull(String.self)
             throw mismatch(String.self)
@@ -150,7 +153,7 @@ struct ColumnReader {
     /// BLOB, or TEXT as its UTF-8 bytes.
     func data() throws -> Data {
         switch storage {
-        case SQLITE_BLOB, SQLITE_TEXT: return row.data(at: index)
+        case SQLITE_BLOB, SQLITE_TEXT: return column.data
         default:
             try checkNotNull(Data.self)
             throw mismatch(Data.self)
@@ -194,7 +197,7 @@ struct ColumnReader {
     private func automaticDate() throws -> Date {
         switch storage {
         case SQLITE_TEXT:
-            if let date = row.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
+            if let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:)) { return date }
             throw mismatch(Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
         case SQLITE_INTEGER, SQLITE_FLOAT:
             return try unixDate(divisor: 1)
@@ -208,7 +211,7 @@ struct ColumnReader {
         guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else {
             throw mismatch(Date.self, "where a number of \(divisor == 1 ? "seconds" : "milliseconds") was expected")
         }
-        let value = row.double(at: index)
+        let value = column.double
         guard value.isFinite else { throw mismatch(Date.self, "which is not a finite number") }
         return Date(timeIntervalSince1970: value / divisor)
     }
@@ -231,7 +234,7 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT:
             // URL(string:) would percent-encode the U+FFFD that replaced each invalid byte: a silent change.
-            guard let text = row.validatedString(at: index) else {
+            guard let text = column.validatedString else {
                 throw mismatch(URL.self, "which is not valid UTF-8")
             }
             guard let url = URL(string: text) else { throw mismatch(URL.self, "which is not a URL") }
@@ -247,9 +250,9 @@ struct ColumnReader {
         let text: String
         switch storage {
         case SQLITE_TEXT: text = row.string(at: index)
-        case SQLITE_INTEGER: return Decimal(row.int64(at: index))
+        case SQLITE_INTEGER: return Decimal(column.int64)
         case SQLITE_FLOAT:
-            let real = row.double(at: index)
+            let real = column.double
             guard real.isFinite else { throw mismatch(Decimal.self, "which is not finite") }
             text = String(real)
         default:
@@ -294,7 +297,7 @@ struct ColumnReader {
     func json<T: Decodable>(_ type: T.Type) throws -> T {
         let bytes: Data
         switch storage {
-        case SQLITE_TEXT, SQLITE_BLOB: bytes = row.data(at: index)
+        case SQLITE_TEXT, SQLITE_BLOB: bytes = column.data
         default:
             try checkNotNull(type)
             throw mismatch(type, "where JSON text was expected")
