@@ -14,11 +14,11 @@ struct KeyTrail {
         let key: String
         /// The column index, -1 for none.
         let column: Int32
-        /// The key's type and raw bytes, when the key is plain data (`_isPOD`) of at most 16 bytes, as a
-        /// CodingKeys enum is (one byte, none for an enum of one case): a key's string is a function of its
-        /// value, so equal bytes of the same type name the same column, and the next row's key is recognized
-        /// without asking it for its string (a call through its witness table that builds a String). nil for
-        /// other keys, which are compared by their string.
+        /// The key's type and raw bytes, when the key is plain data (`_isPOD`) of up to 16 bytes (see
+        /// ``KeyTrail/bytes(of:)``), as a CodingKeys enum is (one byte, none for an enum of one case): a key's
+        /// string is a function of its value, so equal bytes of the same type name the same column, and the
+        /// next row's key is recognized without asking it for its string (a call through its witness table
+        /// that builds a String). nil for other keys, which are compared by their string.
         var keyType: ObjectIdentifier?
         var keyBytes: KeyBytes
     }
@@ -30,20 +30,16 @@ struct KeyTrail {
     private(set) var entries: UnsafeMutablePointer<Entry>
     private(set) var count = 0
     private var capacity: Int
-    /// 16 bytes where a key is copied to read its bytes.
-    private let scratch: UnsafeMutableRawPointer
 
     init() {
         capacity = 16
         entries = .allocate(capacity: capacity)
-        scratch = .allocate(byteCount: 16, alignment: 16)
     }
 
     /// Releases the entries; the trail is not used afterwards.
     mutating func deallocate() {
         entries.deinitialize(count: count)
         entries.deallocate()
-        scratch.deallocate()
         count = 0
     }
 
@@ -55,23 +51,32 @@ struct KeyTrail {
     /// comparing bytes.
     @inline(__always)
     func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32? {
-        guard position < count, let bytes = bytes(of: key) else { return nil }
+        guard position < count, let bytes = Self.bytes(of: key) else { return nil }
         let entry = entries + position
         guard entry.pointee.keyType == ObjectIdentifier(Key.self), entry.pointee.keyBytes == bytes else { return nil }
         return entry.pointee.column
     }
 
-    /// The raw bytes of a key that is plain data of at most 16 bytes, zero-padded; nil for other keys.
+    /// The raw bytes of a key that is plain data of 0, 1, 2, 4, 8 or 16 bytes (aligned to its size, or to 8
+    /// for 16), zero-padded; nil for other keys.
     ///
-    /// Copied through `scratch` rather than read with `withUnsafeBytes(of:)`: in unspecialized code that call
-    /// and its closure are not inlined, and cost more than the rest of the column read.
+    /// Read with `unsafeBitCast`, which compiles to one load from the key's address even in unspecialized
+    /// code; `withUnsafeBytes(of:)` is not inlined there, and copying the key through its value witnesses
+    /// takes two calls.
     @inline(__always)
-    func bytes<Key>(of key: Key) -> KeyBytes? {
-        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 16, MemoryLayout<Key>.alignment <= 16 else { return nil }
-        scratch.storeBytes(of: 0, as: UInt64.self)
-        scratch.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
-        scratch.initializeMemory(as: Key.self, to: key)
-        return (scratch.load(as: UInt64.self), scratch.load(fromByteOffset: 8, as: UInt64.self))
+    static func bytes<Key>(of key: Key) -> KeyBytes? {
+        guard _isPOD(Key.self) else { return nil }
+        let size = MemoryLayout<Key>.size
+        guard size == 0 || MemoryLayout<Key>.alignment >= min(size, 8) else { return nil }
+        switch size {
+        case 0: return (0, 0)
+        case 1: return (UInt64(unsafeBitCast(key, to: UInt8.self)), 0)
+        case 2: return (UInt64(unsafeBitCast(key, to: UInt16.self)), 0)
+        case 4: return (UInt64(unsafeBitCast(key, to: UInt32.self)), 0)
+        case 8: return (unsafeBitCast(key, to: UInt64.self), 0)
+        case 16: return unsafeBitCast(key, to: KeyBytes.self)
+        default: return nil
+        }
     }
 
     /// The entry at `position` when it holds `key`, with its type and bytes brought up to date (the same key,

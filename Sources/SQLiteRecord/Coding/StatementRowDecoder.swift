@@ -63,7 +63,7 @@ final class ColumnLookup {
     /// The column `key` names, -1 for none, when the trail does not know it at `position` (a first row, or
     /// a row that asks for other keys): by the key's string, a hash, recorded in the trail for the next row.
     func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32 {
-        let bytes = trail.pointee.bytes(of: key)
+        let bytes = KeyTrail.bytes(of: key)
         let keyType = bytes == nil ? nil : ObjectIdentifier(Key.self)
         return column(forKey: key.stringValue, position: position, type: keyType, bytes: bytes ?? (0, 0))
     }
