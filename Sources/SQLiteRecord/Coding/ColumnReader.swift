@@ -8,18 +8,37 @@ import Foundation
 /// their coding path ends with the key.
 struct ColumnReader {
     let index: Int32
-    /// The statement's column names, table and JSON decoder.
-    let context: RowDecodingContext
-    /// The name of the coding key that asked for this column; nil for a single-column row decoded as one
-    /// value. Rows decode at the top of a coding path, so the key alone is the path. A string rather than
-    /// the key itself: boxing the key in an existential for every column read cost more than the read.
-    let key: String?
+    /// The decoding state, through which the reader reaches the row and the context (the statement's column
+    /// names, table and JSON decoder) without retaining anything: a reader lives only while its row decodes,
+    /// inside ``RowDecodingContext/decodeRow(_:)``, which holds the context. ``ColumnValueDecoder``, which
+    /// the type's own code may keep, holds the context strongly.
+    let state: UnsafeMutablePointer<RowDecodingState>
+    /// Where the coding key that asked for this column sits in the column lookup's ``KeyTrail``, which keeps
+    /// its name; nil for a single-column row decoded as one value. Rows decode at the top of a coding path,
+    /// so the key alone is the path. A position rather than the key's string: making that string for every
+    /// column read cost more than the read, and only errors need it.
+    let keyPosition: Int?
+    /// The column in the current row, found once for the reads below.
+    let column: StatementColumn
+    /// The column's storage class in the current row, read once.
+    let storage: Int32
 
-    var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
+    init(index: Int32, state: UnsafeMutablePointer<RowDecodingState>, keyPosition: Int?) {
+        self.index = index
+        self.state = state
+        self.keyPosition = keyPosition
+        column = StatementColumn(state.pointee.row, at: index)
+        storage = column.storageClass
+    }
 
-    /// The current row, through the context's handle: reading a column retains nothing.
-    var row: StatementRow { context.row }
-    var storage: Int32 { row.columnType(at: index) }
+    var codingPath: [any CodingKey] {
+        guard let keyPosition, let key = state.pointee.trail.pointee.key(atPosition: keyPosition) else { return [] }
+        return [ColumnCodingKey(stringValue: key)]
+    }
+
+    var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
+    /// The current row, by handle: reading a column retains nothing.
+    var row: StatementRow { state.pointee.row }
     var isNull: Bool { storage == SQLITE_NULL }
 
     // MARK: Errors
@@ -47,10 +66,10 @@ struct ColumnReader {
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         switch storage {
         case SQLITE_INTEGER:
-            guard let value = T(exactly: row.int64(at: index)) else { throw mismatch(type, "out of range") }
+            guard let value = T(exactly: column.int64) else { throw mismatch(type, "out of range") }
             return value
         case SQLITE_FLOAT:
-            let real = row.double(at: index)
+            let real = column.double
             guard real.isFinite, real.rounded(.towardZero) == real else {
                 throw mismatch(type, "which is not a whole number")
             }
@@ -65,7 +84,7 @@ struct ColumnReader {
     /// REAL, or INTEGER converted to the nearest double.
     func double() throws -> Double {
         switch storage {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return row.double(at: index)
+        case SQLITE_FLOAT, SQLITE_INTEGER: return column.double
         default:
             try checkNotNull(Double.self)
             throw mismatch(Double.self)
@@ -75,10 +94,10 @@ struct ColumnReader {
     /// REAL rounded to Float as Float does, or INTEGER.
     func float() throws -> Float {
         switch storage {
-        case SQLITE_FLOAT: return Float(row.double(at: index))
+        case SQLITE_FLOAT: return Float(column.double)
         // Straight from the integer: through a Double first, 2^60 + 2^36 + 1 would round twice, to a tie and
         // then down, one Float away from the nearest.
-        case SQLITE_INTEGER: return Float(row.int64(at: index))
+        case SQLITE_INTEGER: return Float(column.int64)
         default:
             try checkNotNull(Float.self)
             throw mismatch(Float.self)
@@ -89,13 +108,13 @@ struct ColumnReader {
     func bool() throws -> Bool {
         switch storage {
         case SQLITE_INTEGER:
-            switch row.int64(at: index) {
+            switch column.int64 {
             case 0: return false
             case 1: return true
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_FLOAT:
-            switch row.double(at: index) {
+            switch column.double {
             case 0: return false
             case 1: return true
             default: throw mismatch(Bool.self, "which is neither 0 nor 1")
@@ -119,12 +138,12 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT:
             // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
-            guard let text = row.validatedString(at: index) else {
+            guard let text = column.validatedString else {
                 throw mismatch(String.self, "which is not valid UTF-8")
             }
             return text
-        case SQLITE_INTEGER: return String(row.int64(at: index))
-        case SQLITE_FLOAT: return String(row.double(at: index))
+        case SQLITE_INTEGER: return String(column.int64)
+        case SQLITE_FLOAT: return String(column.double)
         default:
             try checkNotNull(String.self)
             throw mismatch(String.self)
@@ -134,7 +153,7 @@ struct ColumnReader {
     /// BLOB, or TEXT as its UTF-8 bytes.
     func data() throws -> Data {
         switch storage {
-        case SQLITE_BLOB, SQLITE_TEXT: return row.data(at: index)
+        case SQLITE_BLOB, SQLITE_TEXT: return column.data
         default:
             try checkNotNull(Data.self)
             throw mismatch(Data.self)
@@ -146,18 +165,11 @@ struct ColumnReader {
     /// TEXT in a form SQLite's date functions read, or INTEGER / REAL unix seconds.
     func date() throws -> Date {
         try checkNotNull(Date.self)
+        // Asked of the state first: switching over the strategy itself copies its payloads, per date.
+        if state.pointee.readsDatesAutomatically { return try automaticDate() }
         switch context.decoder.dateDecodingStrategy {
         case .automatic:
-            switch storage {
-            case SQLITE_TEXT:
-                if let date = row.withUTF8(at: index, SQLiteDateFormat.date(fromUTF8:)) { return date }
-                throw mismatch(
-                    Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
-            case SQLITE_INTEGER, SQLITE_FLOAT:
-                return try unixDate(divisor: 1)
-            default:
-                throw mismatch(Date.self)
-            }
+            return try automaticDate()
         case .unixSeconds:
             return try unixDate(divisor: 1)
         case .unixMilliseconds:
@@ -181,12 +193,25 @@ struct ColumnReader {
         }
     }
 
+    /// ``RowDecoder/DateDecodingStrategy/automatic``: TEXT SQLite's date functions read, or unix seconds.
+    private func automaticDate() throws -> Date {
+        switch storage {
+        case SQLITE_TEXT:
+            if let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:)) { return date }
+            throw mismatch(Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
+        case SQLITE_INTEGER, SQLITE_FLOAT:
+            return try unixDate(divisor: 1)
+        default:
+            throw mismatch(Date.self)
+        }
+    }
+
     /// INTEGER or REAL seconds (or milliseconds, with `divisor` 1000) since 1970.
     private func unixDate(divisor: Double) throws -> Date {
         guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else {
             throw mismatch(Date.self, "where a number of \(divisor == 1 ? "seconds" : "milliseconds") was expected")
         }
-        let value = row.double(at: index)
+        let value = column.double
         guard value.isFinite else { throw mismatch(Date.self, "which is not a finite number") }
         return Date(timeIntervalSince1970: value / divisor)
     }
@@ -209,7 +234,7 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT:
             // URL(string:) would percent-encode the U+FFFD that replaced each invalid byte: a silent change.
-            guard let text = row.validatedString(at: index) else {
+            guard let text = column.validatedString else {
                 throw mismatch(URL.self, "which is not valid UTF-8")
             }
             guard let url = URL(string: text) else { throw mismatch(URL.self, "which is not a URL") }
@@ -225,9 +250,9 @@ struct ColumnReader {
         let text: String
         switch storage {
         case SQLITE_TEXT: text = row.string(at: index)
-        case SQLITE_INTEGER: return Decimal(row.int64(at: index))
+        case SQLITE_INTEGER: return Decimal(column.int64)
         case SQLITE_FLOAT:
-            let real = row.double(at: index)
+            let real = column.double
             guard real.isFinite else { throw mismatch(Decimal.self, "which is not finite") }
             text = String(real)
         default:
@@ -272,7 +297,7 @@ struct ColumnReader {
     func json<T: Decodable>(_ type: T.Type) throws -> T {
         let bytes: Data
         switch storage {
-        case SQLITE_TEXT, SQLITE_BLOB: bytes = row.data(at: index)
+        case SQLITE_TEXT, SQLITE_BLOB: bytes = column.data
         default:
             try checkNotNull(type)
             throw mismatch(type, "where JSON text was expected")

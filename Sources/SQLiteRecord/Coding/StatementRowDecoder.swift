@@ -30,7 +30,7 @@ final class ColumnLookup {
         self.names = names
         self.indexes = indexes
         self.keyStrategy = keyStrategy
-        trailCount.initialize(to: 0)
+        trail.initialize(to: KeyTrail())
     }
 
     /// The lookup for `statement` and `keyStrategy`, from the statement when it has one.
@@ -50,38 +50,31 @@ final class ColumnLookup {
         return state
     }
 
-    /// The keys asked for, in the order a row asks for them, with their columns. A type's `init(from:)`
-    /// asks for the same keys in the same order on every row, so after the first row each key is found by
-    /// comparing it with the key asked for at the same position, without hashing. Kept with the statement,
-    /// so later fetches through the cached statement start with it.
-    /// Raw memory for the same reason as the decoding context's key position: no exclusivity check per
-    /// column. `trailCount` entries of `trail` are initialized.
-    private static let trailCapacity = 256
-    private let trail = UnsafeMutablePointer<(key: String, index: Int32?)>.allocate(capacity: trailCapacity)
-    private let trailCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    /// The keys asked for, in the order a row asks for them, with their columns (see ``KeyTrail``). Kept
+    /// with the statement, so later fetches through the cached statement start with it.
+    let trail = UnsafeMutablePointer<KeyTrail>.allocate(capacity: 1)
 
     deinit {
-        trail.deinitialize(count: trailCount.pointee)
+        trail.pointee.deallocate()
+        trail.deinitialize(count: 1)
         trail.deallocate()
-        trailCount.deallocate()
     }
 
-    /// The column a key names, or nil; `position` is how many keys the row asked for before this one.
-    func index(forKey key: String, position: Int) -> Int32? {
-        let count = trailCount.pointee
-        if position < count {
-            if trail[position].key == key { return trail[position].index }
-            // Another type, or a type that skips keys on some rows: a mismatch costs a hash, as without the
-            // trail, and the trail is rebuilt from here.
-            (trail + position).deinitialize(count: count - position)
-            trailCount.pointee = position
+    /// The column `key` names, -1 for none, when the trail does not know it at `position` (a first row, or
+    /// a row that asks for other keys): by the key's string, a hash, recorded in the trail for the next row.
+    func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32 {
+        let bytes = KeyTrail.bytes(of: key)
+        let keyType = bytes == nil ? nil : ObjectIdentifier(Key.self)
+        return column(forKey: key.stringValue, position: position, type: keyType, bytes: bytes ?? (0, 0))
+    }
+
+    private func column(forKey key: String, position: Int, type: ObjectIdentifier?, bytes: KeyTrail.KeyBytes) -> Int32 {
+        if let column = trail.pointee.column(forKey: key, position: position, keyType: type, keyBytes: bytes) {
+            return column
         }
-        let index = index(forKey: key)
-        if position == trailCount.pointee && position < Self.trailCapacity {
-            (trail + position).initialize(to: (key, index))
-            trailCount.pointee = position + 1
-        }
-        return index
+        let column = index(forKey: key) ?? -1
+        trail.pointee.record(key, column: column, at: position, keyType: type, keyBytes: bytes)
+        return column
     }
 
     /// The column a key names, or nil.
@@ -107,12 +100,36 @@ final class ColumnLookup {
     }
 }
 
+/// What decoding reads for every column of every row, in raw memory that its ``RowDecodingContext`` owns:
+/// plain values, so reading them retains nothing and costs no exclusivity check. The keyed container and the
+/// column readers refer to the context through it.
+struct RowDecodingState {
+    /// The statement's current row, by handle.
+    let row: StatementRow
+    /// How many keys the current row has asked for: the position in the key trail.
+    var keyPosition: Int
+    /// The column lookup's key trail.
+    let trail: UnsafeMutablePointer<KeyTrail>
+    /// True for ``RowDecoder/DateDecodingStrategy/automatic``: a date read then needs nothing else from the
+    /// decoder.
+    let readsDatesAutomatically: Bool
+    /// The context that owns this state, unretained: it outlives every use of the state.
+    let context: Unmanaged<RowDecodingContext>
+
+    /// The position of the next key the current row asks for, counted.
+    @inline(__always)
+    mutating func takeKeyPosition() -> Int {
+        defer { keyPosition += 1 }
+        return keyPosition
+    }
+}
+
 /// What every row of one fetch shares while it is decoded: the column lookup, the table name for errors,
 /// the strategies, and one JSON decoder for nested values.
 final class RowDecodingContext {
     /// Unowned: a context lives inside one fetch over its statement, or is kept by that statement's own
     /// ``StatementCodingState``, so the statement always outlives it; a strong reference would make that
-    /// kept context a retain cycle, and costs a retain and release per column.
+    /// kept context a retain cycle.
     unowned(unsafe) let statement: Statement
     /// The statement's current row by handle: column reads through it retain nothing.
     let row: StatementRow
@@ -124,6 +141,8 @@ final class RowDecodingContext {
     let missingOptionalColumnIsNil: Bool
     let decoder: RowDecoder
     let lookup: ColumnLookup
+    /// What the keyed container and the column readers read per column (see ``RowDecodingState``).
+    let state = UnsafeMutablePointer<RowDecodingState>.allocate(capacity: 1)
     /// The keyed container the rows of this fetch share, and the key type it was made for.
     var containerKeyType: ObjectIdentifier?
     var containerBox: AnyObject?
@@ -137,29 +156,25 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
-        keyPosition.initialize(to: 0)
+        var readsDatesAutomatically = false
+        if case .automatic = decoder.dateDecodingStrategy { readsDatesAutomatically = true }
+        state.initialize(
+            to: RowDecodingState(
+                row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: readsDatesAutomatically,
+                context: .passUnretained(self)))
     }
 
-    /// How many keys the current row has asked for: the position in ``ColumnLookup``'s key trail. Kept in
-    /// raw memory rather than a stored `var`, because a class's stored `var` costs a dynamic exclusivity
-    /// check on every access, and this one changes for every column of every row.
-    private let keyPosition = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-
-    deinit { keyPosition.deallocate() }
-
-    /// The column a key names, or nil.
-    func index(forKey key: String) -> Int32? {
-        let position = keyPosition.pointee
-        keyPosition.pointee = position + 1
-        return lookup.index(forKey: key, position: position)
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
-        keyPosition.pointee = 0
+        state.pointee.keyPosition = 0
         if ColumnReader.readsDirectly(type), lookup.names.count == 1 {
-            return try ColumnReader(index: 0, context: self, key: nil).decode(type)
+            return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self))
     }
@@ -196,9 +211,16 @@ struct StatementRowDecoder: Decoder {
         // making it anew costs two generic metadata lookups and an allocation per row.
         if context.containerKeyType == ObjectIdentifier(type), let box = context.containerBox {
             // The key type was compared just above, so the box holds a container of this type.
-            return unsafeDowncast(box, to: KeyedContainerBox<Key>.self).container
+            return unsafeDowncast(box, to: KeyedContainerBox<KeyedDecodingContainer<Key>>.self).container
         }
-        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(context: context))
+        return makeContainer(keyedBy: type)
+    }
+
+    /// Makes the keyed container for the first row and keeps it. Not inlined, so that the metadata lookups it
+    /// needs stay out of `container(keyedBy:)`, which would otherwise make them on every row.
+    @inline(never)
+    private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(state: context.state))
         context.containerKeyType = ObjectIdentifier(type)
         context.containerBox = KeyedContainerBox(container)
         return container
@@ -222,42 +244,73 @@ struct StatementRowDecoder: Decoder {
                     debugDescription: "A single value decodes from a row of one column; this row has "
                         + "\(context.columnNames.count): \(context.columnNames.joined(separator: ", "))"))
         }
-        return ColumnValueDecoder(
-            reader: ColumnReader(index: 0, context: context, key: nil))
+        return ColumnValueDecoder(reader: ColumnReader(index: 0, state: context.state, keyPosition: nil))
     }
 }
 
 /// Holds a keyed container so it can be kept, type-erased, in the decoding context.
-final class KeyedContainerBox<Key: CodingKey> {
-    let container: KeyedDecodingContainer<Key>
-    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+///
+/// Generic over the container type itself, not its key type: then the container's type metadata is one of
+/// this class's generic arguments, which ``container`` reads from the box's own class metadata. Code that
+/// names `KeyedDecodingContainer<Key>` in an unspecialized context (as `container(keyedBy:)` is) instead
+/// looks that metadata up in the runtime's generic metadata cache, a hash lookup, on every row.
+final class KeyedContainerBox<Container> {
+    private let stored: Container
+
+    init(_ container: Container) { stored = container }
+
+    /// The container. Not inlined, so that the caller does not need its type metadata.
+    var container: Container {
+        @inline(never) get { stored }
+    }
 }
 
 /// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
+///
+/// Generic over the key type and reached through the standard library's type-erasing box, so it runs
+/// unspecialized: it uses the key only to find its column (``KeyTrail``), then hands over to the column
+/// reader, which is not generic.
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// Unowned: the context keeps this container (in `containerBox`) for the rows after the first, so a
-    /// strong reference would be a cycle, and every fetch would leak its context and column lookup. The
-    /// container is used only while a row decodes, inside `decodeRow`, which holds the context.
-    unowned(unsafe) let context: RowDecodingContext
+    /// The context's state, not the context: the context keeps this container (in `containerBox`) for the
+    /// rows after the first, so a strong reference would be a cycle, and every fetch would leak its context
+    /// and column lookup. The container is used only while a row decodes, inside `decodeRow`, which holds
+    /// the context.
+    let state: UnsafeMutablePointer<RowDecodingState>
 
+    var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { context.columnNames.compactMap { Key(stringValue: context.lookup.keyString(forColumn: $0)) } }
 
-    func contains(_ key: Key) -> Bool { context.index(forKey: key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool { column(key, position: state.pointee.takeKeyPosition()) >= 0 }
 
+    /// The column `key` names, -1 for none: from the key trail, or else by the key's string.
+    @inline(__always)
+    private func column(_ key: Key, position: Int) -> Int32 {
+        if let column = state.pointee.trail.pointee.column(forKey: key, position: position) { return column }
+        return context.lookup.column(forKey: key, position: position)
+    }
+
+    /// The reader for the column `key` names. It records the key by its position in the key trail, not as
+    /// a String: only an error needs the key's name.
+    @inline(__always)
     private func reader(_ key: Key) throws -> ColumnReader {
-        guard let index = context.index(forKey: key.stringValue) else { throw context.keyNotFound(key) }
-        return ColumnReader(index: index, context: context, key: key.stringValue)
+        let position = state.pointee.takeKeyPosition()
+        let index = column(key, position: position)
+        guard index >= 0 else { throw context.keyNotFound(key) }
+        return ColumnReader(index: index, state: state, keyPosition: position)
     }
 
     /// The reader for an Optional key, or nil when the value is absent: NULL, or no such column in a raw-SQL
     /// row.
+    @inline(__always)
     private func optionalReader(_ key: Key) throws -> ColumnReader? {
-        guard let index = context.index(forKey: key.stringValue) else {
+        let position = state.pointee.takeKeyPosition()
+        let index = column(key, position: position)
+        guard index >= 0 else {
             if context.missingOptionalColumnIsNil { return nil }
             throw context.keyNotFound(key)
         }
-        let reader = ColumnReader(index: index, context: context, key: key.stringValue)
+        let reader = ColumnReader(index: index, state: state, keyPosition: position)
         return reader.isNull ? nil : reader
     }
 
@@ -351,6 +404,14 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     struct NeedsContainer: Error {}
 
     let reader: ColumnReader
+    /// Keeps the context alive for as long as the type's own code holds this decoder: the reader refers to it
+    /// without retaining it.
+    private let context: RowDecodingContext
+
+    init(reader: ColumnReader) {
+        self.reader = reader
+        self.context = reader.context
+    }
 
     var codingPath: [any CodingKey] { reader.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }

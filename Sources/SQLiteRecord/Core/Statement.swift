@@ -203,6 +203,41 @@ public final class Statement {
     /// U+10FFFF). A plain loop rather than the standard library's generic validation, which looks up
     /// generic metadata on every call: this runs for every text column of every row.
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isASCII(bytes) || isValidNonASCIIUTF8(bytes)
+    }
+
+    /// True when every byte is below 0x80: most text in most databases. Whole words, the last one read
+    /// overlapping the one before, or for texts under 8 bytes one read of each of 4, 2 and 1 bytes, rather
+    /// than a byte at a time: country codes and names are a few bytes long.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let count = raw.count
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                guard raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & highBits == 0 else { return false }
+                offset += 8
+            }
+            return raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & highBits == 0
+        }
+        var word: UInt64 = 0
+        var offset = 0
+        if count & 4 != 0 {
+            word |= UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            offset += 4
+        }
+        if count & 2 != 0 {
+            word |= UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+            offset += 2
+        }
+        if count & 1 != 0 { word |= UInt64(raw[offset]) }
+        return word & highBits == 0
+    }
+
+    /// The general check, for text that holds a byte at or above 0x80.
+    private static func isValidNonASCIIUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
         @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {

@@ -120,6 +120,10 @@ extension Record {
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil,
                 decoder: rowDecoder)
             var records: [Self] = []
+            // Room for the first few rows. Reserving before the loop also makes the compiler look up the type
+            // metadata of `[Self]` once, here, rather than before every append: this code is generic and runs
+            // unspecialized, and each lookup is a hash lookup in the runtime's cache.
+            records.reserveCapacity(4)
             while try statement.step() {
                 records.append(try context.decodeRow(Self.self))
             }

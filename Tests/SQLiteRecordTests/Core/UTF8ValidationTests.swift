@@ -21,6 +21,24 @@ final class UTF8ValidationTests: XCTestCase {
         XCTAssertFalse(isValid([0x80]), "lone continuation")
     }
 
+    /// The ASCII check reads words of 8, 4, 2 and 1 bytes by length: a lone continuation byte, invalid
+    /// anywhere, must be found at every offset of every length, and a valid two-byte character too.
+    func testFindsANonASCIIByteAtEveryOffset() {
+        for count in 1...40 {
+            for offset in 0..<count {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+                bytes[offset] = 0x80
+                XCTAssertFalse(isValid(bytes), "0x80 at \(offset) of \(count)")
+                if offset + 1 < count {
+                    bytes[offset] = 0xC3
+                    bytes[offset + 1] = 0xA9
+                    XCTAssertTrue(isValid(bytes), "é at \(offset) of \(count)")
+                }
+            }
+            XCTAssertTrue(isValid([UInt8](repeating: UInt8(ascii: "a"), count: count)), "ASCII of \(count)")
+        }
+    }
+
     func testAgreesWithTheStandardLibraryOnRandomBytes() throws {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else {
             throw XCTSkip("String(validating:as:) needs macOS 15 / iOS 18")

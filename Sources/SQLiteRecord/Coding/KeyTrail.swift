@@ -1,0 +1,116 @@
+/// The coding keys a row asked for, in the order it asked for them, with their columns: what lets
+/// ``ColumnLookup`` find a key's column without hashing.
+///
+/// A type's `init(from:)` asks for the same keys in the same order on every row, so after the first row each
+/// key is found by comparing it with the key asked for at the same position. The entry at a position also
+/// names the key for the errors of the column read it led to (``ColumnReader/codingPath``).
+///
+/// Kept in raw memory that ``ColumnLookup`` owns, reached through a pointer: the decoder reads it for every
+/// column of every row, where a class's stored `var` would cost a dynamic exclusivity check per access and
+/// a class reference a retain and a release.
+struct KeyTrail {
+    /// A key asked for at one position of the row, and its column.
+    struct Entry {
+        let key: String
+        /// The column index, -1 for none.
+        let column: Int32
+        /// The key's type and raw bytes, when the key is plain data (`_isPOD`) of up to 16 bytes (see
+        /// ``KeyTrail/bytes(of:)``), as a CodingKeys enum is (one byte, none for an enum of one case): a key's
+        /// string is a function of its value, so equal bytes of the same type name the same column, and the
+        /// next row's key is recognized without asking it for its string (a call through its witness table
+        /// that builds a String). nil for other keys, which are compared by their string.
+        var keyType: ObjectIdentifier?
+        var keyBytes: KeyBytes
+    }
+
+    /// Up to 16 bytes of a key, zero-padded.
+    typealias KeyBytes = (UInt64, UInt64)
+
+    /// `count` entries are initialized, `capacity` fit.
+    private(set) var entries: UnsafeMutablePointer<Entry>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init() {
+        capacity = 16
+        entries = .allocate(capacity: capacity)
+    }
+
+    /// Releases the entries; the trail is not used afterwards.
+    mutating func deallocate() {
+        entries.deinitialize(count: count)
+        entries.deallocate()
+        count = 0
+    }
+
+    /// The column of `key` when the trail holds that key at `position` (-1 when it names no column); nil
+    /// when the trail cannot tell without the key's string.
+    ///
+    /// Generic, and reached through `KeyedDecodingContainer`'s type-erasing box, so it runs unspecialized:
+    /// it asks the key type only for its size and POD-ness (loads from its value witness table) before
+    /// comparing bytes.
+    @inline(__always)
+    func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32? {
+        guard position < count, let bytes = Self.bytes(of: key) else { return nil }
+        let entry = entries + position
+        guard entry.pointee.keyType == ObjectIdentifier(Key.self), entry.pointee.keyBytes == bytes else { return nil }
+        return entry.pointee.column
+    }
+
+    /// The raw bytes of a key that is plain data of 0, 1, 2, 4, 8 or 16 bytes (aligned to its size, or to 8
+    /// for 16), zero-padded; nil for other keys.
+    ///
+    /// Read with `unsafeBitCast`, which compiles to one load from the key's address even in unspecialized
+    /// code; `withUnsafeBytes(of:)` is not inlined there, and copying the key through its value witnesses
+    /// takes two calls.
+    @inline(__always)
+    static func bytes<Key>(of key: Key) -> KeyBytes? {
+        guard _isPOD(Key.self) else { return nil }
+        let size = MemoryLayout<Key>.size
+        guard size == 0 || MemoryLayout<Key>.alignment >= min(size, 8) else { return nil }
+        switch size {
+        case 0: return (0, 0)
+        case 1: return (UInt64(unsafeBitCast(key, to: UInt8.self)), 0)
+        case 2: return (UInt64(unsafeBitCast(key, to: UInt16.self)), 0)
+        case 4: return (UInt64(unsafeBitCast(key, to: UInt32.self)), 0)
+        case 8: return (unsafeBitCast(key, to: UInt64.self), 0)
+        case 16: return unsafeBitCast(key, to: KeyBytes.self)
+        default: return nil
+        }
+    }
+
+    /// The entry at `position` when it holds `key`, with its type and bytes brought up to date (the same key,
+    /// first seen through another key type, or with other padding bytes); nil otherwise.
+    mutating func column(forKey key: String, position: Int, keyType: ObjectIdentifier?, keyBytes: KeyBytes) -> Int32? {
+        guard position < count else { return nil }
+        let entry = entries + position
+        guard entry.pointee.key == key else { return nil }
+        entry.pointee.keyType = keyType
+        entry.pointee.keyBytes = keyBytes
+        return entry.pointee.column
+    }
+
+    /// Records `key` and its column at `position`, dropping the entries from there on: another type, or a
+    /// type that skips keys on some rows, rebuilds the trail from the first key that differs.
+    mutating func record(
+        _ key: String, column: Int32, at position: Int, keyType: ObjectIdentifier?, keyBytes: KeyBytes
+    ) {
+        guard position <= count else { return }
+        (entries + position).deinitialize(count: count - position)
+        count = position
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: entries, count: count)
+            entries.deallocate()
+            entries = grown
+            capacity *= 2
+        }
+        (entries + position).initialize(to: Entry(key: key, column: column, keyType: keyType, keyBytes: keyBytes))
+        count = position + 1
+    }
+
+    /// The string of the key asked for at `position`; nil when the trail no longer reaches there.
+    func key(atPosition position: Int) -> String? {
+        position < count ? entries[position].key : nil
+    }
+}
