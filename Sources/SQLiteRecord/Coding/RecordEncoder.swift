@@ -190,12 +190,19 @@ final class ColumnsEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if binding != nil, containerKeyType == ObjectIdentifier(type), let box = containerBox {
             // The key type was compared just above, so the box holds a container of this type.
-            return unsafeDowncast(box, to: KeyedEncodingContainerBox<Key>.self).container
+            return unsafeDowncast(box, to: KeyedContainerBox<KeyedEncodingContainer<Key>>.self).container
         }
+        return makeContainer(keyedBy: type)
+    }
+
+    /// Makes a keyed container, and keeps it when this encoder is reused. Not inlined, so that the metadata
+    /// lookups it needs stay out of `container(keyedBy:)`, which would otherwise make them for every record.
+    @inline(never)
+    private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let container = KeyedEncodingContainer(RecordKeyedContainer<Key>(encoder: self))
         if binding != nil {
             containerKeyType = ObjectIdentifier(type)
-            containerBox = KeyedEncodingContainerBox(container)
+            containerBox = KeyedContainerBox(container)
         }
         return container
     }
@@ -531,10 +538,4 @@ private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
         "\(encoder.describeColumn(key)) holds one value; encode a nested value with encode(_:forKey:) and it is "
             + "stored there as JSON"
     }
-}
-
-/// Holds a keyed container so a reused ``ColumnsEncoder`` can keep it, type-erased.
-final class KeyedEncodingContainerBox<Key: CodingKey> {
-    let container: KeyedEncodingContainer<Key>
-    init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
 }
