@@ -95,8 +95,9 @@ public struct RecordEncoder: Sendable {
 
     /// ``encode(_:)``, naming `tableName` in errors, with the string value of each coding key the columns
     /// came from (they differ from the column names under ``KeyEncodingStrategy/convertToSnakeCase``).
-    func encodeWithKeys<T: Encodable>(_ value: T, tableName: String?) throws -> (columns: EncodedColumns, keys: [String])
-    {
+    func encodeWithKeys<T: Encodable>(
+        _ value: T, tableName: String?
+    ) throws -> (columns: EncodedColumns, keys: [String]) {
         let encoder = ColumnsEncoder(tableName: tableName, options: self)
         try value.encode(to: encoder)
         if let failure = encoder.failure { throw failure }
@@ -271,9 +272,26 @@ final class ColumnsEncoder: Encoder {
     /// ``put(_:for:)`` for a REAL, refusing NaN as ``real(_:type:for:)`` does.
     @inline(__always)
     func put<Key: CodingKey>(real: Double, type: Any.Type, for key: Key) throws {
-        let value = try self.real(real, type: type, for: key)
-        guard let binding = guaranteedBinding else { return try put(value, for: key) }
-        try binding._withUnsafeGuaranteedRef { try $0.bind(real: real, for: key) }
+        guard let binding = guaranteedBinding else {
+            return try put(try self.real(real, type: type, for: key), for: key)
+        }
+        // The key is checked before the value: once a record's keys differ from the binding's, nothing is
+        // converted, so the collected way, which encodes the record next, throws the record's first error.
+        try binding._withUnsafeGuaranteedRef { binding in
+            let parameter = binding.parameter(for: key)
+            guard parameter != 0 else { return }
+            _ = try self.real(real, type: type, for: key)
+            try binding.bind(real: real, at: parameter)
+        }
+    }
+
+    /// ``put(_:for:)`` for an unsigned integer, refused above `Int64.max` as ``integer(_:for:)`` does.
+    func put<T: FixedWidthInteger, Key: CodingKey>(unsigned value: T, for key: Key) throws {
+        guard let binding else { return try put(try integer(value, for: key), for: key) }
+        // As for reals: the key first, then the conversion that may throw.
+        let parameter = binding.parameter(for: key)
+        guard parameter != 0 else { return }
+        try binding.bind(try integer(value, for: key), at: parameter)
     }
 
     /// ``put(_:for:)`` for any other value, converted by ``columnValue(_:for:)``. A Date stored as SQLite
@@ -292,7 +310,7 @@ final class ColumnsEncoder: Encoder {
                     // No text form: dateValue throws the error the collected way throws.
                     return try binding.bind(try dateValue(date, for: key), at: parameter)
                 }
-                try binding.statement.bind(utf8: UnsafeBufferPointer(buffer), at: parameter)
+                try binding.bind(UnsafeBufferPointer(buffer), of: date, at: parameter)
             }
             return
         }
@@ -301,7 +319,6 @@ final class ColumnsEncoder: Encoder {
         guard parameter != 0 else { return }
         try binding.bind(try columnValue(value, for: key), at: parameter)
     }
-
 
     /// The column a key names under the key strategy.
     func columnName<Key: CodingKey>(for key: Key) -> String {
@@ -450,13 +467,13 @@ private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func encode(_ value: Int32, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try encoder.put(integer: value, for: key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        try encoder.put(try encoder.integer(value, for: key), for: key)
+        try encoder.put(unsigned: value, for: key)
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encoder.put(integer: Int64(value), for: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        try encoder.put(try encoder.integer(value, for: key), for: key)
+        try encoder.put(unsigned: value, for: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try encoder.put(value, for: key)

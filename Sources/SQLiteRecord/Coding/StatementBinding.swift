@@ -1,3 +1,6 @@
+import CSQLiteRecord
+import Foundation
+
 /// Where ``ColumnsEncoder`` binds a record's values when it encodes straight into a prepared statement,
 /// without collecting ``EncodedColumns`` first: the statement, the parameter each coding key binds, and how
 /// far the current record has got.
@@ -22,6 +25,23 @@ final class StatementBinding {
     /// statement runs (columns whose affinity may store text as a number).
     private let keepsText: UnsafeMutableBufferPointer<Bool>
 
+    /// The number of parameters the statement binds.
+    let parameterCount: Int
+    // What was bound to each parameter (index 0 for parameter 1) for the current record, so that an error
+    // carries the values that were bound, as ``Statement/bind(_:)`` keeps its arguments for its errors.
+    // Kept by storage class in plain buffers: storing an `SQLiteValue` (whose blob case holds a resilient
+    // `Data`) goes through its value witnesses, which costs more than the bind.
+    /// The storage class bound (`SQLITE_INTEGER`, ...), or ``boundDate`` for a date printed on the stack
+    /// (its text is made only when an error asks), or ``boundOther`` for a value kept in ``boundOthers``.
+    private let boundKinds: UnsafeMutableBufferPointer<Int32>
+    /// The integer, or the bit pattern of the double or of the date's seconds since 1970.
+    private let boundNumbers: UnsafeMutableBufferPointer<UInt64>
+    private let boundTexts: UnsafeMutableBufferPointer<String>
+    /// Values bound through ``bind(_:at:)`` (blobs, and what custom strategies make), by parameter index.
+    @exclusivity(unchecked) private var boundOthers: [Int: SQLiteValue] = [:]
+    private static let boundDate: Int32 = -1
+    private static let boundOther: Int32 = -2
+
     // Unchecked: a binding is used by one encoding at a time, on the thread that uses its connection, and a
     // checked access costs more than the bind it counts.
     /// How many keys the current record has encoded.
@@ -42,12 +62,22 @@ final class StatementBinding {
         _ = self.parameters.initialize(from: parameters)
         self.keepsText = .allocate(capacity: count)
         _ = self.keepsText.initialize(from: keepsText)
+        parameterCount = Int(parameters.max() ?? 0)
+        boundKinds = .allocate(capacity: parameterCount)
+        boundKinds.initialize(repeating: SQLITE_NULL)
+        boundNumbers = .allocate(capacity: parameterCount)
+        boundNumbers.initialize(repeating: 0)
+        boundTexts = .allocate(capacity: parameterCount)
+        boundTexts.initialize(repeating: "")
     }
 
     deinit {
         keys.deinitialize().deallocate()
         parameters.deallocate()
         keepsText.deallocate()
+        boundKinds.deallocate()
+        boundNumbers.deallocate()
+        boundTexts.deinitialize().deallocate()
     }
 
     /// Starts a new record.
@@ -79,7 +109,9 @@ final class StatementBinding {
     @inline(__always)
     func bindNull<Key: CodingKey>(for key: Key) throws {
         let parameter = parameter(for: key)
-        if parameter != 0 { try statement.bindNull(at: parameter) }
+        guard parameter != 0 else { return }
+        try statement.bindNull(at: parameter)
+        boundKinds[Int(parameter) - 1] = SQLITE_NULL
     }
 
     /// Binds an INTEGER for `key`.
@@ -87,15 +119,19 @@ final class StatementBinding {
     @inline(__always)
     func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
         let parameter = parameter(for: key)
-        if parameter != 0 { try statement.bind(integer: integer, at: parameter) }
+        guard parameter != 0 else { return }
+        try statement.bind(integer: integer, at: parameter)
+        boundKinds[Int(parameter) - 1] = SQLITE_INTEGER
+        boundNumbers[Int(parameter) - 1] = UInt64(bitPattern: integer)
     }
 
-    /// Binds a REAL for `key`; the caller has refused NaN.
+    /// Binds a REAL at `parameter`, the parameter of the key just encoded; the caller has refused NaN.
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
-    func bind<Key: CodingKey>(real: Double, for key: Key) throws {
-        let parameter = parameter(for: key)
-        if parameter != 0 { try statement.bind(real: real, at: parameter) }
+    func bind(real: Double, at parameter: Int32) throws {
+        try statement.bind(real: real, at: parameter)
+        boundKinds[Int(parameter) - 1] = SQLITE_FLOAT
+        boundNumbers[Int(parameter) - 1] = real.bitPattern
     }
 
     /// Binds TEXT for `key`, keeping it when the key ``keepsText``.
@@ -105,6 +141,8 @@ final class StatementBinding {
         let parameter = parameter(for: key)
         guard parameter != 0 else { return }
         try statement.bind(text: text, at: parameter)
+        boundKinds[Int(parameter) - 1] = SQLITE_TEXT
+        boundTexts[Int(parameter) - 1] = text
         if keepsCurrentText { keep(text) }
     }
 
@@ -113,7 +151,34 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     func bind(_ value: SQLiteValue, at parameter: Int32) throws {
         try statement.bind(value, at: parameter)
+        boundKinds[Int(parameter) - 1] = Self.boundOther
+        boundOthers[Int(parameter) - 1] = value
         if case .text(let text) = value, keepsCurrentText { keep(text) }
+    }
+
+    /// Binds the text of `date` in SQLite's form, printed into `text`, at `parameter`.
+    /// - Throws: ``DatabaseError`` from the bind.
+    func bind(_ text: UnsafeBufferPointer<UInt8>, of date: Date, at parameter: Int32) throws {
+        try statement.bind(utf8: text, at: parameter)
+        boundKinds[Int(parameter) - 1] = Self.boundDate
+        boundNumbers[Int(parameter) - 1] = date.timeIntervalSince1970.bitPattern
+    }
+
+    /// The values bound for the current record, parameter by parameter: what an error reports.
+    var boundArguments: StatementArguments {
+        StatementArguments(
+            (0..<parameterCount).map { index -> SQLiteValue in
+                switch boundKinds[index] {
+                case SQLITE_INTEGER: return .integer(Int64(bitPattern: boundNumbers[index]))
+                case SQLITE_FLOAT: return .real(Double(bitPattern: boundNumbers[index]))
+                case SQLITE_TEXT: return .text(boundTexts[index])
+                case Self.boundDate:
+                    let date = Date(timeIntervalSince1970: Double(bitPattern: boundNumbers[index]))
+                    return SQLiteDateFormat.string(from: date).map { .text($0) } ?? .null
+                case Self.boundOther: return boundOthers[index] ?? .null
+                default: return .null
+                }
+            })
     }
 
     /// True when the key just encoded keeps its text.

@@ -78,24 +78,24 @@ extension Database {
     /// Drops the schema cache when `PRAGMA schema_version` moved since it was filled.
     /// - Throws: ``DatabaseError`` when the schema version cannot be read.
     func validateSchemaCache() throws {
+        if schemaCache.needsDrop { schemaCache.drop() }
         let inTransaction = isInsideTransaction
         if schemaCache.isCurrent && inTransaction { return }
         let version = try integerScalar(sql: "PRAGMA schema_version") ?? 0
         if version != schemaCache.version {
-            schemaCache.columns.removeAll()
-            schemaCache.derived.removeAll()
+            schemaCache.drop()
             schemaCache.version = version
         }
         schemaCache.isCurrent = inTransaction
     }
 
-    /// The schema version (`PRAGMA schema_version`) the schema cache holds, checked as ``derivedSchemaValue(for:table:make:)``
-    /// checks it: once per transaction, or on every call outside one. What another layer keeps beside the
-    /// cache compares it to know when its own derived values are stale.
-    /// - Throws: ``DatabaseError`` when the version cannot be read.
-    func currentSchemaVersion() throws -> Int64 {
+    /// The schema cache's generation, checked as ``derivedSchemaValue(for:table:make:)`` checks the cache:
+    /// it moves whenever the cache is dropped (the schema changed, or may have: see ``SchemaCache``). What
+    /// another layer keeps beside the cache compares it to know when its own derived values are stale.
+    /// - Throws: ``DatabaseError`` when the schema version cannot be read.
+    func currentSchemaGeneration() throws -> Int {
         try validateSchemaCache()
-        return schemaCache.version
+        return schemaCache.generation
     }
 
     /// What another layer derived from table `table`'s columns, cached with them under `owner` (the

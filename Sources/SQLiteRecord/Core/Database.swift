@@ -94,6 +94,7 @@ public final class Database {
         statementCache.removeAll()
         // The Record layer's plans hold prepared statements too.
         recordCache = nil
+        stopObservingSchemaChanges()
         // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)
     }
@@ -109,7 +110,7 @@ public final class Database {
 
     /// Prepares a statement the library itself runs (never DDL).
     func prepareStatement(sql: String) throws -> Statement {
-        let statement = try Statement(connection: handle, sql: sql)
+        let statement = try notingSchemaEffects { try Statement(connection: handle, sql: sql) }
         statement.showsArgumentsInErrors = options.showsArgumentsInErrors
         return statement
     }

@@ -26,6 +26,14 @@ public final class Statement {
     var isCheckedOut = false
     /// The parameter names, index 0 for parameter 1, read once when named arguments first meet the statement.
     var parameterNamesCache: [String?]?
+    /// True for a statement that changes the schema or rolls back (as the connection's authorizer saw it
+    /// prepared): running it drops ``invalidatedSchemaCache``. Checked on every step, so a plain flag.
+    private(set) var invalidatesSchemaCache = false
+    /// The schema cache of the connection, for such a statement; weak, as a statement may outlive its
+    /// `Database`.
+    weak var invalidatedSchemaCache: SchemaCache? {
+        didSet { invalidatesSchemaCache = invalidatedSchemaCache != nil }
+    }
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
     /// `sqlite3_prepare_v3`.
@@ -104,6 +112,7 @@ public final class Statement {
     @discardableResult
     public func step() throws -> Bool {
         let code = sqlite3_step(handle)
+        if invalidatesSchemaCache { invalidatedSchemaCache?.needsDrop = true }
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         let error = makeError(code)
@@ -119,6 +128,7 @@ public final class Statement {
     func runToEnd(boundArguments arguments: () -> StatementArguments?) throws {
         while true {
             let code = sqlite3_step(handle)
+            if invalidatesSchemaCache { invalidatedSchemaCache?.needsDrop = true }
             if code == SQLITE_DONE { break }
             if code == SQLITE_ROW { continue }
             boundArguments = arguments()

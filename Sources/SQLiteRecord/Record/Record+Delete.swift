@@ -8,7 +8,9 @@ extension Record {
     public func delete(_ db: Database) throws -> Bool {
         guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
         try willDelete(db)
-        let sql = RecordSQLCache.sql(Self.self, .delete) {
+        let sql = RecordSQLCache.sql(
+            Self.self, .delete, table: Self.tableName, primaryKey: Self.primaryKeyColumn
+        ) {
             RecordSQL.delete(from: Self.tableName, primaryKey: Self.primaryKeyColumn)
         }
         try db.run(sql: sql, arguments: [id])

@@ -60,7 +60,9 @@ extension Record {
     /// - Throws: ``DatabaseError`` when the table is missing, or `DecodingError` for a stored value that does
     ///   not fit its property.
     public static func fetchOne(_ db: Database, id: Int64) throws -> Self? {
-        let sql = RecordSQLCache.sql(Self.self, .selectOne) {
+        let sql = RecordSQLCache.sql(
+            Self.self, .selectOne, table: Self.tableName, primaryKey: Self.primaryKeyColumn
+        ) {
             RecordSQL.selectOne(from: tableName, primaryKey: primaryKeyColumn)
         }
         return try db.withStatement(sql: sql, arguments: [id]) { statement in
@@ -106,7 +108,9 @@ extension Record {
     /// True when a row has `id` as its primary key.
     /// - Throws: ``DatabaseError`` when the table is missing.
     public static func exists(_ db: Database, id: Int64) throws -> Bool {
-        let sql = RecordSQLCache.sql(Self.self, .exists) {
+        let sql = RecordSQLCache.sql(
+            Self.self, .exists, table: Self.tableName, primaryKey: Self.primaryKeyColumn
+        ) {
             RecordSQL.count(from: tableName, where: [primaryKeyColumn: .integer(id)]).sql
         }
         return try db.integerScalar(sql: sql, arguments: [id]) ?? 0 > 0

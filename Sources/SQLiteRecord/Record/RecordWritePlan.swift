@@ -27,8 +27,8 @@ final class RecordWritePlan {
     let binding: StatementBinding
     /// The table name the SQL was made for.
     let tableName: String
-    /// The schema version the plan was made under (`PRAGMA schema_version`).
-    let schemaVersion: Int64
+    /// The schema cache generation the plan was made under: the plan is stale once it moves.
+    let schemaGeneration: Int
     /// For each coding key whose text is kept, the column whose affinity it is checked against.
     let numericColumns: [TextAffinityGuard.NumericColumn?]
     /// The parameter the record's `id` binds for an update; 0 for inserts.
@@ -69,7 +69,7 @@ final class RecordWritePlan {
         binding = StatementBinding(
             statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
-        schemaVersion = try db.currentSchemaVersion()
+        schemaGeneration = try db.currentSchemaGeneration()
         self.tableName = tableName
     }
 
@@ -129,7 +129,7 @@ extension Record {
         let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
         guard let plan = plans[key], !plan.isInUse else { return false }
-        guard plan.tableName == Self.tableName, plan.schemaVersion == (try db.currentSchemaVersion()) else {
+        guard plan.tableName == Self.tableName, plan.schemaGeneration == (try db.currentSchemaGeneration()) else {
             plans[key] = nil
             return false
         }
@@ -139,15 +139,22 @@ extension Record {
         do {
             guard try plan.encoder.encode(self) else { return false }
             if plan.idParameter != 0, let id { try plan.statement.bind(integer: id, at: plan.idParameter) }
-        } catch let error as DatabaseError {
-            throw error.carrying(collectedArguments(kind))
+        } catch let error as DatabaseError where error.sql == plan.statement.sql && error.arguments == nil {
+            // A bind failed (text over SQLite's length limit, say). The collected way reports every value
+            // the record encodes; so does this, encoded again with the plan's encoder. Errors the record's
+            // own encode(to:) throws pass on unchanged, as on the collected way.
+            throw error.carrying(collectedArguments(kind, options: plan.encoder.options))
         }
         for (position, text) in binding.keptTexts {
             if let column = plan.numericColumns[position] {
                 try TextAffinityGuard.check(text, in: column, table: Self.tableName)
             }
         }
-        try plan.statement.runToEnd(boundArguments: { collectedArguments(kind) })
+        try plan.statement.runToEnd(boundArguments: {
+            var arguments = binding.boundArguments
+            if plan.idParameter != 0, let id { arguments.values.append(.integer(id)) }
+            return arguments
+        })
         return true
     }
 
@@ -172,7 +179,9 @@ extension Record {
             guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
             guard !bound.names.isEmpty else {
                 // Nothing to write but the key: the update only has to find its row.
-                guard try Self.exists(db, id: id) else { throw RecordError.recordNotFound(table: Self.tableName, id: id) }
+                guard try Self.exists(db, id: id) else {
+                    throw RecordError.recordNotFound(table: Self.tableName, id: id)
+                }
                 return false
             }
             arguments.values.append(.integer(id))
@@ -181,15 +190,22 @@ extension Record {
         let sql: String
         switch kind {
         case .insertWithID:
-            sql = RecordSQLCache.sql(Self.self, .insertWithID, columns: bound.names) {
+            sql = RecordSQLCache.sql(
+                Self.self, .insertWithID, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
+            ) {
                 RecordSQL.insert(into: Self.tableName, columns: bound.names)
             }
         case .insertWithoutID:
-            sql = RecordSQLCache.sql(Self.self, .insertWithoutID, columns: bound.names) {
+            sql = RecordSQLCache.sql(
+                Self.self, .insertWithoutID, table: Self.tableName, primaryKey: Self.primaryKeyColumn,
+                columns: bound.names
+            ) {
                 RecordSQL.insert(into: Self.tableName, columns: bound.names)
             }
         case .update:
-            sql = RecordSQLCache.sql(Self.self, .update, columns: bound.names) {
+            sql = RecordSQLCache.sql(
+                Self.self, .update, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
+            ) {
                 RecordSQL.update(Self.tableName, columns: bound.names, primaryKey: Self.primaryKeyColumn)
             }
         }
@@ -216,10 +232,10 @@ extension Record {
         return bound
     }
 
-    /// The arguments the collected way binds for this record, for an error that a write through a plan
-    /// throws; nil when the record no longer encodes.
-    private func collectedArguments(_ kind: RecordWritePlan.Kind) -> StatementArguments? {
-        guard let columns = try? Self.recordEncoder.encode(self, tableName: Self.tableName) else { return nil }
+    /// The arguments the collected way binds for this record, encoded with `options` (the plan's encoder),
+    /// for a bind error on the plan path; nil when the record no longer encodes.
+    private func collectedArguments(_ kind: RecordWritePlan.Kind, options: RecordEncoder) -> StatementArguments? {
+        guard let columns = try? options.encode(self, tableName: Self.tableName) else { return nil }
         let bound = Self.boundColumns(columns, kind)
         if kind == .update, let id { return StatementArguments(bound.values + [.integer(id)]) }
         return StatementArguments(bound.values)

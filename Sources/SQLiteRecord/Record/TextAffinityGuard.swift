@@ -32,7 +32,9 @@ enum TextAffinityGuard {
                 column.affinity != .blob
             else { continue }
             try check(
-                text, in: NumericColumn(name: columns.names[position], declaredType: column.declaredType, affinity: column.affinity),
+                text,
+                in: NumericColumn(
+                    name: columns.names[position], declaredType: column.declaredType, affinity: column.affinity),
                 table: table)
         }
     }
