@@ -63,23 +63,34 @@ public struct RowDecoder: Sendable {
     /// - Throws: `DecodingError` naming the column whose value does not fit, or the key that has no column.
     public func decode<T: Decodable>(_ type: T.Type, from statement: Statement) throws -> T {
         // A caller stepping a statement row by row calls this once per row: the context (and the keyed
-        // container it keeps) is reused while the same decoder decodes the same statement.
-        let state = ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy)
-        if let context = state.reusableContext, context.decoder.isInterchangeable(with: self) {
+        // container it keeps) is reused while decoders that decode alike decode the same statement. The check
+        // compares identities and flags only: copying or comparing this decoder's strategies would cost more
+        // per row than the rest of the check.
+        // The column count is read first: a C call between reading the context and using it would make the
+        // compiler retain what it read around the call.
+        let columnCount = statement.columnCount
+        if let state = statement.codingState, state.lookup.columnCount == columnCount,
+            let context = state.reusableContext, context.decodes(like: self)
+        {
             return try context.decodeRow(type)
         }
-        let context = RowDecodingContext(
-            statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
-        state.reusableContext = context
-        return try context.decodeRow(type)
+        return try makeReusableContext(for: statement).decodeRow(type)
     }
 
-    /// True when `other` decodes exactly as this decoder does: same key strategy, the same JSON decoder
-    /// object, and the automatic date strategy on both (other date strategies hold closures or formatters
-    /// that cannot be compared, so they never match).
-    func isInterchangeable(with other: RowDecoder) -> Bool {
-        guard keyDecodingStrategy == other.keyDecodingStrategy, jsonDecoder === other.jsonDecoder else { return false }
-        if case .automatic = dateDecodingStrategy, case .automatic = other.dateDecodingStrategy { return true }
+    /// Makes the context that ``decode(_:from:)`` keeps on `statement` for the rows after this one. Not
+    /// inlined: the first row pays for it, the others do not carry its code.
+    @inline(never)
+    private func makeReusableContext(for statement: Statement) -> RowDecodingContext {
+        let context = RowDecodingContext(
+            statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
+        ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy).reusableContext = context
+        return context
+    }
+
+    /// True for ``DateDecodingStrategy/automatic``. Other strategies hold closures or formatters that cannot
+    /// be compared, so only this one tells that two decoders read dates alike.
+    var readsDatesAutomatically: Bool {
+        if case .automatic = dateDecodingStrategy { return true }
         return false
     }
 

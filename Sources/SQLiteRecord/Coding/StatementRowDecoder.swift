@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a prepared statement keeps for decoding (in its `codingCache` slot): the column lookup and the
+/// What a prepared statement keeps for decoding (in its `codingState` slot): the column lookup and the
 /// context that ``RowDecoder/decode(_:from:)`` reuses from row to row. The context refers to the lookup,
 /// never the other way, so nothing here is a cycle.
 final class StatementCodingState {
@@ -14,6 +14,10 @@ final class StatementCodingState {
 /// it (statements are cached per connection), so rows and calls after the first pay one hash per key.
 final class ColumnLookup {
     let names: [String]
+    /// `names.count`, as SQLite counts columns: compared with the statement's count on every row that
+    /// ``RowDecoder/decode(_:from:)`` decodes, which is how a statement that SQLite prepared again after a
+    /// schema change is noticed.
+    let columnCount: Int32
     let keyStrategy: RowDecoder.KeyDecodingStrategy
     /// Column name to index. When a join repeats a name, the first column of that name wins.
     private let indexes: [String: Int32]
@@ -28,6 +32,7 @@ final class ColumnLookup {
             indexes[name] = Int32(index)
         }
         self.names = names
+        self.columnCount = Int32(names.count)
         self.indexes = indexes
         self.keyStrategy = keyStrategy
         trail.initialize(to: KeyTrail())
@@ -40,13 +45,13 @@ final class ColumnLookup {
 
     /// What the statement keeps for decoding, made anew when the key strategy or the column count changed.
     static func state(of statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) -> StatementCodingState {
-        if let state = statement.codingCache as? StatementCodingState, state.lookup.keyStrategy == keyStrategy,
-            state.lookup.names.count == Int(statement.columnCount)
+        if let state = statement.codingState, state.lookup.keyStrategy == keyStrategy,
+            state.lookup.columnCount == statement.columnCount
         {
             return state
         }
         let state = StatementCodingState(lookup: ColumnLookup(statement: statement, keyStrategy: keyStrategy))
-        statement.codingCache = state
+        statement.codingState = state
         return state
     }
 
@@ -156,11 +161,9 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
-        var readsDatesAutomatically = false
-        if case .automatic = decoder.dateDecodingStrategy { readsDatesAutomatically = true }
         state.initialize(
             to: RowDecodingState(
-                row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: readsDatesAutomatically,
+                row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
                 context: .passUnretained(self)))
     }
 
@@ -173,10 +176,19 @@ final class RowDecodingContext {
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
         state.pointee.keyPosition = 0
-        if ColumnReader.readsDirectly(type), lookup.names.count == 1 {
+        if lookup.columnCount == 1, ColumnReader.readsDirectly(type) {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self))
+    }
+
+    /// True when `other` decodes exactly as this context's decoder does: the same key strategy, the same JSON
+    /// decoder object, and the automatic date strategy on both (see ``RowDecoder/readsDatesAutomatically``).
+    /// Compares the JSON decoders by identity and the rest as flags, without copying either decoder.
+    @inline(__always)
+    func decodes(like other: RowDecoder) -> Bool {
+        state.pointee.readsDatesAutomatically && other.readsDatesAutomatically
+            && lookup.keyStrategy == other.keyDecodingStrategy && decoder.jsonDecoder === other.jsonDecoder
     }
 
     /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
@@ -352,7 +364,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         try optionalReader(key)?.integer(type)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try optionalReader(key)?.decode(type)
+        return try optionalReader(key)?.decode(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
