@@ -63,7 +63,18 @@ struct ColumnReader {
     // MARK: Numbers
 
     /// INTEGER in range, or REAL with no fractional part in range.
+    ///
+    /// Inlined into each keyed container method, which reads one column per call: the common case, an
+    /// INTEGER in range, then costs a compare and the read, and the rest stays in ``convertedInteger(_:)``.
+    @inline(__always)
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        if storage == SQLITE_INTEGER, let value = T(exactly: column.int64) { return value }
+        return try convertedInteger(type)
+    }
+
+    /// ``integer(_:)`` for every case but an INTEGER in range: REAL, out of range, NULL, TEXT, BLOB.
+    @inline(never)
+    private func convertedInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         switch storage {
         case SQLITE_INTEGER:
             guard let value = T(exactly: column.int64) else { throw mismatch(type, "out of range") }
@@ -105,7 +116,21 @@ struct ColumnReader {
     }
 
     /// INTEGER 0 or 1, REAL 0.0 or 1.0, or one of the words SQLite's boolean texts use, in any case.
+    /// Inlined as ``integer(_:)`` is: an INTEGER 0 or 1 is read here, the rest in ``convertedBool()``.
+    @inline(__always)
     func bool() throws -> Bool {
+        if storage == SQLITE_INTEGER {
+            switch column.int64 {
+            case 0: return false
+            case 1: return true
+            default: break
+            }
+        }
+        return try convertedBool()
+    }
+
+    @inline(never)
+    private func convertedBool() throws -> Bool {
         switch storage {
         case SQLITE_INTEGER:
             switch column.int64 {
@@ -162,10 +187,25 @@ struct ColumnReader {
 
     // MARK: Foundation values
 
-    /// TEXT in a form SQLite's date functions read, or INTEGER / REAL unix seconds.
+    /// A date by the decoder's ``RowDecoder/DateDecodingStrategy``.
+    ///
+    /// Inlined, with the automatic strategy's TEXT case: the keyed container reads a date through here first
+    /// thing in its generic `decode`, so a date column costs a compare, the read and the parse.
+    @inline(__always)
     func date() throws -> Date {
-        try checkNotNull(Date.self)
         // Asked of the state first: switching over the strategy itself copies its payloads, per date.
+        if state.pointee.readsDatesAutomatically, storage == SQLITE_TEXT,
+            let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:))
+        {
+            return date
+        }
+        return try dateByStrategy()
+    }
+
+    /// ``date()`` for every case but the automatic strategy's TEXT that parses.
+    @inline(never)
+    private func dateByStrategy() throws -> Date {
+        try checkNotNull(Date.self)
         if state.pointee.readsDatesAutomatically { return try automaticDate() }
         switch context.decoder.dateDecodingStrategy {
         case .automatic:

@@ -325,7 +325,13 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader(key).integer(type) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader(key).integer(type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader(key).integer(type) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader(key).decode(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // A Date first, and straight to the column: the date read is inlined here, where going through the
+        // reader's generic decode would compare the type again and make a call per step. T is the type just
+        // compared, so the bit cast is the identity.
+        if T.self == Date.self { return unsafeBitCast(try reader(key).date(), to: T.self) }
+        return try reader(key).decode(type)
+    }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalReader(key)?.bool() }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
@@ -364,6 +370,8 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         try optionalReader(key)?.integer(type)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        // As in decode(_:forKey:).
+        if T.self == Date.self { return try optionalReader(key).map { unsafeBitCast(try $0.date(), to: T.self) } }
         return try optionalReader(key)?.decode(type)
     }
 
