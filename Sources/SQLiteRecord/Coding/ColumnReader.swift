@@ -92,8 +92,15 @@ struct ColumnReader {
         }
     }
 
-    /// REAL, or INTEGER converted to the nearest double.
+    /// REAL, or INTEGER converted to the nearest double. Inlined as ``integer(_:)`` is, for REAL.
+    @inline(__always)
     func double() throws -> Double {
+        if storage == SQLITE_FLOAT { return column.double }
+        return try convertedDouble()
+    }
+
+    @inline(never)
+    private func convertedDouble() throws -> Double {
         switch storage {
         case SQLITE_FLOAT, SQLITE_INTEGER: return column.double
         default:
@@ -158,8 +165,15 @@ struct ColumnReader {
 
     // MARK: Text and bytes
 
-    /// TEXT, or INTEGER and REAL as their decimal text.
+    /// TEXT, or INTEGER and REAL as their decimal text. Inlined as ``integer(_:)`` is, for valid TEXT.
+    @inline(__always)
     func string() throws -> String {
+        if storage == SQLITE_TEXT, let text = column.validatedString { return text }
+        return try convertedString()
+    }
+
+    @inline(never)
+    private func convertedString() throws -> String {
         switch storage {
         case SQLITE_TEXT:
             // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.

@@ -69,11 +69,11 @@ final class ColumnLookup {
     /// a row that asks for other keys): by the key's string, a hash, recorded in the trail for the next row.
     func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32 {
         let bytes = KeyTrail.bytes(of: key)
-        let keyType = bytes == nil ? nil : ObjectIdentifier(Key.self)
+        let keyType = bytes == nil ? 0 : KeyTrail.typeBits(of: Key.self)
         return column(forKey: key.stringValue, position: position, type: keyType, bytes: bytes ?? (0, 0))
     }
 
-    private func column(forKey key: String, position: Int, type: ObjectIdentifier?, bytes: KeyTrail.KeyBytes) -> Int32 {
+    private func column(forKey key: String, position: Int, type: UInt, bytes: KeyTrail.KeyBytes) -> Int32 {
         if let column = trail.pointee.column(forKey: key, position: position, keyType: type, keyBytes: bytes) {
             return column
         }
@@ -124,7 +124,9 @@ struct RowDecodingState {
     /// The position of the next key the current row asks for, counted.
     @inline(__always)
     mutating func takeKeyPosition() -> Int {
-        defer { keyPosition += 1 }
+        // Wrapping: a row asks for fewer keys than Int can count, and the overflow check would cost a branch
+        // per column.
+        defer { keyPosition &+= 1 }
         return keyPosition
     }
 }
@@ -282,8 +284,19 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     @inline(__always)
     private func column(_ key: Key, position: Int) -> Int32 {
         if let column = state.pointee.trail.pointee.column(forKey: key, position: position) { return column }
-        return context.lookup.column(forKey: key, position: position)
+        return lookUpColumn(key, position: position)
     }
+
+    /// The column `key` names, by its string (a first row, or a key the trail does not know at `position`).
+    /// Not inlined, as none of the paths below that a row takes only now and then: the container's methods
+    /// run once per column of every row, and the code of the rare paths costs them registers and stack.
+    @inline(never)
+    private func lookUpColumn(_ key: Key, position: Int) -> Int32 {
+        context.lookup.column(forKey: key, position: position)
+    }
+
+    @inline(never)
+    private func keyNotFound(_ key: Key) -> DecodingError { context.keyNotFound(key) }
 
     /// The reader for the column `key` names. It records the key by its position in the key trail, not as
     /// a String: only an error needs the key's name.
@@ -291,7 +304,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     private func reader(_ key: Key) throws -> ColumnReader {
         let position = state.pointee.takeKeyPosition()
         let index = column(key, position: position)
-        guard index >= 0 else { throw context.keyNotFound(key) }
+        guard index >= 0 else { throw keyNotFound(key) }
         return ColumnReader(index: index, state: state, keyPosition: position)
     }
 
@@ -301,12 +314,17 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     private func optionalReader(_ key: Key) throws -> ColumnReader? {
         let position = state.pointee.takeKeyPosition()
         let index = column(key, position: position)
-        guard index >= 0 else {
-            if context.missingOptionalColumnIsNil { return nil }
-            throw context.keyNotFound(key)
-        }
+        guard index >= 0 else { return try absentColumn(key) }
         let reader = ColumnReader(index: index, state: state, keyPosition: position)
         return reader.isNull ? nil : reader
+    }
+
+    /// nil for an Optional key with no column in a raw-SQL row; `keyNotFound` where the library wrote the
+    /// SELECT.
+    @inline(never)
+    private func absentColumn(_ key: Key) throws -> ColumnReader? {
+        if context.missingOptionalColumnIsNil { return nil }
+        throw context.keyNotFound(key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try reader(key).isNull }
