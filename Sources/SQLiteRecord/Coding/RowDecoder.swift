@@ -66,15 +66,24 @@ public struct RowDecoder: Sendable {
         // container it keeps) is reused while decoders that decode alike decode the same statement. The check
         // compares identities and flags only: copying or comparing this decoder's strategies would cost more
         // per row than the rest of the check.
+        if let context = reusableContext(on: statement) { return try context.decodeRow(type) }
+        return try makeReusableContext(for: statement).decodeRow(type)
+    }
+
+    /// The context `statement` keeps when it suits this decoder and the statement's columns are still the
+    /// ones it was made for (SQLite prepares a statement again after a schema change).
+    ///
+    /// A function of its own so that the statement's coding state is released before the row decodes, not
+    /// retained around it as a local variable of `decode` would be.
+    @inline(__always)
+    private func reusableContext(on statement: Statement) -> RowDecodingContext? {
         // The column count is read first: a C call between reading the context and using it would make the
         // compiler retain what it read around the call.
         let columnCount = statement.columnCount
-        if let state = statement.codingState, state.lookup.columnCount == columnCount,
+        guard let state = statement.codingState, state.lookup.columnCount == columnCount,
             let context = state.reusableContext, context.decodes(like: self)
-        {
-            return try context.decodeRow(type)
-        }
-        return try makeReusableContext(for: statement).decodeRow(type)
+        else { return nil }
+        return context
     }
 
     /// Makes the context that ``decode(_:from:)`` keeps on `statement` for the rows after this one. Not
