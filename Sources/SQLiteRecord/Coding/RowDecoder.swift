@@ -109,7 +109,8 @@ public struct RowDecoder: Sendable {
         let context = RowDecodingContext(
             statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
         var values: [T] = []
-        // As in `Record.fetchAll`: reserving first makes the metadata of `[T]` a lookup per call, not per row.
+        // Reserving first makes the metadata of `[T]` a lookup per call, not per row: this code is generic and
+        // runs unspecialized.
         values.reserveCapacity(4)
         while try statement.step() {
             values.append(try context.decodeRow(type))
