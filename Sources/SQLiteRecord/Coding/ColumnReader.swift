@@ -63,7 +63,18 @@ struct ColumnReader {
     // MARK: Numbers
 
     /// INTEGER in range, or REAL with no fractional part in range.
+    ///
+    /// Inlined into each keyed container method, which reads one column per call: the common case, an
+    /// INTEGER in range, then costs a compare and the read, and the rest stays in ``convertedInteger(_:)``.
+    @inline(__always)
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        if storage == SQLITE_INTEGER, let value = T(exactly: column.int64) { return value }
+        return try convertedInteger(type)
+    }
+
+    /// ``integer(_:)`` for every case but an INTEGER in range: REAL, out of range, NULL, TEXT, BLOB.
+    @inline(never)
+    private func convertedInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         switch storage {
         case SQLITE_INTEGER:
             guard let value = T(exactly: column.int64) else { throw mismatch(type, "out of range") }
@@ -81,8 +92,15 @@ struct ColumnReader {
         }
     }
 
-    /// REAL, or INTEGER converted to the nearest double.
+    /// REAL, or INTEGER converted to the nearest double. Inlined as ``integer(_:)`` is, for REAL.
+    @inline(__always)
     func double() throws -> Double {
+        if storage == SQLITE_FLOAT { return column.double }
+        return try convertedDouble()
+    }
+
+    @inline(never)
+    private func convertedDouble() throws -> Double {
         switch storage {
         case SQLITE_FLOAT, SQLITE_INTEGER: return column.double
         default:
@@ -105,7 +123,21 @@ struct ColumnReader {
     }
 
     /// INTEGER 0 or 1, REAL 0.0 or 1.0, or one of the words SQLite's boolean texts use, in any case.
+    /// Inlined as ``integer(_:)`` is: an INTEGER 0 or 1 is read here, the rest in ``convertedBool()``.
+    @inline(__always)
     func bool() throws -> Bool {
+        if storage == SQLITE_INTEGER {
+            switch column.int64 {
+            case 0: return false
+            case 1: return true
+            default: break
+            }
+        }
+        return try convertedBool()
+    }
+
+    @inline(never)
+    private func convertedBool() throws -> Bool {
         switch storage {
         case SQLITE_INTEGER:
             switch column.int64 {
@@ -133,8 +165,15 @@ struct ColumnReader {
 
     // MARK: Text and bytes
 
-    /// TEXT, or INTEGER and REAL as their decimal text.
+    /// TEXT, or INTEGER and REAL as their decimal text. Inlined as ``integer(_:)`` is, for valid TEXT.
+    @inline(__always)
     func string() throws -> String {
+        if storage == SQLITE_TEXT, let text = column.validatedString { return text }
+        return try convertedString()
+    }
+
+    @inline(never)
+    private func convertedString() throws -> String {
         switch storage {
         case SQLITE_TEXT:
             // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
@@ -162,10 +201,25 @@ struct ColumnReader {
 
     // MARK: Foundation values
 
-    /// TEXT in a form SQLite's date functions read, or INTEGER / REAL unix seconds.
+    /// A date by the decoder's ``RowDecoder/DateDecodingStrategy``.
+    ///
+    /// Inlined, with the automatic strategy's TEXT case: the keyed container reads a date through here first
+    /// thing in its generic `decode`, so a date column costs a compare, the read and the parse.
+    @inline(__always)
     func date() throws -> Date {
-        try checkNotNull(Date.self)
         // Asked of the state first: switching over the strategy itself copies its payloads, per date.
+        if state.pointee.readsDatesAutomatically, storage == SQLITE_TEXT,
+            let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:))
+        {
+            return date
+        }
+        return try dateByStrategy()
+    }
+
+    /// ``date()`` for every case but the automatic strategy's TEXT that parses.
+    @inline(never)
+    private func dateByStrategy() throws -> Date {
+        try checkNotNull(Date.self)
         if state.pointee.readsDatesAutomatically { return try automaticDate() }
         switch context.decoder.dateDecodingStrategy {
         case .automatic:

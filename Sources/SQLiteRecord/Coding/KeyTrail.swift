@@ -18,8 +18,11 @@ struct KeyTrail {
         /// ``KeyTrail/bytes(of:)``), as a CodingKeys enum is (one byte, none for an enum of one case): a key's
         /// string is a function of its value, so equal bytes of the same type name the same column, and the
         /// next row's key is recognized without asking it for its string (a call through its witness table
-        /// that builds a String). nil for other keys, which are compared by their string.
-        var keyType: ObjectIdentifier?
+        /// that builds a String). 0 for other keys, which are compared by their string.
+        ///
+        /// The type is kept as the bits of its metadata pointer (see ``typeBits(of:)``), not as an optional
+        /// `ObjectIdentifier`: comparing it is then one instruction, not a test for nil and a compare.
+        var keyType: UInt
         var keyBytes: KeyBytes
     }
 
@@ -53,8 +56,14 @@ struct KeyTrail {
     func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32? {
         guard position < count, let bytes = Self.bytes(of: key) else { return nil }
         let entry = entries + position
-        guard entry.pointee.keyType == ObjectIdentifier(Key.self), entry.pointee.keyBytes == bytes else { return nil }
+        guard entry.pointee.keyType == Self.typeBits(of: Key.self), entry.pointee.keyBytes == bytes else { return nil }
         return entry.pointee.column
+    }
+
+    /// The bits of `Key`'s metadata pointer, never 0: what ``Entry/keyType`` holds.
+    @inline(__always)
+    static func typeBits<Key>(of type: Key.Type) -> UInt {
+        UInt(bitPattern: ObjectIdentifier(type))
     }
 
     /// The raw bytes of a key that is plain data of 0, 1, 2, 4, 8 or 16 bytes (aligned to its size, or to 8
@@ -62,10 +71,19 @@ struct KeyTrail {
     ///
     /// Read with `unsafeBitCast`, which compiles to one load from the key's address even in unspecialized
     /// code; `withUnsafeBytes(of:)` is not inlined there, and copying the key through its value witnesses
-    /// takes two calls.
+    /// takes two calls. A key of one byte, as a CodingKeys enum of 2 to 256 cases is, is asked for first: its
+    /// size alone settles its alignment, so it is read after two checks rather than the general ones.
     @inline(__always)
     static func bytes<Key>(of key: Key) -> KeyBytes? {
+        let size = MemoryLayout<Key>.size
         guard _isPOD(Key.self) else { return nil }
+        if size == 1 { return (UInt64(unsafeBitCast(key, to: UInt8.self)), 0) }
+        return wideBytes(of: key)
+    }
+
+    /// ``bytes(of:)`` for keys of other sizes than one byte.
+    @inline(__always)
+    private static func wideBytes<Key>(of key: Key) -> KeyBytes? {
         let size = MemoryLayout<Key>.size
         guard size == 0 || MemoryLayout<Key>.alignment >= min(size, 8) else { return nil }
         switch size {
@@ -81,7 +99,7 @@ struct KeyTrail {
 
     /// The entry at `position` when it holds `key`, with its type and bytes brought up to date (the same key,
     /// first seen through another key type, or with other padding bytes); nil otherwise.
-    mutating func column(forKey key: String, position: Int, keyType: ObjectIdentifier?, keyBytes: KeyBytes) -> Int32? {
+    mutating func column(forKey key: String, position: Int, keyType: UInt, keyBytes: KeyBytes) -> Int32? {
         guard position < count else { return nil }
         let entry = entries + position
         guard entry.pointee.key == key else { return nil }
@@ -93,7 +111,7 @@ struct KeyTrail {
     /// Records `key` and its column at `position`, dropping the entries from there on: another type, or a
     /// type that skips keys on some rows, rebuilds the trail from the first key that differs.
     mutating func record(
-        _ key: String, column: Int32, at position: Int, keyType: ObjectIdentifier?, keyBytes: KeyBytes
+        _ key: String, column: Int32, at position: Int, keyType: UInt, keyBytes: KeyBytes
     ) {
         guard position <= count else { return }
         (entries + position).deinitialize(count: count - position)

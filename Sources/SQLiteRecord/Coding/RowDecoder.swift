@@ -63,23 +63,43 @@ public struct RowDecoder: Sendable {
     /// - Throws: `DecodingError` naming the column whose value does not fit, or the key that has no column.
     public func decode<T: Decodable>(_ type: T.Type, from statement: Statement) throws -> T {
         // A caller stepping a statement row by row calls this once per row: the context (and the keyed
-        // container it keeps) is reused while the same decoder decodes the same statement.
-        let state = ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy)
-        if let context = state.reusableContext, context.decoder.isInterchangeable(with: self) {
-            return try context.decodeRow(type)
-        }
-        let context = RowDecodingContext(
-            statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
-        state.reusableContext = context
-        return try context.decodeRow(type)
+        // container it keeps) is reused while decoders that decode alike decode the same statement. The check
+        // compares identities and flags only: copying or comparing this decoder's strategies would cost more
+        // per row than the rest of the check.
+        if let context = reusableContext(on: statement) { return try context.decodeRow(type) }
+        return try makeReusableContext(for: statement).decodeRow(type)
     }
 
-    /// True when `other` decodes exactly as this decoder does: same key strategy, the same JSON decoder
-    /// object, and the automatic date strategy on both (other date strategies hold closures or formatters
-    /// that cannot be compared, so they never match).
-    func isInterchangeable(with other: RowDecoder) -> Bool {
-        guard keyDecodingStrategy == other.keyDecodingStrategy, jsonDecoder === other.jsonDecoder else { return false }
-        if case .automatic = dateDecodingStrategy, case .automatic = other.dateDecodingStrategy { return true }
+    /// The context `statement` keeps when it suits this decoder and the statement's columns are still the
+    /// ones it was made for (SQLite prepares a statement again after a schema change).
+    ///
+    /// A function of its own so that the statement's coding state is released before the row decodes, not
+    /// retained around it as a local variable of `decode` would be.
+    @inline(__always)
+    private func reusableContext(on statement: Statement) -> RowDecodingContext? {
+        // The column count is read first: a C call between reading the context and using it would make the
+        // compiler retain what it read around the call.
+        let columnCount = statement.columnCount
+        guard let state = statement.codingState, state.lookup.columnCount == columnCount,
+            let context = state.reusableContext, context.decodes(like: self)
+        else { return nil }
+        return context
+    }
+
+    /// Makes the context that ``decode(_:from:)`` keeps on `statement` for the rows after this one. Not
+    /// inlined: the first row pays for it, the others do not carry its code.
+    @inline(never)
+    private func makeReusableContext(for statement: Statement) -> RowDecodingContext {
+        let context = RowDecodingContext(
+            statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
+        ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy).reusableContext = context
+        return context
+    }
+
+    /// True for ``DateDecodingStrategy/automatic``. Other strategies hold closures or formatters that cannot
+    /// be compared, so only this one tells that two decoders read dates alike.
+    var readsDatesAutomatically: Bool {
+        if case .automatic = dateDecodingStrategy { return true }
         return false
     }
 
@@ -89,7 +109,8 @@ public struct RowDecoder: Sendable {
         let context = RowDecodingContext(
             statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
         var values: [T] = []
-        // As in `Record.fetchAll`: reserving first makes the metadata of `[T]` a lookup per call, not per row.
+        // Reserving first makes the metadata of `[T]` a lookup per call, not per row: this code is generic and
+        // runs unspecialized.
         values.reserveCapacity(4)
         while try statement.step() {
             values.append(try context.decodeRow(type))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a prepared statement keeps for decoding (in its `codingCache` slot): the column lookup and the
+/// What a prepared statement keeps for decoding (in its `codingState` slot): the column lookup and the
 /// context that ``RowDecoder/decode(_:from:)`` reuses from row to row. The context refers to the lookup,
 /// never the other way, so nothing here is a cycle.
 final class StatementCodingState {
@@ -14,6 +14,10 @@ final class StatementCodingState {
 /// it (statements are cached per connection), so rows and calls after the first pay one hash per key.
 final class ColumnLookup {
     let names: [String]
+    /// `names.count`, as SQLite counts columns: compared with the statement's count on every row that
+    /// ``RowDecoder/decode(_:from:)`` decodes, which is how a statement that SQLite prepared again after a
+    /// schema change is noticed.
+    let columnCount: Int32
     let keyStrategy: RowDecoder.KeyDecodingStrategy
     /// Column name to index. When a join repeats a name, the first column of that name wins.
     private let indexes: [String: Int32]
@@ -28,6 +32,7 @@ final class ColumnLookup {
             indexes[name] = Int32(index)
         }
         self.names = names
+        self.columnCount = Int32(names.count)
         self.indexes = indexes
         self.keyStrategy = keyStrategy
         trail.initialize(to: KeyTrail())
@@ -40,13 +45,13 @@ final class ColumnLookup {
 
     /// What the statement keeps for decoding, made anew when the key strategy or the column count changed.
     static func state(of statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) -> StatementCodingState {
-        if let state = statement.codingCache as? StatementCodingState, state.lookup.keyStrategy == keyStrategy,
-            state.lookup.names.count == Int(statement.columnCount)
+        if let state = statement.codingState, state.lookup.keyStrategy == keyStrategy,
+            state.lookup.columnCount == statement.columnCount
         {
             return state
         }
         let state = StatementCodingState(lookup: ColumnLookup(statement: statement, keyStrategy: keyStrategy))
-        statement.codingCache = state
+        statement.codingState = state
         return state
     }
 
@@ -64,11 +69,11 @@ final class ColumnLookup {
     /// a row that asks for other keys): by the key's string, a hash, recorded in the trail for the next row.
     func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32 {
         let bytes = KeyTrail.bytes(of: key)
-        let keyType = bytes == nil ? nil : ObjectIdentifier(Key.self)
+        let keyType = bytes == nil ? 0 : KeyTrail.typeBits(of: Key.self)
         return column(forKey: key.stringValue, position: position, type: keyType, bytes: bytes ?? (0, 0))
     }
 
-    private func column(forKey key: String, position: Int, type: ObjectIdentifier?, bytes: KeyTrail.KeyBytes) -> Int32 {
+    private func column(forKey key: String, position: Int, type: UInt, bytes: KeyTrail.KeyBytes) -> Int32 {
         if let column = trail.pointee.column(forKey: key, position: position, keyType: type, keyBytes: bytes) {
             return column
         }
@@ -119,7 +124,9 @@ struct RowDecodingState {
     /// The position of the next key the current row asks for, counted.
     @inline(__always)
     mutating func takeKeyPosition() -> Int {
-        defer { keyPosition += 1 }
+        // Wrapping: a row asks for fewer keys than Int can count, and the overflow check would cost a branch
+        // per column.
+        defer { keyPosition &+= 1 }
         return keyPosition
     }
 }
@@ -156,11 +163,9 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
-        var readsDatesAutomatically = false
-        if case .automatic = decoder.dateDecodingStrategy { readsDatesAutomatically = true }
         state.initialize(
             to: RowDecodingState(
-                row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: readsDatesAutomatically,
+                row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
                 context: .passUnretained(self)))
     }
 
@@ -173,10 +178,19 @@ final class RowDecodingContext {
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
         state.pointee.keyPosition = 0
-        if ColumnReader.readsDirectly(type), lookup.names.count == 1 {
+        if lookup.columnCount == 1, ColumnReader.readsDirectly(type) {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self))
+    }
+
+    /// True when `other` decodes exactly as this context's decoder does: the same key strategy, the same JSON
+    /// decoder object, and the automatic date strategy on both (see ``RowDecoder/readsDatesAutomatically``).
+    /// Compares the JSON decoders by identity and the rest as flags, without copying either decoder.
+    @inline(__always)
+    func decodes(like other: RowDecoder) -> Bool {
+        state.pointee.readsDatesAutomatically && other.readsDatesAutomatically
+            && lookup.keyStrategy == other.keyDecodingStrategy && decoder.jsonDecoder === other.jsonDecoder
     }
 
     /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
@@ -270,8 +284,19 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     @inline(__always)
     private func column(_ key: Key, position: Int) -> Int32 {
         if let column = state.pointee.trail.pointee.column(forKey: key, position: position) { return column }
-        return context.lookup.column(forKey: key, position: position)
+        return lookUpColumn(key, position: position)
     }
+
+    /// The column `key` names, by its string (a first row, or a key the trail does not know at `position`).
+    /// Not inlined, as none of the paths below that a row takes only now and then: the container's methods
+    /// run once per column of every row, and the code of the rare paths costs them registers and stack.
+    @inline(never)
+    private func lookUpColumn(_ key: Key, position: Int) -> Int32 {
+        context.lookup.column(forKey: key, position: position)
+    }
+
+    @inline(never)
+    private func keyNotFound(_ key: Key) -> DecodingError { context.keyNotFound(key) }
 
     /// The reader for the column `key` names. It records the key by its position in the key trail, not as
     /// a String: only an error needs the key's name.
@@ -279,7 +304,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     private func reader(_ key: Key) throws -> ColumnReader {
         let position = state.pointee.takeKeyPosition()
         let index = column(key, position: position)
-        guard index >= 0 else { throw context.keyNotFound(key) }
+        guard index >= 0 else { throw keyNotFound(key) }
         return ColumnReader(index: index, state: state, keyPosition: position)
     }
 
@@ -289,12 +314,17 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     private func optionalReader(_ key: Key) throws -> ColumnReader? {
         let position = state.pointee.takeKeyPosition()
         let index = column(key, position: position)
-        guard index >= 0 else {
-            if context.missingOptionalColumnIsNil { return nil }
-            throw context.keyNotFound(key)
-        }
+        guard index >= 0 else { return try absentColumn(key) }
         let reader = ColumnReader(index: index, state: state, keyPosition: position)
         return reader.isNull ? nil : reader
+    }
+
+    /// nil for an Optional key with no column in a raw-SQL row; `keyNotFound` where the library wrote the
+    /// SELECT.
+    @inline(never)
+    private func absentColumn(_ key: Key) throws -> ColumnReader? {
+        if context.missingOptionalColumnIsNil { return nil }
+        throw context.keyNotFound(key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try reader(key).isNull }
@@ -313,7 +343,13 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader(key).integer(type) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader(key).integer(type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader(key).integer(type) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader(key).decode(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // A Date first, and straight to the column: the date read is inlined here, where going through the
+        // reader's generic decode would compare the type again and make a call per step. T is the type just
+        // compared, so the bit cast is the identity.
+        if T.self == Date.self { return unsafeBitCast(try reader(key).date(), to: T.self) }
+        return try reader(key).decode(type)
+    }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalReader(key)?.bool() }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
@@ -352,7 +388,9 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         try optionalReader(key)?.integer(type)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try optionalReader(key)?.decode(type)
+        // As in decode(_:forKey:).
+        if T.self == Date.self { return try optionalReader(key).map { unsafeBitCast(try $0.date(), to: T.self) } }
+        return try optionalReader(key)?.decode(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(

@@ -14,9 +14,11 @@ public final class Statement {
     let connection: OpaquePointer
     /// The SQL text this statement was prepared from.
     public let sql: String
-    /// A slot for the Coding layer to keep what it derives once per statement (the column lookup by coding
-    /// key). Core does not read it; it lives and dies with the prepared statement.
-    var codingCache: AnyObject?
+    /// What the Coding layer derives once per statement (the column lookup by coding key, the context a
+    /// row-by-row decoder reuses). Core does not read it; it lives and dies with the prepared statement. Typed
+    /// rather than `AnyObject`, so that ``RowDecoder/decode(_:from:)`` reads it on every row without a dynamic
+    /// cast.
+    var codingState: StatementCodingState?
     /// The arguments last bound with ``bind(_:)``, for the errors that running the statement throws.
     var boundArguments: StatementArguments?
     /// Whether errors show the argument values in their description (``Database/Options/showsArgumentsInErrors``).

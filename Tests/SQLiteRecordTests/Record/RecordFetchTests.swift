@@ -128,4 +128,32 @@ final class RecordFetchTests: XCTestCase {
             )
         }
     }
+
+    /// Enough rows that the fetch grows its buffer of decoded records twice, in order.
+    func testFetchOfManyRowsKeepsEveryRowInOrder() throws {
+        for number in 1...40 {
+            var city = City(id: nil, countryId: japan.id, name: "Town \(number)", population: number, foundedAt: nil)
+            try city.save(db)
+        }
+        let towns = try City.fetch(db, where: "name LIKE 'Town %'", orderBy: [.ascending("population")])
+        XCTAssertEqual(towns.map(\.name), (1...40).map { "Town \($0)" })
+        XCTAssertEqual(towns.map(\.population), Array(1...40))
+    }
+
+    /// A row that does not decode after many that did: the error is thrown and the records decoded so far
+    /// are released.
+    func testDecodingErrorAfterManyRowsIsThrown() throws {
+        for number in 1...40 {
+            var city = City(id: nil, countryId: japan.id, name: "Town \(number)", population: number, foundedAt: nil)
+            try city.save(db)
+        }
+        try db.execute(sql: "UPDATE cities SET population = 'many' WHERE name = 'Town 35'")
+        XCTAssertThrowsError(try City.fetch(db, where: "name LIKE 'Town %'", orderBy: [.ascending("id")])) { error in
+            guard case .typeMismatch(_, let context)? = error as? DecodingError else { return XCTFail("\(error)") }
+            XCTAssertEqual(
+                context.debugDescription, "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many'"
+            )
+        }
+        XCTAssertEqual(try City.fetch(db, where: "name LIKE 'Town %' AND name <> 'Town 35'").count, 39)
+    }
 }
