@@ -77,10 +77,10 @@ public struct RowDecoder: Sendable {
     /// retained around it as a local variable of `decode` would be.
     @inline(__always)
     private func reusableContext(on statement: Statement) -> RowDecodingContext? {
-        // The column count is read first: a C call between reading the context and using it would make the
-        // compiler retain what it read around the call.
-        let columnCount = statement.columnCount
-        guard let state = statement.codingState, state.lookup.columnCount == columnCount,
+        // The count is read first: a C call between reading the context and using it would make the compiler
+        // retain what it read around the call.
+        let reprepareCount = statement.reprepareCount
+        guard let state = statement.codingState, state.lookup.reprepareCount == reprepareCount,
             let context = state.reusableContext, context.decodes(like: self)
         else { return nil }
         return context

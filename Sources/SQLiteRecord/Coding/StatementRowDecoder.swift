@@ -14,10 +14,12 @@ final class StatementCodingState {
 /// it (statements are cached per connection), so rows and calls after the first pay one hash per key.
 final class ColumnLookup {
     let names: [String]
-    /// `names.count`, as SQLite counts columns: compared with the statement's count on every row that
-    /// ``RowDecoder/decode(_:from:)`` decodes, which is how a statement that SQLite prepared again after a
-    /// schema change is noticed.
+    /// `names.count`, as SQLite counts columns.
     let columnCount: Int32
+    /// The statement's ``Statement/reprepareCount`` when the names were read: compared on every row that
+    /// ``RowDecoder/decode(_:from:)`` decodes and on every fetch, which is how a statement that SQLite
+    /// prepared again after a schema change is noticed, even when its columns only changed names.
+    let reprepareCount: Int32
     let keyStrategy: RowDecoder.KeyDecodingStrategy
     /// Column name to index. When a join repeats a name, the first column of that name wins.
     private let indexes: [String: Int32]
@@ -25,6 +27,7 @@ final class ColumnLookup {
     private var convertedIndexes: [String: Int32] = [:]
 
     init(statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) {
+        reprepareCount = statement.reprepareCount
         let names = statement.columnNames
         var indexes: [String: Int32] = [:]
         indexes.reserveCapacity(names.count)
@@ -43,10 +46,11 @@ final class ColumnLookup {
         state(of: statement, keyStrategy: keyStrategy).lookup
     }
 
-    /// What the statement keeps for decoding, made anew when the key strategy or the column count changed.
+    /// What the statement keeps for decoding, made anew when the key strategy changed or SQLite prepared
+    /// the statement again.
     static func state(of statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) -> StatementCodingState {
         if let state = statement.codingState, state.lookup.keyStrategy == keyStrategy,
-            state.lookup.columnCount == statement.columnCount
+            state.lookup.reprepareCount == statement.reprepareCount
         {
             return state
         }
@@ -147,7 +151,9 @@ final class RowDecodingContext {
     /// misspelled key is an error at the first fetch, not a nil forever.
     let missingOptionalColumnIsNil: Bool
     let decoder: RowDecoder
-    let lookup: ColumnLookup
+    /// The statement's column lookup; replaced when SQLite prepares the statement again (see
+    /// ``decodeRow(_:)``). Unchecked: a context is used by one decoding at a time.
+    @exclusivity(unchecked) private(set) var lookup: ColumnLookup
     /// What the keyed container and the column readers read per column (see ``RowDecodingState``).
     let state = UnsafeMutablePointer<RowDecodingState>.allocate(capacity: 1)
     /// The keyed container the rows of this fetch share, and the key type it was made for.
@@ -177,11 +183,23 @@ final class RowDecodingContext {
     /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
+        // The lookup was made before the fetch's first step, and that step is where SQLite prepares the
+        // statement again after a schema change: its columns may then be other names under the same count.
+        if row.reprepareCount != lookup.reprepareCount { lookUpColumnsAgain() }
         state.pointee.keyPosition = 0
         if lookup.columnCount == 1, ColumnReader.readsDirectly(type) {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self))
+    }
+
+    /// Takes the statement's columns anew, after SQLite prepared it again.
+    @inline(never)
+    private func lookUpColumnsAgain() {
+        lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+        state.pointee = RowDecodingState(
+            row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
+            context: .passUnretained(self))
     }
 
     /// True when `other` decodes exactly as this context's decoder does: the same key strategy, the same JSON
@@ -459,4 +477,19 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try reader.integer(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try reader.integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try reader.decode(type) }
+}
+
+extension Statement {
+    /// The Coding layer's state in the statement's ``Statement/codingCache`` slot. Read on every row that
+    /// ``RowDecoder/decode(_:from:)`` decodes, so the slot's class is compared by identity (the slot holds
+    /// nothing else) rather than with a dynamic cast.
+    var codingState: StatementCodingState? {
+        get {
+            guard let cache = codingCache,
+                ObjectIdentifier(type(of: cache)) == ObjectIdentifier(StatementCodingState.self)
+            else { return nil }
+            return unsafeDowncast(cache, to: StatementCodingState.self)
+        }
+        set { codingCache = newValue }
+    }
 }

@@ -14,11 +14,10 @@ public final class Statement {
     let connection: OpaquePointer
     /// The SQL text this statement was prepared from.
     public let sql: String
-    /// What the Coding layer derives once per statement (the column lookup by coding key, the context a
-    /// row-by-row decoder reuses). Core does not read it; it lives and dies with the prepared statement. Typed
-    /// rather than `AnyObject`, so that ``RowDecoder/decode(_:from:)`` reads it on every row without a dynamic
-    /// cast.
-    var codingState: StatementCodingState?
+    /// A slot for the Coding layer to keep what it derives once per statement (the column lookup by coding
+    /// key, the context a row-by-row decoder reuses). Core does not read it; it lives and dies with the
+    /// prepared statement.
+    var codingCache: AnyObject?
     /// The arguments last bound with ``bind(_:)``, for the errors that running the statement throws.
     var boundArguments: StatementArguments?
     /// Whether errors show the argument values in their description (``Database/Options/showsArgumentsInErrors``).
@@ -94,6 +93,12 @@ public final class Statement {
 
     /// The number of parameters in the SQL (`sqlite3_bind_parameter_count`).
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// How many times SQLite has prepared the statement again by itself, as it does at the next step after
+    /// the schema changed (`sqlite3_stmt_status` with `SQLITE_STMTSTATUS_REPREPARE`): its columns may then
+    /// have other names, in another order, under the same count. See
+    /// <https://www.sqlite.org/c3ref/c_stmtstatus_counter.html>.
+    var reprepareCount: Int32 { sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) }
 
     /// The number of columns in each result row (`sqlite3_column_count`); 0 for statements that return none.
     public var columnCount: Int32 { sqlite3_column_count(handle) }

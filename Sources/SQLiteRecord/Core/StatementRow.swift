@@ -12,6 +12,9 @@ struct StatementRow {
     /// `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`.
     func columnType(at index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
 
+    /// How many times SQLite has prepared the statement again by itself (see ``Statement/reprepareCount``).
+    var reprepareCount: Int32 { sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) }
+
     /// True when column `index` of the current row is NULL.
     func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 

@@ -123,34 +123,15 @@ extension Record {
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil,
                 decoder: rowDecoder)
-            // The rows are decoded straight into a buffer of our own and moved into the array at the end: this
-            // code is generic and runs unspecialized, where `Array.append` costs three calls and a copy of the
-            // record through its value witnesses per row.
-            var capacity = 16
-            var buffer = UnsafeMutablePointer<Self>.allocate(capacity: capacity)
-            var count = 0
-            defer {
-                buffer.deinitialize(count: count)
-                buffer.deallocate()
-            }
+            var records: [Self] = []
+            // Room for the first few rows. Reserving before the loop also makes the compiler look up the type
+            // metadata of `[Self]` once, here, rather than before every append: this code is generic and runs
+            // unspecialized, and each lookup is a hash lookup in the runtime's cache.
+            records.reserveCapacity(4)
             while try statement.step() {
-                if count == capacity {
-                    let grown = UnsafeMutablePointer<Self>.allocate(capacity: capacity * 2)
-                    grown.moveInitialize(from: buffer, count: count)
-                    buffer.deallocate()
-                    buffer = grown
-                    capacity *= 2
-                }
-                (buffer + count).initialize(to: try context.decodeRow(Self.self))
-                count += 1
+                records.append(try context.decodeRow(Self.self))
             }
-            return [Self](unsafeUninitializedCapacity: count) { target, initialized in
-                guard let base = target.baseAddress else { return }
-                base.moveInitialize(from: buffer, count: count)
-                initialized = count
-                // Moved out: nothing left for the deferred cleanup to deinitialize.
-                count = 0
-            }
+            return records
         }
     }
 

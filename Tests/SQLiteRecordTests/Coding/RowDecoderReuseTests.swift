@@ -13,6 +13,12 @@ private struct OptionalStamp: Decodable, Equatable {
     var at: Date?
 }
 
+private struct Pair: Decodable, Equatable {
+    var id: Int
+    var first: String
+    var second: String
+}
+
 private struct CityName: Decodable, Equatable {
     var id: Int
     var countryCode: String
@@ -116,7 +122,7 @@ final class RowDecoderReuseTests: XCTestCase {
         try db.execute(sql: #"INSERT INTO shapes VALUES (1, '{"x_value": 1}'), (2, '{"x_value": 2}')"#)
         let statement = try db.makeStatement(sql: "SELECT * FROM shapes ORDER BY id")
         let plain = RowDecoder()
-        var snakeCaseJSON = RowDecoder()
+        let snakeCaseJSON = RowDecoder()
         snakeCaseJSON.jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
         XCTAssertTrue(try statement.step())
         XCTAssertEqual(try snakeCaseJSON.decode(Shape.self, from: statement), Shape(id: 1, point: Point(xValue: 1)))
@@ -139,7 +145,35 @@ final class RowDecoderReuseTests: XCTestCase {
         try db.execute(sql: "ALTER TABLE cities ADD COLUMN country_code TEXT DEFAULT 'FR'")
         XCTAssertTrue(try statement.step())
         XCTAssertEqual(
-            try decoder.decode(CityNameByCodingKey.self, from: statement), CityNameByCodingKey(id: 1, countryCode: "FR"))
+            try decoder.decode(CityNameByCodingKey.self, from: statement), CityNameByCodingKey(id: 1, countryCode: "FR")
+        )
+    }
+
+    /// Columns that swap names keep the column count: the statement prepared again must still be noticed,
+    /// or each key would read the other column.
+    func testStatementPreparedAgainWithSwappedColumnNamesReadsEachColumnByItsNewName() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE pairs(id INTEGER PRIMARY KEY, first TEXT, second TEXT)")
+        try db.execute(sql: "INSERT INTO pairs VALUES (1, 'a', 'b')")
+        let swap =
+            "ALTER TABLE pairs RENAME COLUMN first TO swapping; ALTER TABLE pairs RENAME COLUMN second TO first; "
+            + "ALTER TABLE pairs RENAME COLUMN swapping TO second"
+
+        // Row by row over one statement of the caller's.
+        let statement = try db.makeStatement(sql: "SELECT * FROM pairs")
+        let decoder = RowDecoder()
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try decoder.decode(Pair.self, from: statement), Pair(id: 1, first: "a", second: "b"))
+        statement.reset()
+        try db.execute(sql: swap)
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try decoder.decode(Pair.self, from: statement), Pair(id: 1, first: "b", second: "a"))
+        statement.reset()
+
+        // Through the connection's statement cache, as record fetches and raw-SQL fetches use it.
+        XCTAssertEqual(try db.fetchAll(Pair.self, sql: "SELECT * FROM pairs"), [Pair(id: 1, first: "b", second: "a")])
+        try db.execute(sql: swap)
+        XCTAssertEqual(try db.fetchAll(Pair.self, sql: "SELECT * FROM pairs"), [Pair(id: 1, first: "a", second: "b")])
     }
 
     // MARK: Dates through the keyed container
