@@ -40,9 +40,13 @@ final class StatementColumnTests: XCTestCase {
 
     func testTextThatIsNotUTF8IsRefused() throws {
         let db = try Database()
-        let statement = try db.makeStatement(sql: "SELECT CAST(x'61FF62' AS TEXT), 'a\u{FFFD}b'")
+        // The third holds a NUL before its invalid byte: the text up to the NUL is valid on its own.
+        let statement = try db.makeStatement(
+            sql: "SELECT CAST(x'61FF62' AS TEXT), 'a\u{FFFD}b', CAST(x'6100FF' AS TEXT), CAST(x'610062' AS TEXT)")
         XCTAssertTrue(try statement.step())
         XCTAssertNil(StatementColumn(statement.row, at: 0).validatedString)
         XCTAssertEqual(StatementColumn(statement.row, at: 1).validatedString, "a\u{FFFD}b")
+        XCTAssertNil(StatementColumn(statement.row, at: 2).validatedString)
+        XCTAssertEqual(StatementColumn(statement.row, at: 3).validatedString, "a\u{0}b")
     }
 }
