@@ -24,6 +24,12 @@ final class StatementBinding {
     /// True for the keys whose text values are kept in ``keptTexts`` for the caller to check before the
     /// statement runs (columns whose affinity may store text as a number).
     private let keepsText: UnsafeMutableBufferPointer<Bool>
+    /// For each key, once it has matched by its string: its type and raw bytes when it is plain data (as a
+    /// CodingKeys enum is), so that later records' keys are recognized as ``KeyTrail`` recognizes them,
+    /// without asking the key for its string (a call through its witness table that makes a String) for
+    /// every value. Type 0 for a key not recognized that way.
+    private let keyTypes: UnsafeMutableBufferPointer<UInt>
+    private let keyBytes: UnsafeMutableBufferPointer<KeyTrail.KeyBytes>
 
     /// The number of parameters the statement binds.
     let parameterCount: Int
@@ -62,6 +68,10 @@ final class StatementBinding {
         _ = self.parameters.initialize(from: parameters)
         self.keepsText = .allocate(capacity: count)
         _ = self.keepsText.initialize(from: keepsText)
+        keyTypes = .allocate(capacity: count)
+        keyTypes.initialize(repeating: 0)
+        keyBytes = .allocate(capacity: count)
+        keyBytes.initialize(repeating: (0, 0))
         parameterCount = Int(parameters.max() ?? 0)
         boundKinds = .allocate(capacity: parameterCount)
         boundKinds.initialize(repeating: SQLITE_NULL)
@@ -75,6 +85,8 @@ final class StatementBinding {
         keys.deinitialize().deallocate()
         parameters.deallocate()
         keepsText.deallocate()
+        keyTypes.deallocate()
+        keyBytes.deallocate()
         boundKinds.deallocate()
         boundNumbers.deallocate()
         boundTexts.deinitialize().deallocate()
@@ -96,9 +108,29 @@ final class StatementBinding {
     @inline(__always)
     func parameter<Key: CodingKey>(for key: Key) -> Int32 {
         let position = position
-        guard !hasDiverged, position < count, key.stringValue == keys[position] else {
+        guard !hasDiverged, position < count else {
             hasDiverged = true
             return 0
+        }
+        let bytes = KeyTrail.bytes(of: key)
+        if let bytes, keyTypes[position] == KeyTrail.typeBits(of: Key.self), keyBytes[position] == bytes {
+            self.position = position &+ 1
+            return parameters[position]
+        }
+        return parameter(forNewKey: key, bytes: bytes, at: position)
+    }
+
+    /// ``parameter(for:)`` for a key not recognized by its bytes: compared by its string, and remembered
+    /// by its bytes when it matches.
+    @inline(never)
+    private func parameter<Key: CodingKey>(forNewKey key: Key, bytes: KeyTrail.KeyBytes?, at position: Int) -> Int32 {
+        guard key.stringValue == keys[position] else {
+            hasDiverged = true
+            return 0
+        }
+        if let bytes {
+            keyTypes[position] = KeyTrail.typeBits(of: Key.self)
+            keyBytes[position] = bytes
         }
         self.position = position + 1
         return parameters[position]

@@ -205,6 +205,67 @@ final class RecordWritePlanTests: XCTestCase {
     }
 }
 
+/// Encodes through one of two key types whose cases have the same bytes but name the columns the other way
+/// round: the plan must tell the keys apart by type, not by bytes alone.
+private struct Swapped: Record, Equatable {
+    var id: Int64?
+    var left: String
+    var right: String
+    var viaOtherKeys: Bool
+    static let tableName = "swapped"
+
+    private enum StraightKeys: String, CodingKey { case id, left, right }
+    private enum CrossedKeys: String, CodingKey {
+        case id
+        case left = "right"
+        case right = "left"
+    }
+
+    init(id: Int64?, left: String, right: String, viaOtherKeys: Bool) {
+        self.id = id
+        self.left = left
+        self.right = right
+        self.viaOtherKeys = viaOtherKeys
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: StraightKeys.self)
+        id = try container.decode(Int64?.self, forKey: .id)
+        left = try container.decode(String.self, forKey: .left)
+        right = try container.decode(String.self, forKey: .right)
+        viaOtherKeys = false
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        if viaOtherKeys {
+            // Writes `left` into the column "right" and the other way round.
+            var container = encoder.container(keyedBy: CrossedKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(left, forKey: .left)
+            try container.encode(right, forKey: .right)
+        } else {
+            var container = encoder.container(keyedBy: StraightKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(left, forKey: .left)
+            try container.encode(right, forKey: .right)
+        }
+    }
+}
+
+final class RecordWritePlanKeyTypeTests: XCTestCase {
+    func testKeysOfAnotherTypeWithTheSameBytesAreToldApart() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE swapped(id INTEGER PRIMARY KEY, left TEXT, right TEXT)")
+        for (number, crossed) in [false, false, true, false, true, true].enumerated() {
+            var record = Swapped(id: nil, left: "L\(number)", right: "R\(number)", viaOtherKeys: crossed)
+            try record.insert(db)
+        }
+        XCTAssertEqual(
+            try db.fetchAll(String.self, sql: "SELECT left || ' ' || right FROM swapped ORDER BY id"),
+            ["L0 R0", "L1 R1", "R2 L2", "L3 R3", "R4 L4", "R5 L5"])
+    }
+}
+
 extension Date {
     fileprivate static func * (date: Date, factor: Double) -> Date {
         Date(timeIntervalSince1970: date.timeIntervalSince1970 * factor)
