@@ -40,7 +40,8 @@ final class StatementBinding {
     /// The storage class bound (`SQLITE_INTEGER`, ...), or ``boundDate`` for a date printed on the stack
     /// (its text is made only when an error asks), or ``boundOther`` for a value kept in ``boundOthers``.
     private let boundKinds: UnsafeMutableBufferPointer<Int32>
-    /// The integer, or the bit pattern of the double or of the date's seconds since 1970.
+    /// The integer, or the bit pattern of the double, or of the date's `timeIntervalSinceReferenceDate` (the
+    /// date exactly as it was bound).
     private let boundNumbers: UnsafeMutableBufferPointer<UInt64>
     private let boundTexts: UnsafeMutableBufferPointer<String>
     /// Values bound through ``bind(_:at:)`` (blobs, and what custom strategies make), by parameter index.
@@ -56,6 +57,17 @@ final class StatementBinding {
     @exclusivity(unchecked) private(set) var hasDiverged = false
     /// The text bound for keys that ``keepsText``, with the key's position.
     @exclusivity(unchecked) private(set) var keptTexts: [(position: Int, text: String)] = []
+    /// How many values the current record has bound, and how many parameters a record binds (the keys with
+    /// a parameter). A record is complete only when every one was bound: a record whose `encode(to:)` caught
+    /// an error of ours (a NaN, text over SQLite's length limit) and went on must not run with the value the
+    /// record before it bound there.
+    @exclusivity(unchecked) private var bindCount = 0
+    private let bindsPerRecord: Int
+    /// True once the current record bound a text or blob of more than ``largeValueByteCount`` bytes: the
+    /// caller lets go of it (and SQLite of its copy) once the statement ran, rather than keeping it until
+    /// the next record of the type.
+    @exclusivity(unchecked) private(set) var holdsLargeValue = false
+    static let largeValueByteCount = 4096
 
     /// A binding of the keys `keys` to `parameters` of `statement`, keeping the text of the keys where
     /// `keepsText` is true; the three arrays run in parallel.
@@ -73,6 +85,7 @@ final class StatementBinding {
         keyBytes = .allocate(capacity: count)
         keyBytes.initialize(repeating: (0, 0))
         parameterCount = Int(parameters.max() ?? 0)
+        bindsPerRecord = parameters.lazy.filter { $0 != 0 }.count
         boundKinds = .allocate(capacity: parameterCount)
         boundKinds.initialize(repeating: SQLITE_NULL)
         boundNumbers = .allocate(capacity: parameterCount)
@@ -96,11 +109,12 @@ final class StatementBinding {
     func start() {
         position = 0
         hasDiverged = false
+        bindCount = 0
         if !keptTexts.isEmpty { keptTexts.removeAll(keepingCapacity: true) }
     }
 
-    /// True when the record encoded exactly ``keys``, in order: every parameter is bound.
-    var isComplete: Bool { !hasDiverged && position == count }
+    /// True when the record encoded exactly ``keys``, in order, and every parameter was bound for it.
+    var isComplete: Bool { !hasDiverged && position == count && bindCount == bindsPerRecord }
 
     /// The parameter for `key`, the next key the record encodes; 0 when the statement leaves that value out,
     /// or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later key of the
@@ -144,6 +158,7 @@ final class StatementBinding {
         guard parameter != 0 else { return }
         try statement.bindNull(at: parameter)
         boundKinds[Int(parameter) - 1] = SQLITE_NULL
+        bindCount &+= 1
     }
 
     /// Binds an INTEGER for `key`.
@@ -155,6 +170,7 @@ final class StatementBinding {
         try statement.bind(integer: integer, at: parameter)
         boundKinds[Int(parameter) - 1] = SQLITE_INTEGER
         boundNumbers[Int(parameter) - 1] = UInt64(bitPattern: integer)
+        bindCount &+= 1
     }
 
     /// Binds a REAL at `parameter`, the parameter of the key just encoded; the caller has refused NaN.
@@ -164,6 +180,7 @@ final class StatementBinding {
         try statement.bind(real: real, at: parameter)
         boundKinds[Int(parameter) - 1] = SQLITE_FLOAT
         boundNumbers[Int(parameter) - 1] = real.bitPattern
+        bindCount &+= 1
     }
 
     /// Binds TEXT for `key`, keeping it when the key ``keepsText``.
@@ -175,6 +192,8 @@ final class StatementBinding {
         try statement.bind(text: text, at: parameter)
         boundKinds[Int(parameter) - 1] = SQLITE_TEXT
         boundTexts[Int(parameter) - 1] = text
+        bindCount &+= 1
+        if text.utf8.count > Self.largeValueByteCount { holdsLargeValue = true }
         if keepsCurrentText { keep(text) }
     }
 
@@ -185,7 +204,16 @@ final class StatementBinding {
         try statement.bind(value, at: parameter)
         boundKinds[Int(parameter) - 1] = Self.boundOther
         boundOthers[Int(parameter) - 1] = value
-        if case .text(let text) = value, keepsCurrentText { keep(text) }
+        bindCount &+= 1
+        switch value {
+        case .text(let text):
+            if text.utf8.count > Self.largeValueByteCount { holdsLargeValue = true }
+            if keepsCurrentText { keep(text) }
+        case .blob(let data):
+            if data.count > Self.largeValueByteCount { holdsLargeValue = true }
+        default:
+            break
+        }
     }
 
     /// Binds the text of `date` in SQLite's form, printed into `text`, at `parameter`.
@@ -193,7 +221,8 @@ final class StatementBinding {
     func bind(_ text: UnsafeBufferPointer<UInt8>, of date: Date, at parameter: Int32) throws {
         try statement.bind(utf8: text, at: parameter)
         boundKinds[Int(parameter) - 1] = Self.boundDate
-        boundNumbers[Int(parameter) - 1] = date.timeIntervalSince1970.bitPattern
+        boundNumbers[Int(parameter) - 1] = date.timeIntervalSinceReferenceDate.bitPattern
+        bindCount &+= 1
     }
 
     /// The values bound for the current record, parameter by parameter: what an error reports.
@@ -205,12 +234,25 @@ final class StatementBinding {
                 case SQLITE_FLOAT: return .real(Double(bitPattern: boundNumbers[index]))
                 case SQLITE_TEXT: return .text(boundTexts[index])
                 case Self.boundDate:
-                    let date = Date(timeIntervalSince1970: Double(bitPattern: boundNumbers[index]))
+                    let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: boundNumbers[index]))
                     return SQLiteDateFormat.string(from: date).map { .text($0) } ?? .null
                 case Self.boundOther: return boundOthers[index] ?? .null
                 default: return .null
                 }
             })
+    }
+
+    /// Lets go of the values bound for the current record, and has SQLite let go of its copies
+    /// (`sqlite3_clear_bindings`): after a record with a large value, which would otherwise stay in memory
+    /// until the next record of the type.
+    func releaseValues() {
+        statement.resetAndClearBindings()
+        for index in 0..<parameterCount {
+            boundKinds[index] = SQLITE_NULL
+            boundTexts[index] = ""
+        }
+        boundOthers.removeAll()
+        holdsLargeValue = false
     }
 
     /// True when the key just encoded keeps its text.

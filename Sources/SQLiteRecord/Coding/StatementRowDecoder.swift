@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a prepared statement keeps for decoding (in its `codingState` slot): the column lookup and the
+/// What a prepared statement keeps for decoding (in its `codingCache` slot, read through `codingState`): the column lookup and the
 /// context that ``RowDecoder/decode(_:from:)`` reuses from row to row. The context refers to the lookup,
 /// never the other way, so nothing here is a cycle.
 final class StatementCodingState {

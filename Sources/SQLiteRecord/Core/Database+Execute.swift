@@ -44,7 +44,7 @@ extension Database {
             while text.pointee != 0 {
                 var prepared: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
-                schemaCache.preparedStatementInvalidates = false
+                schemaCache.preparedStatementEffect = .none
                 let code = sqlite3_prepare_v3(handle, text, -1, 0, &prepared, &tail)
                 let statementText: String
                 // After a syntax error `tail` points where parsing stopped, not at the statement's end: the
@@ -65,7 +65,7 @@ extension Database {
                 text = tail
                 guard let prepared else { continue }  // only whitespace or comments
                 let statement = Statement(handle: prepared, connection: handle, sql: statementText)
-                if schemaCache.preparedStatementInvalidates { statement.invalidatedSchemaCache = schemaCache }
+                statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
                 statement.showsArgumentsInErrors = options.showsArgumentsInErrors
                 if statements.count < 2 { statements.append(statement) }
                 if !arguments.isEmpty {

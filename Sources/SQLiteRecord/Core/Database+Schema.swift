@@ -75,7 +75,9 @@ extension Database {
         return columns
     }
 
-    /// Drops the schema cache when `PRAGMA schema_version` moved since it was filled.
+    /// Drops the schema cache when a statement that ran since may have changed the schema (see
+    /// ``SchemaCache``: DDL, or a rollback of a transaction that ran DDL), or when `PRAGMA schema_version`
+    /// moved since the cache was filled (another connection changed the schema).
     /// - Throws: ``DatabaseError`` when the schema version cannot be read.
     func validateSchemaCache() throws {
         if schemaCache.needsDrop { schemaCache.drop() }

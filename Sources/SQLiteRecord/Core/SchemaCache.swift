@@ -6,9 +6,11 @@ import CSQLiteRecord
 /// `PRAGMA schema_version` tells when the main schema changed, but not everything: a rollback takes the
 /// version back, so one number can stand for two schemas (a table created, rolled back, and created again
 /// with other columns), and a TEMP table, which shadows a main table of the same name, does not move it.
-/// So statements that change the schema or roll back are recognized when they are prepared (by the
-/// connection's authorizer), and running one drops the cache, as does any rollback SQLite reports (the
-/// rollback hook). See <https://www.sqlite.org/pragma.html#pragma_schema_version>,
+/// So statements that change the schema are recognized when they are prepared (by the connection's
+/// authorizer), and running one drops the cache; so does a rollback (a ROLLBACK or ROLLBACK TO statement,
+/// or one SQLite makes itself and reports to the rollback hook) of a transaction in which such a statement
+/// ran. A rollback of a transaction that only wrote rows keeps the cache, and the Record layer's write
+/// plans with it. See <https://www.sqlite.org/pragma.html#pragma_schema_version>,
 /// <https://www.sqlite.org/c3ref/set_authorizer.html> and <https://www.sqlite.org/c3ref/commit_hook.html>.
 final class SchemaCache {
     // Unchecked: a connection is used on one thread at a time, and these are read on every record write.
@@ -23,9 +25,35 @@ final class SchemaCache {
     /// Set when a statement that changes the schema or rolls back has run: the cache is dropped before it
     /// is next used.
     @exclusivity(unchecked) var needsDrop = false
-    /// Set by the authorizer while a statement is prepared, when the statement changes the schema or rolls
-    /// back; read right after the prepare.
-    @exclusivity(unchecked) var preparedStatementInvalidates = false
+    /// Set by the authorizer while a statement is prepared: what running the statement does to the schema;
+    /// read right after the prepare.
+    @exclusivity(unchecked) var preparedStatementEffect = SchemaEffect.none
+    /// True from the run of a statement that changes the schema until the transaction it ran in commits or
+    /// rolls back (the commit and rollback hooks): only a rollback then may bring back an older schema.
+    @exclusivity(unchecked) var changedSchemaInTransaction = false
+
+    /// What running a statement does to the schema.
+    enum SchemaEffect: UInt8 {
+        case none
+        /// CREATE, DROP, ALTER, ATTACH, DETACH.
+        case changesSchema
+        /// ROLLBACK, or ROLLBACK TO a savepoint.
+        case rollsBack
+    }
+
+    /// Notes that a statement with `effect` is about to run; called before its step, because the commit and
+    /// rollback hooks run inside the step.
+    func statementWillRun(_ effect: SchemaEffect) {
+        switch effect {
+        case .none:
+            break
+        case .changesSchema:
+            needsDrop = true
+            changedSchemaInTransaction = true
+        case .rollsBack:
+            if changedSchemaInTransaction { needsDrop = true }
+        }
+    }
     /// `columns(in:)` answers, by lowercased table name (SQLite compares names case-insensitively).
     var columns: [String: [ColumnInfo]] = [:]
     /// Values other layers derive from the columns (the Record layer's affinity plan), by layer key and
@@ -65,7 +93,7 @@ final class SchemaCache {
 }
 
 extension Database {
-    /// Installs the authorizer and the rollback hook that keep ``SchemaCache`` honest (see there). The
+    /// Installs the authorizer and the commit and rollback hooks that keep ``SchemaCache`` honest (see there). The
     /// authorizer allows everything: it only notes what a statement does.
     func observeSchemaChanges() {
         let cache = Unmanaged.passUnretained(schemaCache).toOpaque()
@@ -75,12 +103,12 @@ extension Database {
                 guard let context else { return SQLITE_OK }
                 let cache = Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue()
                 if SchemaCache.changesSchema(action) {
-                    cache.preparedStatementInvalidates = true
+                    cache.preparedStatementEffect = .changesSchema
                 } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,
                     sqlite3_stricmp(first, "ROLLBACK") == 0
                 {
                     // ROLLBACK, and ROLLBACK TO a savepoint, which the rollback hook does not report.
-                    cache.preparedStatementInvalidates = true
+                    cache.preparedStatementEffect = .rollsBack
                 }
                 return SQLITE_OK
             }, cache)
@@ -88,7 +116,16 @@ extension Database {
             handle,
             { context in
                 guard let context else { return }
-                Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue().needsDrop = true
+                let cache = Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue()
+                if cache.changedSchemaInTransaction { cache.needsDrop = true }
+                cache.changedSchemaInTransaction = false
+            }, cache)
+        sqlite3_commit_hook(
+            handle,
+            { context in
+                guard let context else { return 0 }
+                Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue().changedSchemaInTransaction = false
+                return 0  // 0 lets the commit go ahead
             }, cache)
     }
 
@@ -97,16 +134,15 @@ extension Database {
     func stopObservingSchemaChanges() {
         sqlite3_set_authorizer(handle, nil, nil)
         sqlite3_rollback_hook(handle, nil, nil)
+        sqlite3_commit_hook(handle, nil, nil)
     }
 
-    /// Prepares with `prepare` and marks the statement when the authorizer saw it change the schema or roll
-    /// back, so that running it drops the schema cache.
+    /// Prepares with `prepare` and marks the statement with what the authorizer saw it do to the schema, so
+    /// that running it drops the schema cache when it must.
     func notingSchemaEffects(_ prepare: () throws -> Statement) rethrows -> Statement {
-        schemaCache.preparedStatementInvalidates = false
+        schemaCache.preparedStatementEffect = .none
         let statement = try prepare()
-        if schemaCache.preparedStatementInvalidates {
-            statement.invalidatedSchemaCache = schemaCache
-        }
+        statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
         return statement
     }
 }

@@ -28,12 +28,25 @@ public final class Statement {
     /// The parameter names, index 0 for parameter 1, read once when named arguments first meet the statement.
     var parameterNamesCache: [String?]?
     /// True for a statement that changes the schema or rolls back (as the connection's authorizer saw it
-    /// prepared): running it drops ``invalidatedSchemaCache``. Checked on every step, so a plain flag.
-    private(set) var invalidatesSchemaCache = false
+    /// prepared): running it tells ``schemaCache``. Checked on every step, so a plain flag.
+    private(set) var hasSchemaEffect = false
+    private var schemaEffect = SchemaCache.SchemaEffect.none
     /// The schema cache of the connection, for such a statement; weak, as a statement may outlive its
     /// `Database`.
-    weak var invalidatedSchemaCache: SchemaCache? {
-        didSet { invalidatesSchemaCache = invalidatedSchemaCache != nil }
+    private weak var schemaCache: SchemaCache?
+
+    /// Marks the statement as having `effect` on the schema `cache` holds.
+    func noteSchemaEffect(_ effect: SchemaCache.SchemaEffect, on cache: SchemaCache) {
+        guard effect != .none else { return }
+        schemaEffect = effect
+        schemaCache = cache
+        hasSchemaEffect = true
+    }
+
+    /// Tells the schema cache that the statement is about to run. Not inlined: few statements need it.
+    @inline(never)
+    private func announceSchemaEffect() {
+        schemaCache?.statementWillRun(schemaEffect)
     }
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
@@ -118,8 +131,8 @@ public final class Statement {
     ///   `SQLITE_INTERRUPT` when ``DatabaseQueue/interrupt()`` or a cancelled task interrupted it.
     @discardableResult
     public func step() throws -> Bool {
+        if hasSchemaEffect { announceSchemaEffect() }
         let code = sqlite3_step(handle)
-        if invalidatesSchemaCache { invalidatedSchemaCache?.needsDrop = true }
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         let error = makeError(code)
@@ -134,8 +147,8 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` as ``step()`` does.
     func runToEnd(boundArguments arguments: () -> StatementArguments?) throws {
         while true {
+            if hasSchemaEffect { announceSchemaEffect() }
             let code = sqlite3_step(handle)
-            if invalidatesSchemaCache { invalidatedSchemaCache?.needsDrop = true }
             if code == SQLITE_DONE { break }
             if code == SQLITE_ROW { continue }
             boundArguments = arguments()

@@ -6,8 +6,13 @@ import Foundation
 ///
 /// A plan is made from the columns of a record written the collected way (encoded into ``EncodedColumns``,
 /// then run through the statement cache), and used for the records of that type after it. It is made anew
-/// when the schema or the type's table name changes. A record whose coding keys differ from the plan's (a
-/// custom `encode(to:)` that leaves a key out) is written the collected way, and the plan is kept.
+/// when the schema may have changed (see ``SchemaCache``) or the type's `tableName` or `primaryKeyColumn`
+/// changed. A record whose coding keys differ from the plan's (a custom `encode(to:)` that leaves a key
+/// out), or that did not bind every parameter (its `encode(to:)` caught an error and went on), is written
+/// the collected way, and the plan is kept.
+///
+/// The plan holds the statement, the binding and the encoder. The encoder holds the binding and keeps its
+/// keyed container, which holds the encoder: that cycle is broken when the plan goes (`deinit`).
 final class RecordWritePlan {
     /// Which statement a plan runs.
     enum Kind: Hashable {
@@ -21,12 +26,12 @@ final class RecordWritePlan {
     }
 
     let encoder: ColumnsEncoder
-    /// The prepared statement, held here: the binding and the encoder refer to it and to each other
-    /// without holding.
+    /// The prepared statement; not in the connection's statement cache, so nothing else binds it.
     let statement: Statement
     let binding: StatementBinding
-    /// The table name the SQL was made for.
+    /// The table and primary key names the SQL was made for.
     let tableName: String
+    let primaryKey: String
     /// The schema cache generation the plan was made under: the plan is stale once it moves.
     let schemaGeneration: Int
     /// For each coding key whose text is kept, the column whose affinity it is checked against.
@@ -65,12 +70,15 @@ final class RecordWritePlan {
             idParameter = Int32(boundNames.count + 1)
         }
         numericColumns = try TextAffinityGuard.numericColumns(names, table: tableName, db: db)
-        statement = try db.makeStatement(sql: sql)
+        // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
+        // own may change the schema.
+        statement = try db.prepareStatement(sql: sql)
         binding = StatementBinding(
             statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
         self.tableName = tableName
+        self.primaryKey = primaryKey
     }
 
     deinit {
@@ -88,6 +96,8 @@ final class RecordWritePlans {
 
     // Unchecked: a connection is used on one thread at a time.
     @exclusivity(unchecked) private var plans: [Key: RecordWritePlan] = [:]
+    /// How many records were written through a plan on this connection (tests check the plans are used).
+    @exclusivity(unchecked) private(set) var writes = 0
     /// The plan found last: a loop that saves records of one type finds it without hashing.
     @exclusivity(unchecked) private var lastKey: Key?
     @exclusivity(unchecked) private var lastPlan: RecordWritePlan?
@@ -99,6 +109,9 @@ final class RecordWritePlans {
         db.recordCache = plans
         return plans
     }
+
+    /// Counts a record written through a plan.
+    func countWrite() { writes &+= 1 }
 
     subscript(key: Key) -> RecordWritePlan? {
         get {
@@ -129,13 +142,18 @@ extension Record {
         let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
         guard let plan = plans[key], !plan.isInUse else { return false }
-        guard plan.tableName == Self.tableName, plan.schemaGeneration == (try db.currentSchemaGeneration()) else {
+        guard plan.tableName == Self.tableName, plan.primaryKey == Self.primaryKeyColumn,
+            plan.schemaGeneration == (try db.currentSchemaGeneration())
+        else {
             plans[key] = nil
             return false
         }
         plan.isInUse = true
-        defer { plan.isInUse = false }
         let binding = plan.binding
+        defer {
+            plan.isInUse = false
+            if binding.holdsLargeValue { binding.releaseValues() }
+        }
         do {
             guard try plan.encoder.encode(self) else { return false }
             if plan.idParameter != 0, let id { try plan.statement.bind(integer: id, at: plan.idParameter) }
@@ -155,6 +173,7 @@ extension Record {
             if plan.idParameter != 0, let id { arguments.values.append(.integer(id)) }
             return arguments
         })
+        plans.countWrite()
         return true
     }
 

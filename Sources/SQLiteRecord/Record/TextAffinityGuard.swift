@@ -71,6 +71,9 @@ enum TextAffinityGuard {
     }
 }
 
+/// A table's columns by name, with their affinities computed once, kept in the connection's schema cache.
+/// It also remembers the last list of encoded column names it was asked about, so that the records of
+/// one type (which encode the same names every time) find their columns by position.
 private final class AffinityPlan {
     private let columnsByName: [String: (declaredType: String, affinity: ColumnAffinity)]
     private var alignedNames: [String] = []

@@ -86,6 +86,9 @@ final class RecordWritePlanHostileTests: XCTestCase {
             XCTAssertTrue(
                 kinds.contains { plans[RecordWritePlans.Key(type: ObjectIdentifier(R.self), kind: $0)] != nil },
                 "the planned database made a plan (else the test did not exercise it)", file: file, line: line)
+            XCTAssertGreaterThan(
+                plans.writes, 0, "a record was written through a plan (else the test did not exercise it)",
+                file: file, line: line)
         }
         return (planned.outcomes, planned.rows)
     }
@@ -248,7 +251,10 @@ final class RecordWritePlanHostileTests: XCTestCase {
 
     private static let shiftySchema =
         "CREATE TABLE shifty(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL DEFAULT 9.5, d TEXT DEFAULT 'dflt')"
-    private static let shapes = [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 11, 12, 0, 13, 0, 15, 16, 0, 17, 0, 18, 0, 19, 0, 20, 0]
+    private static let shapes = [
+        0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 11, 12, 0, 13, 0, 15, 16, 0, 17, 0, 18, 0, 19, 0,
+        20, 0,
+    ]
 
     private func shifty(ids: Bool) -> [Shifty] {
         Self.shapes.enumerated().map { index, shape in
@@ -282,7 +288,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
         }
         let result = try assertPlanMatchesCollected(
             Self.shiftySchema, table: "shifty", shifty(ids: true), operation: .update, setup: setup)
-        XCTAssertTrue(result.rows.contains("105|'a5'|50|-1.5|'dflt'"), "a key fewer keeps the old value: \(result.rows)")
+        XCTAssertTrue(
+            result.rows.contains("105|'a5'|50|-1.5|'dflt'"), "a key fewer keeps the old value: \(result.rows)")
     }
 
     /// A record whose `encode(to:)` leaves `takenAt` out when nil: a record with it diverges from the plan.
@@ -378,7 +385,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
             try container.encodeIfPresent(id, forKey: .id)
             try container.encode(name, forKey: .name)
             if poison {
-                throw DatabaseError(resultCode: .error, message: "lookup failed", sql: "SELECT 1", arguments: ["marker"])
+                throw DatabaseError(
+                    resultCode: .error, message: "lookup failed", sql: "SELECT 1", arguments: ["marker"])
             }
         }
     }
@@ -454,7 +462,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
         let result = try assertPlanMatchesCollected(
             Self.membersSchema, table: "members", updates, operation: .update, setup: setup)
         XCTAssertEqual(result.rows, ["1|'a2@x'|'A2'|10|2", "2|'b@x'|'B'|2|2", "3|'c2@x'|'C2'|30|NULL"])
-        XCTAssertTrue(result.outcomes[5].contains("recordNotFound") || result.outcomes[5].contains("77"), result.outcomes[5])
+        XCTAssertTrue(
+            result.outcomes[5].contains("recordNotFound") || result.outcomes[5].contains("77"), result.outcomes[5])
     }
 
     func testAnErrorAtBindTimeMatchesTheCollectedWayAndLeavesThePlanUsable() throws {
@@ -499,7 +508,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
 
     func testABusyErrorOnThePlanPathMatchesTheCollectedWayAndLeavesThePlanUsable() throws {
         func scenario(dropPlans: Bool) throws -> (outcomes: [String], rows: [String]) {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "hostile-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let path = directory.appendingPathComponent("busy.sqlite").path
@@ -542,13 +552,18 @@ final class RecordWritePlanHostileTests: XCTestCase {
         XCTAssertTrue(planned.outcomes[4].contains("locked"), planned.outcomes[4])
         XCTAssertEqual(
             planned.rows,
-            ["1|'one-updated'|X''", "2|'two'|X'74776F'", "10|'ten'|X'74656E'", "11|'eleven'|X'656C6576656E'",
-             "12|'after'|X'6166746572'", "21|'after'|X'6166746572'"])
+            [
+                "1|'one-updated'|X''", "2|'two'|X'74776F'", "10|'ten'|X'74656E'", "11|'eleven'|X'656C6576656E'",
+                "12|'after'|X'6166746572'", "21|'after'|X'6166746572'",
+            ])
     }
 
     // MARK: - Values
 
-    private enum Grade: String, Codable { case bond = "007", plain = "B" }
+    private enum Grade: String, Codable {
+        case bond = "007"
+        case plain = "B"
+    }
 
     private struct Numbers: Record {
         var id: Int64?
@@ -603,7 +618,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
         record.n = "+7"
         writes += [record, ok]
         let result = try assertPlanMatchesCollected(schema, table: "numbers", writes)
-        XCTAssertTrue(result.outcomes[2].hasPrefix("EncodingError") && result.outcomes[2].contains("00120"), result.outcomes[2])
+        XCTAssertTrue(
+            result.outcomes[2].hasPrefix("EncodingError") && result.outcomes[2].contains("00120"), result.outcomes[2])
         XCTAssertEqual(result.outcomes.filter { $0.hasPrefix("ok") }.count, 13, "\(result.outcomes)")
     }
 
@@ -709,7 +725,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
 
     func testTwoRecordTypesSharingOneTableKeepTheirOwnColumns() throws {
         let db = try Database()
-        try db.execute(sql: "CREATE TABLE shared(id INTEGER PRIMARY KEY, name TEXT, qty INTEGER DEFAULT 0, note TEXT DEFAULT 'n')")
+        try db.execute(
+            sql: "CREATE TABLE shared(id INTEGER PRIMARY KEY, name TEXT, qty INTEGER DEFAULT 0, note TEXT DEFAULT 'n')")
         for index in 0..<4 {
             var a = SharedA(id: nil, name: "a\(index)", qty: index)
             try a.insert(db)
@@ -746,7 +763,10 @@ final class RecordWritePlanHostileTests: XCTestCase {
     /// record after the change goes to the old table, the ones after it (through the new plan) to the new.
     func testAComputedTableNameThatChangesSendsEveryRecordToTheCurrentTable() throws {
         let db = try Database()
-        try db.execute(sql: "CREATE TABLE left(id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE right(id INTEGER PRIMARY KEY, name TEXT)")
+        try db.execute(
+            sql:
+                "CREATE TABLE left(id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE right(id INTEGER PRIMARY KEY, name TEXT)"
+        )
         defer { Self.switchTable = "left" }
         Self.switchTable = "left"
         for name in ["l1", "l2"] {
@@ -915,12 +935,13 @@ final class RecordWritePlanHostileTests: XCTestCase {
             // A migrator that rebuilds the table with NUMERIC affinity.
             var migrator = DatabaseMigrator()
             migrator.registerMigration("numeric", foreignKeyChecks: .deferred) { db in
-                try db.execute(sql: """
-                    CREATE TABLE new_codes(id INTEGER PRIMARY KEY, code NUMERIC, extra TEXT);
-                    INSERT INTO new_codes SELECT id, code, extra FROM codes;
-                    DROP TABLE codes;
-                    ALTER TABLE new_codes RENAME TO codes;
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE new_codes(id INTEGER PRIMARY KEY, code NUMERIC, extra TEXT);
+                        INSERT INTO new_codes SELECT id, code, extra FROM codes;
+                        DROP TABLE codes;
+                        ALTER TABLE new_codes RENAME TO codes;
+                        """)
             }
             try migrator.migrate(db)
             insert("00120")
@@ -958,10 +979,13 @@ final class RecordWritePlanHostileTests: XCTestCase {
         var inside = Code(id: nil, code: "B2")
         try inside.insert(db)  // the plan is remade at version + 2
         try db.execute(sql: "ROLLBACK")
-        XCTAssertEqual(try XCTUnwrap(db.fetchOne(Int64.self, sql: "PRAGMA schema_version")), version, "the version went back down")
+        XCTAssertEqual(
+            try XCTUnwrap(db.fetchOne(Int64.self, sql: "PRAGMA schema_version")), version, "the version went back down")
         _ = try db.columns(in: "codes")  // anything that reads the schema
         try db.execute(sql: "DROP TABLE codes; CREATE TABLE codes(id INTEGER PRIMARY KEY, code NUMERIC)")
-        XCTAssertEqual(try XCTUnwrap(db.fetchOne(Int64.self, sql: "PRAGMA schema_version")), version + 2, "the same number as the rolled-back schema")
+        XCTAssertEqual(
+            try XCTUnwrap(db.fetchOne(Int64.self, sql: "PRAGMA schema_version")), version + 2,
+            "the same number as the rolled-back schema")
         var collected = SharedCode(id: nil, code: "00120")
         XCTAssertThrowsError(try collected.insert(db), "the collected way (another type, no plan) refuses it")
         var padded = Code(id: nil, code: "00120")
@@ -1101,10 +1125,11 @@ final class RecordWritePlanHostileTests: XCTestCase {
         var warm = [Tag(id: nil, label: "w1", postId: nil), Tag(id: nil, label: "w2", postId: nil)]
         try Tag.save(db, &warm)
         warm[0].label = "w1-updated"
-        var batch = warm + [
-            Tag(id: nil, label: "n1", postId: nil), Tag(id: nil, label: "n2", postId: nil),
-            Tag(id: nil, label: "bad", postId: nil), Tag(id: nil, label: "n3", postId: nil),
-        ]
+        var batch =
+            warm + [
+                Tag(id: nil, label: "n1", postId: nil), Tag(id: nil, label: "n2", postId: nil),
+                Tag(id: nil, label: "bad", postId: nil), Tag(id: nil, label: "n3", postId: nil),
+            ]
         let before = batch
         XCTAssertThrowsError(try Tag.save(db, &batch)) { error in
             XCTAssertEqual((error as? DatabaseError)?.resultCode, .constraintCheck)
@@ -1148,8 +1173,18 @@ final class RecordWritePlanHostileTests: XCTestCase {
 
     // MARK: - Concurrency
 
-    private struct Alpha: Record { var id: Int64?; var worker: Int; var n: Int; static let tableName = "alpha" }
-    private struct Beta: Record { var id: Int64?; var worker: Int; var label: String; static let tableName = "beta" }
+    private struct Alpha: Record {
+        var id: Int64?
+        var worker: Int
+        var n: Int
+        static let tableName = "alpha"
+    }
+    private struct Beta: Record {
+        var id: Int64?
+        var worker: Int
+        var label: String
+        static let tableName = "beta"
+    }
     private struct Gamma: Record {
         var id: Int64?
         var worker: Int
@@ -1160,11 +1195,12 @@ final class RecordWritePlanHostileTests: XCTestCase {
     func testManyThreadsThroughOneQueueInsertingSeveralTypes() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE alpha(id INTEGER PRIMARY KEY, worker INTEGER, n INTEGER);
-                CREATE TABLE beta(id INTEGER PRIMARY KEY, worker INTEGER, label TEXT);
-                CREATE TABLE gamma(id INTEGER PRIMARY KEY, worker INTEGER, at TEXT);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE alpha(id INTEGER PRIMARY KEY, worker INTEGER, n INTEGER);
+                    CREATE TABLE beta(id INTEGER PRIMARY KEY, worker INTEGER, label TEXT);
+                    CREATE TABLE gamma(id INTEGER PRIMARY KEY, worker INTEGER, at TEXT);
+                    """)
         }
         let workers = 8
         let perWorker = 60
@@ -1175,7 +1211,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
                     try alpha.insert(db)
                     var beta = Beta(id: nil, worker: worker, label: "w\(worker)-\(n)")
                     try beta.insert(db)
-                    var gamma = Gamma(id: nil, worker: worker, at: Date(timeIntervalSince1970: Double(worker * 1000 + n)))
+                    var gamma = Gamma(
+                        id: nil, worker: worker, at: Date(timeIntervalSince1970: Double(worker * 1000 + n)))
                     try gamma.insert(db)
                     if n.isMultiple(of: 7) {
                         alpha.n = -n
@@ -1189,12 +1226,17 @@ final class RecordWritePlanHostileTests: XCTestCase {
             XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM beta"), workers * perWorker)
             XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM gamma"), workers * perWorker)
             XCTAssertEqual(
-                try db.fetchOne(Int.self, sql: "SELECT count(DISTINCT label) FROM beta WHERE label LIKE 'w' || worker || '-%'"),
+                try db.fetchOne(
+                    Int.self, sql: "SELECT count(DISTINCT label) FROM beta WHERE label LIKE 'w' || worker || '-%'"),
                 workers * perWorker)
             let expectedSum = (0..<perWorker).reduce(0) { $0 + ($1.isMultiple(of: 7) ? -$1 : $1) } * workers
             XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT sum(n) FROM alpha"), expectedSum)
             XCTAssertEqual(
-                try db.fetchOne(Int.self, sql: "SELECT count(DISTINCT at) FROM gamma WHERE CAST(strftime('%s', at) AS INTEGER) / 1000 = worker AND at LIKE '%.000'"),
+                try db.fetchOne(
+                    Int.self,
+                    sql:
+                        "SELECT count(DISTINCT at) FROM gamma WHERE CAST(strftime('%s', at) AS INTEGER) / 1000 = worker AND at LIKE '%.000'"
+                ),
                 workers * perWorker, "each gamma row has its own worker's date")
         }
     }
@@ -1216,10 +1258,11 @@ final class RecordWritePlanHostileTests: XCTestCase {
         try b.write { db in
             var record = Code(id: nil, code: "B1")
             try record.insert(db)
-            try db.execute(sql: """
-                CREATE TABLE new_codes(id INTEGER PRIMARY KEY, code NUMERIC);
-                INSERT INTO new_codes SELECT * FROM codes; DROP TABLE codes; ALTER TABLE new_codes RENAME TO codes;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE new_codes(id INTEGER PRIMARY KEY, code NUMERIC);
+                    INSERT INTO new_codes SELECT * FROM codes; DROP TABLE codes; ALTER TABLE new_codes RENAME TO codes;
+                    """)
         }
         try a.write { db in
             var padded = Code(id: nil, code: "00120")
@@ -1239,7 +1282,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
         }
         try a.read { db in
             XCTAssertEqual(
-                try Self.rows(db, "codes"), ["1|'A1-updated'|'e'", "2|'A2'|'e'", "3|'B1'|'e'", "4|120|'e'", "5|'x'|'e'"])
+                try Self.rows(db, "codes"),
+                ["1|'A1-updated'|'e'", "2|'A2'|'e'", "3|'B1'|'e'", "4|120|'e'", "5|'x'|'e'"])
         }
     }
 
@@ -1314,10 +1358,15 @@ final class RecordWritePlanHostileTests: XCTestCase {
     }
 
     func testSnakeCaseKeysThroughThePlan() throws {
-        let schema = "CREATE TABLE snakes(id INTEGER PRIMARY KEY, foo_bar TEXT, image_url TEXT, user_id INTEGER, already_snake INTEGER)"
-        let writes = (0..<5).map { Snake(id: $0 == 3 ? 40 : nil, fooBar: "f\($0)", imageURL: "u\($0)", userID: $0, already_snake: -$0) }
+        let schema =
+            "CREATE TABLE snakes(id INTEGER PRIMARY KEY, foo_bar TEXT, image_url TEXT, user_id INTEGER, already_snake INTEGER)"
+        let writes = (0..<5).map {
+            Snake(id: $0 == 3 ? 40 : nil, fooBar: "f\($0)", imageURL: "u\($0)", userID: $0, already_snake: -$0)
+        }
         let result = try assertPlanMatchesCollected(schema, table: "snakes", writes)
-        XCTAssertEqual(result.rows, ["1|'f0'|'u0'|0|0", "2|'f1'|'u1'|1|-1", "3|'f2'|'u2'|2|-2", "40|'f3'|'u3'|3|-3", "41|'f4'|'u4'|4|-4"])
+        XCTAssertEqual(
+            result.rows,
+            ["1|'f0'|'u0'|0|0", "2|'f1'|'u1'|1|-1", "3|'f2'|'u2'|2|-2", "40|'f3'|'u3'|3|-3", "41|'f4'|'u4'|4|-4"])
     }
 
     /// Two properties that snake-case to one column.
@@ -1363,7 +1412,10 @@ final class RecordWritePlanHostileTests: XCTestCase {
         let result = try assertPlanMatchesCollected(schema, table: "renamed", writes)
         XCTAssertEqual(
             result.rows,
-            ["1|0|'n0'|'1970-01-01 00:00:00.000'", "2|1|'n1'|NULL", "3|NULL|'n2'|'1970-01-01 00:00:02.000'", "4|3|'n3'|'1970-01-01 00:00:03.000'"])
+            [
+                "1|0|'n0'|'1970-01-01 00:00:00.000'", "2|1|'n1'|NULL", "3|NULL|'n2'|'1970-01-01 00:00:02.000'",
+                "4|3|'n3'|'1970-01-01 00:00:03.000'",
+            ])
     }
 
     nonisolated(unsafe) private static var strategyFlip = false
@@ -1394,7 +1446,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
             var next = Flipping(id: nil, key: key, at: Date(timeIntervalSince1970: 2))
             try next.insert(db)
         }
-        XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT quote(at) FROM flipping ORDER BY id"), ["1.0", "2.0", "2.0"])
+        XCTAssertEqual(
+            try db.fetchAll(String.self, sql: "SELECT quote(at) FROM flipping ORDER BY id"), ["1.0", "2.0", "2.0"])
         var duplicate = Flipping(id: nil, key: "a", at: Date(timeIntervalSince1970: 3))
         XCTAssertThrowsError(try duplicate.insert(db)) { error in
             XCTAssertEqual((error as? DatabaseError)?.arguments?.values, [.text("a"), .real(3)], "what was bound")
