@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Instruction counts of the benchmark's workloads under callgrind, library against hand-written loop
+# (issue 6). Timings on a shared 2-core VM move by about 10% from run to run; instruction counts repeat to
+# the last digit for the same binary and input, so they are what a change to Core or Coding is judged by.
+#
+# Usage: Scripts/instruction-ratios.sh [ROWS]   (default 5000 rows: the first ROWS cities of cities15000)
+# Needs valgrind. Builds the benchmark in release into /tmp/instruction-ratios-build (override with
+# INSTRUCTION_RATIOS_SCRATCH). Each count covers one warm-up and one timed run, so 2 x ROWS rows for
+# W1, W2 and W5; W3 and W4 are left to the timed benchmark (their counts depend on the lookups drawn).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+fi
+command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: apt-get install valgrind)" >&2; exit 2; }
+rows="${1:-5000}"
+scratch="${INSTRUCTION_RATIOS_SCRATCH:-/tmp/instruction-ratios-build}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+swift build -c release --scratch-path "$scratch" --product sqlite-record-bench >"$work/build.log" 2>&1 ||
+    { cat "$work/build.log"; exit 1; }
+bench="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/sqlite-record-bench"
+head -n $((rows + 1)) Examples/CountriesCities/Resources/cities15000.csv >"$work/cities.csv"
+
+# The function each side's workload runs in (mangled names; the closures are what `read`/`write` run).
+count() {  # workload, toggle pattern
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" --toggle-collect="$2" \
+        "$bench" --data "$work/cities.csv" --workloads "$1" --repetitions 1 >/dev/null 2>"$work/cg.log"
+    grep -oE 'Collected : [0-9]+' "$work/cg.log" | grep -oE '[0-9]+'
+}
+
+printf '%-9s %16s %16s %7s\n' workload "library instr" "hand-written" ratio
+report() {  # workload, library pattern, baseline pattern
+    library=$(count "$1" "$2")
+    baseline=$(count "$1" "$3")
+    awk -v w="$1" -v l="$library" -v b="$baseline" 'BEGIN { printf "%-9s %16d %16d %7.3f\n", w, l, b, l / b }'
+}
+report W1 '*LibraryWorkloadsO6insert*KXEfU_' '*BaselineWorkloadsO6insert*'
+report W2 '*SQLiteRecord0B0PAAE8fetchAll*' '*BaselineWorkloadsO8fetchAll*'
+# W5's hand-written side is W2's: the loop reads every row of the same statement either way.
+report W5 '*LibraryWorkloadsO9decodeAll*KXEfU_' '*BaselineWorkloadsO8fetchAll*'
