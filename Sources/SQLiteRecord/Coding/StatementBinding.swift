@@ -31,7 +31,7 @@ final class StatementBinding {
     private let keyTypes: UnsafeMutableBufferPointer<UInt>
     private let keyBytes: UnsafeMutableBufferPointer<KeyTrail.KeyBytes>
 
-    /// The number of parameters the statement binds.
+    /// The number of parameters the statement binds: the keys with a parameter, numbered 1 to this in order.
     let parameterCount: Int
     // What was bound to each parameter (index 0 for parameter 1) for the current record, so that an error
     // carries the values that were bound, as ``Statement/bind(_:)`` keeps its arguments for its errors.
@@ -57,12 +57,10 @@ final class StatementBinding {
     @exclusivity(unchecked) private(set) var hasDiverged = false
     /// The text bound for keys that ``keepsText``, with the key's position.
     @exclusivity(unchecked) private(set) var keptTexts: [(position: Int, text: String)] = []
-    /// How many values the current record has bound, and how many parameters a record binds (the keys with
-    /// a parameter). A record is complete only when every one was bound: a record whose `encode(to:)` caught
-    /// an error of ours (a NaN, text over SQLite's length limit) and went on must not run with the value the
-    /// record before it bound there.
+    /// How many values the current record has bound. A record is complete only when it bound every one of
+    /// the ``parameterCount`` parameters: a record whose `encode(to:)` caught an error of ours (a NaN, text
+    /// over SQLite's length limit) and went on must not run with the value the record before it bound there.
     @exclusivity(unchecked) private var bindCount = 0
-    private let bindsPerRecord: Int
     /// True once the current record bound a text or blob of more than ``largeValueByteCount`` bytes: the
     /// caller lets go of it (and SQLite of its copy) once the statement ran, rather than keeping it until
     /// the next record of the type.
@@ -85,7 +83,6 @@ final class StatementBinding {
         keyBytes = .allocate(capacity: count)
         keyBytes.initialize(repeating: (0, 0))
         parameterCount = Int(parameters.max() ?? 0)
-        bindsPerRecord = parameters.lazy.filter { $0 != 0 }.count
         boundKinds = .allocate(capacity: parameterCount)
         boundKinds.initialize(repeating: SQLITE_NULL)
         boundNumbers = .allocate(capacity: parameterCount)
@@ -114,7 +111,7 @@ final class StatementBinding {
     }
 
     /// True when the record encoded exactly ``keys``, in order, and every parameter was bound for it.
-    var isComplete: Bool { !hasDiverged && position == count && bindCount == bindsPerRecord }
+    var isComplete: Bool { !hasDiverged && position == count && bindCount == parameterCount }
 
     /// The parameter for `key`, the next key the record encodes; 0 when the statement leaves that value out,
     /// or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later key of the

@@ -229,6 +229,20 @@ public final class Statement {
     /// Column `index` of the current row with the storage class SQLite holds it in.
     public func value(at index: Int32) -> SQLiteValue { row.value(at: index) }
 
+    /// The text SQLite returned for a column (`sqlite3_column_text` or `sqlite3_value_text`: `count` bytes,
+    /// then a NUL SQLite adds) as a `String` when the bytes are valid UTF-8; nil when they are not.
+    ///
+    /// Thanks to SQLite's NUL, the standard library validates and copies the text in one pass, where
+    /// checking first and then `String(decoding:)` (which checks again, to repair) takes two. Text that holds
+    /// a NUL of its own stops short there, and is read the two-pass way.
+    static func validatedString(_ text: UnsafePointer<UInt8>, count: Int) -> String? {
+        let string = text.withMemoryRebound(to: CChar.self, capacity: count + 1) { String(validatingCString: $0) }
+        if let string, string.utf8.count == count { return string }
+        let bytes = UnsafeBufferPointer(start: text, count: count)
+        guard isValidUTF8(bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// True when `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
     /// U+10FFFF). A plain loop rather than the standard library's generic validation, which looks up
     /// generic metadata on every call: this runs for every text column of every row.

@@ -35,15 +35,7 @@ struct StatementColumn {
     /// ``StatementRow/validatedString(at:)``.
     var validatedString: String? {
         guard let text = sqlite3_value_text(value) else { return "" }
-        let count = Int(sqlite3_value_bytes(value))
-        // SQLite ends the text with a NUL, so the standard library can validate and copy it in one pass,
-        // where checking first and then `String(decoding:)` (which checks again, to repair) takes two. Text
-        // that holds a NUL of its own stops short there, and is read the long way.
-        let string = text.withMemoryRebound(to: CChar.self, capacity: count + 1) { String(validatingCString: $0) }
-        if let string, string.utf8.count == count { return string }
-        let bytes = UnsafeBufferPointer(start: text, count: count)
-        guard Statement.isValidUTF8(bytes) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return Statement.validatedString(text, count: Int(sqlite3_value_bytes(value)))
     }
 
     /// Calls `body` with the bytes of the value read as text, without copying them into a `String`. The

@@ -37,9 +37,7 @@ struct StatementRow {
     /// ``string(at:)`` would replace them with U+FFFD.
     func validatedString(at index: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, index) else { return "" }
-        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
-        guard Statement.isValidUTF8(bytes) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return Statement.validatedString(text, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
     /// Calls `body` with the bytes of column `index` read as text, without copying them into a `String`.

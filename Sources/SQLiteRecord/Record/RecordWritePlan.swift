@@ -23,6 +23,27 @@ final class RecordWritePlan {
         /// UPDATE of every column but the primary key, `WHERE` the primary key: its value is the last
         /// parameter, bound from the record's `id`.
         case update
+
+        /// True when the statement leaves the primary key column out of the columns it binds.
+        var leavesOutPrimaryKey: Bool { self != .insertWithID }
+
+        /// The statement's entry in ``RecordSQLCache``.
+        var operation: RecordSQLCache.Operation {
+            switch self {
+            case .insertWithID: return .insertWithID
+            case .insertWithoutID: return .insertWithoutID
+            case .update: return .update
+            }
+        }
+
+        /// The statement's SQL for `table`, binding `columns` (the primary key left out when
+        /// ``leavesOutPrimaryKey``) in order.
+        func sql(table: String, columns: [String], primaryKey: String) -> String {
+            switch self {
+            case .insertWithID, .insertWithoutID: return RecordSQL.insert(into: table, columns: columns)
+            case .update: return RecordSQL.update(table, columns: columns, primaryKey: primaryKey)
+            }
+        }
     }
 
     let encoder: ColumnsEncoder
@@ -53,22 +74,15 @@ final class RecordWritePlan {
         var boundNames: [String] = []
         var parameters: [Int32] = []
         for (position, name) in names.enumerated() {
-            if position == keyPosition && kind != .insertWithID {
+            if position == keyPosition && kind.leavesOutPrimaryKey {
                 parameters.append(0)
             } else {
                 boundNames.append(name)
                 parameters.append(Int32(boundNames.count))
             }
         }
-        let sql: String
-        switch kind {
-        case .insertWithID, .insertWithoutID:
-            sql = RecordSQL.insert(into: tableName, columns: boundNames)
-            idParameter = 0
-        case .update:
-            sql = RecordSQL.update(tableName, columns: boundNames, primaryKey: primaryKey)
-            idParameter = Int32(boundNames.count + 1)
-        }
+        let sql = kind.sql(table: tableName, columns: boundNames, primaryKey: primaryKey)
+        idParameter = kind == .update ? Int32(boundNames.count + 1) : 0
         numericColumns = try TextAffinityGuard.numericColumns(names, table: tableName, db: db)
         // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
         // own may change the schema.
@@ -104,7 +118,11 @@ final class RecordWritePlans {
 
     /// The plans of `db`, made on first use.
     static func of(_ db: Database) -> RecordWritePlans {
-        if let plans = db.recordCache as? RecordWritePlans { return plans }
+        // The slot holds nothing else, so its class is compared by identity: a dynamic cast per record costs
+        // more.
+        if let cache = db.recordCache, ObjectIdentifier(type(of: cache)) == ObjectIdentifier(RecordWritePlans.self) {
+            return unsafeDowncast(cache, to: RecordWritePlans.self)
+        }
         let plans = RecordWritePlans()
         db.recordCache = plans
         return plans
@@ -206,27 +224,10 @@ extension Record {
             arguments.values.append(.integer(id))
         }
         try TextAffinityGuard.check(bound, table: Self.tableName, db: db)
-        let sql: String
-        switch kind {
-        case .insertWithID:
-            sql = RecordSQLCache.sql(
-                Self.self, .insertWithID, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
-            ) {
-                RecordSQL.insert(into: Self.tableName, columns: bound.names)
-            }
-        case .insertWithoutID:
-            sql = RecordSQLCache.sql(
-                Self.self, .insertWithoutID, table: Self.tableName, primaryKey: Self.primaryKeyColumn,
-                columns: bound.names
-            ) {
-                RecordSQL.insert(into: Self.tableName, columns: bound.names)
-            }
-        case .update:
-            sql = RecordSQLCache.sql(
-                Self.self, .update, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
-            ) {
-                RecordSQL.update(Self.tableName, columns: bound.names, primaryKey: Self.primaryKeyColumn)
-            }
+        let sql = RecordSQLCache.sql(
+            Self.self, kind.operation, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
+        ) {
+            kind.sql(table: Self.tableName, columns: bound.names, primaryKey: Self.primaryKeyColumn)
         }
         try db.run(sql: sql, arguments: arguments)
         let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
@@ -242,7 +243,7 @@ extension Record {
 
     /// `columns` without the primary key column, for the kinds whose statement leaves it out.
     private static func boundColumns(_ columns: EncodedColumns, _ kind: RecordWritePlan.Kind) -> EncodedColumns {
-        guard kind != .insertWithID, let keyIndex = columns.names.firstIndex(of: primaryKeyColumn) else {
+        guard kind.leavesOutPrimaryKey, let keyIndex = columns.names.firstIndex(of: primaryKeyColumn) else {
             return columns
         }
         var bound = columns

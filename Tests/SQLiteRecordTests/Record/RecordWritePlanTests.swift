@@ -68,6 +68,8 @@ final class RecordWritePlanTests: XCTestCase {
         var fourth = try item("fourth", id: 11)
         try fourth.insert(db)
         XCTAssertNotNil(plan(.insertWithID, in: db))
+        // The second and the fourth went through a plan (the first and third made one each).
+        XCTAssertEqual(RecordWritePlans.of(db).writes, 2)
 
         XCTAssertEqual([first.id, second.id, third.id, fourth.id], [1, 2, 10, 11])
         let expected =
@@ -94,6 +96,7 @@ final class RecordWritePlanTests: XCTestCase {
         second.count = 3
         second.isActive = false
         try second.update(db)
+        XCTAssertEqual(RecordWritePlans.of(db).writes, 2, "the second insert and the second update")
         XCTAssertEqual(try Item.fetch(db), [first, second])
 
         var missing = second
