@@ -8,7 +8,7 @@ enum LibraryWorkloads {
     static func open(path: String) throws -> DatabaseQueue {
         let queue = try DatabaseQueue(path: path)
         // Not in `write`: journal_mode cannot change inside a transaction.
-        try queue.read { db in try db.execute(sql: BenchSchema.pragmas) }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: BenchSchema.pragmas) }
         return queue
     }
 

@@ -12,7 +12,7 @@ enum DemoTour {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let copyPath = folder.appendingPathComponent("demo.sqlite").path
-        try queue.read { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copyPath]) }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copyPath]) }
         let demo = try DatabaseQueue(path: copyPath)
         output("Demo on a copy of the database (VACUUM INTO \(copyPath)):")
 

@@ -67,6 +67,7 @@ extension Database {
                 let statement = Statement(handle: prepared, connection: handle, sql: statementText)
                 statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
                 statement.showsArgumentsInErrors = options.showsArgumentsInErrors
+                statement.transactionGuard = transactionGuard
                 if statements.count < 2 { statements.append(statement) }
                 if !arguments.isEmpty {
                     statement.boundArguments = arguments

@@ -33,25 +33,51 @@ extension Database {
         if isInsideTransaction {
             return try savepoint(body)
         }
+        try allowWrites()
         try run(sql: kind.beginSQL)
         // Another connection may have changed the schema since the last transaction; within this one, only
         // this connection's own statements can.
         schemaCache.isCurrent = false
         automaticRollbackCause = nil
-        defer { automaticRollbackCause = nil }
+        let transactions = transactionGuard
+        transactions.holdsTransaction = true
+        transactions.transactionWasRolledBack = false
+        defer {
+            automaticRollbackCause = nil
+            transactions.holdsTransaction = false
+            transactions.transactionWasRolledBack = false
+        }
         do {
             let result = try body()
             if let cause = automaticRollbackCause { throw Self.rolledBackBySQLite(after: cause) }
-            guard isInsideTransaction else { throw Self.endedInsideBody }
+            guard isInsideTransaction else {
+                throw transactions.transactionWasRolledBack ? Self.rolledBackInsideBody : Self.endedInsideBody
+            }
+            transactions.commitsOwnTransaction = true
+            defer { transactions.commitsOwnTransaction = false }
             try run(sql: "COMMIT TRANSACTION")
             return result
         } catch {
             // Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) have already rolled the transaction back;
             // ROLLBACK would then fail with "no transaction is active". The body's error is the one to report.
-            if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
+            if isInsideTransaction {
+                transactions.rollsBackOwnTransaction = true
+                try? run(sql: "ROLLBACK TRANSACTION")
+                transactions.rollsBackOwnTransaction = false
+            }
             throw error
         }
     }
+
+    /// The error for a body that returned after its transaction was rolled back inside it (by SQLite after
+    /// an error the body caught, or by a ROLLBACK of its own): what it did before was rolled back, and every
+    /// statement after that which would have committed on its own was refused.
+    static let rolledBackInsideBody = DatabaseError(
+        resultCode: .abort,
+        message: "the transaction was rolled back inside its body (by SQLite after an error such as an interrupt, "
+            + "SQLITE_FULL or SQLITE_IOERR that the body caught, or by a ROLLBACK of the body's own), and the body "
+            + "went on: nothing it did was committed, and statements after the rollback that would have "
+            + "committed on their own were refused. Let such errors end the body")
 
     /// The error for a body that ran COMMIT or ROLLBACK itself: the transaction it was given is gone, and
     /// what it did up to then was committed or rolled back by its own statement.

@@ -19,7 +19,9 @@ public final class Database {
     /// Prepared statements reused by SQL text: see ``cachedStatement(sql:)``.
     let statementCache: StatementCache
     /// Table columns and what other layers derive from them, dropped when the schema changes.
-    let schemaCache = SchemaCache()
+    let schemaCache: SchemaCache
+    /// The library's transactions as the commit and rollback hooks see them (see ``TransactionGuard``).
+    let transactionGuard: TransactionGuard
     /// A slot for the Record layer to keep what it prepares once per connection (its write plans, one per
     /// record type and statement). Core does not read it; it lives and dies with the connection, as
     /// ``Statement``'s coding slot does with a statement. Unchecked exclusivity: a connection is used on one
@@ -58,6 +60,9 @@ public final class Database {
         self.path = path
         self.options = options
         self.statementCache = StatementCache(capacity: options.statementCacheCapacity)
+        let schemaCache = SchemaCache()
+        self.schemaCache = schemaCache
+        self.transactionGuard = TransactionGuard(schemaCache: schemaCache)
         do {
             try configure(options)
         } catch let error as DatabaseError {
@@ -112,6 +117,7 @@ public final class Database {
     func prepareStatement(sql: String) throws -> Statement {
         let statement = try notingSchemaEffects { try Statement(connection: handle, sql: sql) }
         statement.showsArgumentsInErrors = options.showsArgumentsInErrors
+        statement.transactionGuard = transactionGuard
         return statement
     }
 

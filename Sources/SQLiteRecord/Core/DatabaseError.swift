@@ -104,6 +104,14 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
             includesArgumentsInDescription: includesArgumentsInDescription)
     }
 
+    /// The same error with `message` in place of its own, for an error whose cause the library knows better
+    /// than SQLite's message says.
+    func replacingMessage(_ message: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
+            includesArgumentsInDescription: includesArgumentsInDescription)
+    }
+
     /// The same error carrying `arguments`, for an error thrown while values were bound one by one, before
     /// any ``StatementArguments`` existed.
     func carrying(_ arguments: StatementArguments?) -> DatabaseError {

@@ -16,12 +16,14 @@ extension DatabaseQueue {
     /// Cancelling the task interrupts the statement running for it (`sqlite3_interrupt`), which then fails
     /// with `SQLITE_INTERRUPT`; a task cancelled before its turn comes does not run `body` at all. A
     /// cancellation that lands between two statements of `body` finds nothing to interrupt, and `body` goes
-    /// on. No transaction is opened, as with the synchronous `read`.
+    /// on. The body reads one snapshot and cannot write, as with the synchronous `read`.
     /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_INTERRUPT` (``DatabaseError/isInterrupted``)
     ///   when the task was cancelled while a statement ran; `CancellationError` when it was cancelled before
     ///   `body` started.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await perform(body)
+        try await perform { db in
+            try db.readSnapshot { try body(db) }
+        }
     }
 
     /// Runs `body` in an IMMEDIATE transaction on the queue's own dispatch queue, serialized with every
@@ -37,13 +39,28 @@ extension DatabaseQueue {
     /// Cancelling the task interrupts the statement running for it (`sqlite3_interrupt`): it fails with
     /// `SQLITE_INTERRUPT` and the transaction is rolled back (unless `body` catches the error). A task
     /// cancelled before its turn comes does not run `body` at all; a cancellation that lands between two
-    /// statements of `body` finds nothing to interrupt, and `body` goes on.
+    /// statements of `body` finds nothing to interrupt, and `body` goes on. Once SQLite has rolled the
+    /// transaction back inside `body`, nothing later in it commits, as with the synchronous `write`.
     /// - Throws: what `body` throws (after the rollback), ``DatabaseError`` from BEGIN or COMMIT,
     ///   ``DatabaseError`` with `SQLITE_INTERRUPT` when the task was cancelled while a statement ran, or
     ///   `CancellationError` when it was cancelled before `body` started.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await perform { db in
             try db.transaction(.immediate) { try body(db) }
+        }
+    }
+
+    /// Runs `body` with the connection outside any transaction, as the synchronous
+    /// ``writeWithoutTransaction(_:)-3xevm`` does, suspending the calling task meanwhile; cancelling the task
+    /// interrupts the statement running for it.
+    /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_INTERRUPT` when the task was cancelled
+    ///   while a statement ran; `CancellationError` when it was cancelled before `body` started.
+    public func writeWithoutTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await perform { db in
+            try db.allowWrites()
+            return try body(db)
         }
     }
 

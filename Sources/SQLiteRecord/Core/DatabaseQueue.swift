@@ -71,19 +71,29 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Runs `body` with the connection, serialized with every other `read` and `write` on this queue,
     /// blocking the calling thread until it is done.
     ///
-    /// No transaction is opened: each statement reads a consistent state of its own, and no other access
-    /// through this queue interleaves with the closure. Open one with ``Database/transaction(_:_:)`` to
-    /// read several statements from one snapshot while other processes write the file.
-    /// - Throws: what `body` throws, or ``DatabaseError`` with `SQLITE_MISUSE` when called from inside
-    ///   another `read` or `write` on this queue (use the `Database` the outer closure has instead).
+    /// The body reads one snapshot: it runs in a DEFERRED transaction, so every statement in it sees the
+    /// same committed state of the database, even while other processes write the file, and it cannot
+    /// write: a statement that would (an INSERT, a `save(db)`, a CREATE) fails with `SQLITE_READONLY` and a
+    /// message that names ``write(_:)-3p679`` as the place for it (SQLite's `PRAGMA query_only`). See
+    /// <https://www.sqlite.org/isolation.html>.
+    /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_READONLY` for a write inside it,
+    ///   ``DatabaseError`` from BEGIN or COMMIT, or ``DatabaseError`` with `SQLITE_MISUSE` when called from
+    ///   inside another `read` or `write` on this queue (use the `Database` the outer closure has instead).
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try checkNotReentrant("read")
-        return try queue.sync { try owner.run { try body(database) } }
+        return try queue.sync { try owner.run { try database.readSnapshot { try body(database) } } }
     }
 
     /// Runs `body` in an IMMEDIATE transaction, serialized with every other `read` and `write` on this
     /// queue, blocking the calling thread until it is done: committed when `body` returns, rolled back when
     /// it throws.
+    ///
+    /// Nothing in `body` commits but the transaction itself: once SQLite has ended the transaction inside
+    /// the body (it rolls the whole transaction back on an interrupt and on some `SQLITE_FULL`,
+    /// `SQLITE_IOERR`, `SQLITE_BUSY` or `SQLITE_NOMEM` errors, and the body's own SQL may run ROLLBACK or
+    /// COMMIT), a statement that would commit on its own fails instead, with
+    /// `SQLITE_CONSTRAINT_COMMITHOOK`, and the write throws even when the body catches every error. See
+    /// <https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction>.
     /// - Throws: what `body` throws (after the rollback), ``DatabaseError`` from BEGIN or COMMIT, or
     ///   ``DatabaseError`` with `SQLITE_MISUSE` when called from inside another `read` or `write` on this
     ///   queue (use the `Database` the outer closure has instead).
@@ -91,6 +101,23 @@ public final class DatabaseQueue: @unchecked Sendable {
         try checkNotReentrant("write")
         return try queue.sync {
             try owner.run { try database.transaction(.immediate) { try body(database) } }
+        }
+    }
+
+    /// Runs `body` with the connection outside any transaction, serialized with every other `read` and
+    /// `write` on this queue: each statement commits on its own unless `body` opens a transaction with
+    /// ``Database/transaction(_:_:)``. For the statements SQLite refuses inside a transaction: `VACUUM`,
+    /// `PRAGMA foreign_keys`, `PRAGMA synchronous`, `PRAGMA journal_mode = WAL`. GRDB calls it the same.
+    /// See <https://www.sqlite.org/lang_vacuum.html> and <https://www.sqlite.org/pragma.html>.
+    /// - Throws: what `body` throws, or ``DatabaseError`` with `SQLITE_MISUSE` when called from inside
+    ///   another `read` or `write` on this queue.
+    public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkNotReentrant("writeWithoutTransaction")
+        return try queue.sync {
+            try owner.run {
+                try database.allowWrites()
+                return try body(database)
+            }
         }
     }
 

@@ -62,6 +62,10 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable {
     public static let constraintPrimaryKey = ResultCode(rawValue: 1555)
     /// `SQLITE_CONSTRAINT_CHECK`: a CHECK constraint failed.
     public static let constraintCheck = ResultCode(rawValue: 275)
+    /// `SQLITE_CONSTRAINT_COMMITHOOK`: a commit hook turned a commit into a rollback. The library's own hook
+    /// does so for a statement that would commit on its own after SQLite ended the transaction of a `write`
+    /// (see ``Database/transaction(_:_:)``).
+    public static let constraintCommitHook = ResultCode(rawValue: 531)
 
     /// True when `code` is `pattern`, or `pattern` is a primary code and `code` one of its extended codes.
     public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {

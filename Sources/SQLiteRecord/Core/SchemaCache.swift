@@ -112,21 +112,26 @@ extension Database {
                 }
                 return SQLITE_OK
             }, cache)
+        // The commit and rollback hooks serve the transaction guard too (see ``TransactionGuard``), which
+        // holds the schema cache.
+        let transactions = Unmanaged.passUnretained(transactionGuard).toOpaque()
         sqlite3_rollback_hook(
             handle,
             { context in
                 guard let context else { return }
-                let cache = Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue()
+                let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
+                transactions.noteRollback()
+                let cache = transactions.schemaCache
                 if cache.changedSchemaInTransaction { cache.needsDrop = true }
                 cache.changedSchemaInTransaction = false
-            }, cache)
+            }, transactions)
         sqlite3_commit_hook(
             handle,
             { context in
                 guard let context else { return 0 }
-                Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue().changedSchemaInTransaction = false
-                return 0  // 0 lets the commit go ahead
-            }, cache)
+                // 0 lets the commit go ahead; anything else turns it into a rollback.
+                return Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue().commitHookAnswer()
+            }, transactions)
     }
 
     /// Removes what ``observeSchemaChanges()`` installed, before the connection closes: a statement that

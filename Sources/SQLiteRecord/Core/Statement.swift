@@ -22,6 +22,8 @@ public final class Statement {
     var boundArguments: StatementArguments?
     /// Whether errors show the argument values in their description (``Database/Options/showsArgumentsInErrors``).
     var showsArgumentsInErrors = false
+    /// The connection's transaction guard, which words the errors it causes (see ``TransactionGuard``).
+    var transactionGuard: TransactionGuard?
     /// True while the library or a ``RowCursor`` holds this cached statement between binding and reset, so
     /// that the cache hands out a fresh statement instead of rebinding this one under its user.
     var isCheckedOut = false
@@ -179,9 +181,11 @@ public final class Statement {
 
     /// The error for a failed result `code` from this statement, with its SQL and bound arguments.
     func makeError(_ code: Int32) -> DatabaseError {
-        DatabaseError(
+        let error = DatabaseError(
             code, connection: connection, sql: sql, arguments: boundArguments,
             includesArgumentsInDescription: showsArgumentsInErrors)
+        guard let explanation = transactionGuard?.explanation(for: error.resultCode) else { return error }
+        return error.replacingMessage(explanation)
     }
 
     /// A library-detected error about this statement, with its SQL.

@@ -48,7 +48,8 @@ extension Record {
     /// row of the table. Callbacks are not called: no record is decoded.
     /// - Returns: how many rows were deleted.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key that is not a column (nothing
-    ///   is deleted), or ``DatabaseError`` (a foreign key still references a row).
+    ///   is deleted), ``RecordError/viewNotWritable(table:)`` for a view (SQLite would report 0 whatever its
+    ///   triggers deleted), or ``DatabaseError`` (a foreign key still references a row).
     @discardableResult
     public static func deleteAll(
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:]
@@ -56,16 +57,19 @@ extension Record {
         throws -> Int
     {
         let query = RecordSQL.deleteAll(from: tableName, where: try checkedFilter(db, conditions, []))
+        try checkWriteTarget(db, insertingWithoutID: false)
         try db.run(sql: query.sql, arguments: query.arguments)
         return db.changesCount
     }
 
     /// Deletes every row a SQL condition of your own selects: `deleteAll(db, where: "population < ?", arguments: [500])`.
     /// - Returns: how many rows were deleted.
-    /// - Throws: ``DatabaseError`` for SQL that SQLite rejects or a foreign key that still references a row.
+    /// - Throws: ``DatabaseError`` for SQL that SQLite rejects or a foreign key that still references a row;
+    ///   ``RecordError/viewNotWritable(table:)`` for a view.
     @discardableResult
     public static func deleteAll(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
         let query = RecordSQL.deleteAll(from: tableName, where: .sql(sql, arguments))
+        try checkWriteTarget(db, insertingWithoutID: false)
         try db.run(sql: query.sql, arguments: query.arguments)
         return db.changesCount
     }

@@ -12,6 +12,26 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingPrimaryKey(table: String, column: String)
     /// A call without a database was made before ``RecordStore/use(_:)`` set the default queue.
     case noDefaultStore
+    /// An insert ran but inserted no row: a conflict clause that ignores (`UNIQUE ... ON CONFLICT IGNORE` in
+    /// the schema) or a trigger (`RAISE(IGNORE)`) skipped it. The record keeps the id it had (nil for a new
+    /// one), since no row has the rowid SQLite would otherwise report.
+    case rowNotInserted(table: String)
+    /// An update ran but changed no row although the record's row exists: a conflict clause that ignores or
+    /// a trigger (`RAISE(IGNORE)`) skipped it.
+    case rowNotUpdated(table: String, id: Int64)
+    /// A delete ran but deleted no row although the record's row exists: a trigger (`RAISE(IGNORE)`)
+    /// skipped it.
+    case rowNotDeleted(table: String, id: Int64)
+    /// A record with a nil id was to be inserted, but the table's primary key column is not SQLite's rowid
+    /// (only an `INTEGER PRIMARY KEY` column of a rowid table is: `INT PRIMARY KEY`, `INTEGER PRIMARY KEY
+    /// DESC`, a WITHOUT ROWID table or a column outside the primary key are not), so SQLite would not give
+    /// the row the id the record would take. Nothing was written. `declaration` says what the table has.
+    /// See <https://www.sqlite.org/lang_createtable.html#rowid>.
+    case rowIDNotAssigned(table: String, column: String, declaration: String)
+    /// The table is a view: SQLite reports neither the rowid nor the changes of a write made through its
+    /// INSTEAD OF triggers, so the library cannot tell what it wrote. Nothing was written; write to the
+    /// tables behind the view, or run the SQL with ``Database/execute(sql:arguments:)``.
+    case viewNotWritable(table: String)
 
     /// A sentence for a log: what failed and where.
     public var description: String {
@@ -29,6 +49,23 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noDefaultStore:
             return "No default database: call RecordStore.use(_:) with a DatabaseQueue first, "
                 + "or pass a Database explicitly"
+        case .rowNotInserted(let table):
+            return "No row was inserted into table \"\(table)\": a conflict clause that ignores (ON CONFLICT IGNORE) "
+                + "or a trigger (RAISE(IGNORE)) skipped the insert; the record was not saved"
+        case .rowNotUpdated(let table, let id):
+            return "The row with id \(id) of table \"\(table)\" was not updated: a conflict clause that ignores (ON "
+                + "CONFLICT IGNORE) or a trigger (RAISE(IGNORE)) skipped the update"
+        case .rowNotDeleted(let table, let id):
+            return "The row with id \(id) of table \"\(table)\" was not deleted: a trigger (RAISE(IGNORE)) skipped "
+                + "the delete"
+        case .rowIDNotAssigned(let table, let column, let declaration):
+            return "Cannot insert a record with a nil id into table \"\(table)\": its column \"\(column)\" is not "
+                + "the rowid (\(declaration)), so SQLite would not set it. Declare it INTEGER PRIMARY KEY, or set "
+                + "the id before inserting"
+        case .viewNotWritable(let table):
+            return "\"\(table)\" is a view: SQLite reports neither the rowid nor the changes of writes made through "
+                + "its INSTEAD OF triggers, so records are not written to it; write to its tables, or run the "
+                + "SQL with Database.execute(sql:arguments:)"
         }
     }
 }

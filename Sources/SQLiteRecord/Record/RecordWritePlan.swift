@@ -210,6 +210,9 @@ extension Record {
         guard columns.names.contains(Self.primaryKeyColumn) else {
             throw RecordError.missingPrimaryKey(table: Self.tableName, column: Self.primaryKeyColumn)
         }
+        // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
+        // records written through it meet the same table.
+        try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID)
         let bound = Self.boundColumns(columns, kind)
         var arguments = StatementArguments(bound.values)
         if kind == .update {

@@ -105,7 +105,7 @@ public struct DatabaseMigrator: Sendable {
     ///   rolled back, those before it stay applied); ``DatabaseError`` from BEGIN, COMMIT or the ledger,
     ///   or with `SQLITE_MISUSE` when called from inside `read` or `write` on the same queue.
     public func migrate(_ queue: DatabaseQueue) throws {
-        try queue.read { db in try run(db, upTo: nil) }
+        try queue.writeWithoutTransaction { db in try run(db, upTo: nil) }
     }
 
     /// Applies the migrations that have not run yet, up to and including `identifier`, as ``migrate(_:)-8enk1``
@@ -113,7 +113,7 @@ public struct DatabaseMigrator: Sendable {
     /// - Throws: as ``migrate(_:)-8enk1``, and ``MigrationError/unregisteredMigration(_:)`` when no migration has
     ///   that identifier.
     public func migrate(_ queue: DatabaseQueue, upTo identifier: String) throws {
-        try queue.read { db in try run(db, upTo: identifier) }
+        try queue.writeWithoutTransaction { db in try run(db, upTo: identifier) }
     }
 
     /// The async twin of ``migrate(_:)-8enk1``: the calling task is suspended, not its thread, while the queue
@@ -121,7 +121,7 @@ public struct DatabaseMigrator: Sendable {
     /// - Throws: as ``migrate(_:)-8enk1``, and `CancellationError` when the task was cancelled before they
     ///   started.
     public func migrate(_ queue: DatabaseQueue) async throws {
-        try await queue.read { db in try run(db, upTo: nil) }
+        try await queue.writeWithoutTransaction { db in try run(db, upTo: nil) }
     }
 
     /// Applies the migrations that have not run yet on `db`.

@@ -21,7 +21,7 @@ final class DatabaseQueueAsyncTests: XCTestCase {
         }
         XCTAssertEqual(id, 1)
         let rows = try await queue.read { db in
-            XCTAssertFalse(db.isInsideTransaction, "read opens none")
+            XCTAssertTrue(db.isInsideTransaction, "a read reads one snapshot")
             return try db.fetchAll(sql: "SELECT rowid, v FROM t")
         }
         XCTAssertEqual(rows, [["rowid": 1, "v": "Tokyo"]])
@@ -110,10 +110,7 @@ final class DatabaseQueueAsyncTests: XCTestCase {
         } catch let error as DatabaseError {
             XCTAssertEqual(error.resultCode, .interrupt)
         }
-        let count = try await queue.read { db in
-            XCTAssertFalse(db.isInsideTransaction)
-            return try db.scalar(Int.self, sql: "SELECT count(*) FROM t")
-        }
+        let count = try await queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM t") }
         XCTAssertEqual(count, 0)
     }
 

@@ -33,6 +33,17 @@ final class CrashSafetyTests: XCTestCase {
     }
 
     func testKilledWritersNeverLoseACommittedBatchNorLeaveAPartialOne() throws {
+        try runKills(writerArguments: [], name: "CrashSafetyTests")
+    }
+
+    /// The same with a writer whose bodies catch the interrupt that rolled their transaction back and go on:
+    /// nothing such a body does is committed (issue "Writes that never lie"), so batches stay whole and the
+    /// `noise` table the interrupted statement wrote stays empty.
+    func testKilledWritersWhoseBodiesCatchInterruptsCommitOnlyWholeBatches() throws {
+        try runKills(writerArguments: ["--catch-interrupts"], name: "CrashSafetyTests (bodies catch interrupts)")
+    }
+
+    private func runKills(writerArguments: [String], name: String) throws {
         let writer = try CrashWriterLocation.find()
         let seed = ReliabilitySeed.make("SQLITE_RECORD_CRASH_SEED", suite: "CrashSafetyTests")
         var random = SeededGenerator(seed: seed)
@@ -47,7 +58,8 @@ final class CrashSafetyTests: XCTestCase {
         var expectedBatches: Int64 = 0
         for run in 1...Self.kills {
             let delay = Int.random(in: 5...80, using: &random)
-            let lines = try runAndKill(writer, path: path, output: output, afterMilliseconds: delay)
+            let lines = try runAndKill(
+                writer, path: path, output: output, afterMilliseconds: delay, extraArguments: writerArguments)
             guard let ready = lines.first, ready.hasPrefix("ready "), let first = Int64(ready.dropFirst(6)) else {
                 return XCTFail("run \(run): the writer did not start: \(lines)")
             }
@@ -60,6 +72,9 @@ final class CrashSafetyTests: XCTestCase {
             // Reopen as a new process would, WAL and all.
             let db = try Database(path: path, options: .init(journalMode: .wal))
             XCTAssertEqual(try db.fetchAll(String.self, sql: "PRAGMA integrity_check"), ["ok"], "run \(run)")
+            if try db.tableExists("noise") {
+                XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT count(*) FROM noise"), 0, "run \(run)")
+            }
             let highest = try db.scalar(Int64.self, sql: "SELECT max(batch) FROM items") ?? 0
             XCTAssertGreaterThanOrEqual(highest, lastReported, "run \(run): a reported commit is missing")
             // At most one batch more than reported: the one whose COMMIT landed just before the kill.
@@ -88,7 +103,7 @@ final class CrashSafetyTests: XCTestCase {
         rowsChecked += all.count
         let seconds = Date().timeIntervalSince(started)
         print(
-            "CrashSafetyTests: \(killsSurvived) SIGKILLs survived, \(expectedBatches) batches committed "
+            "\(name): \(killsSurvived) SIGKILLs survived, \(expectedBatches) batches committed "
                 + "(\(Self.batchSize) or \(Self.batchSize * 10) rows each), \(rowsChecked) rows checked after the kills, "
                 + "\(killsAfterCommit) kills landed after a COMMIT reached the WAL but before the writer reported it "
                 + "(its fsync), seed \(seed), \(String(format: "%.1f", seconds)) s")
@@ -150,10 +165,11 @@ final class CrashSafetyTests: XCTestCase {
     /// Starts the writer, waits for its `ready` line, lets it write for `milliseconds`, kills it with
     /// SIGKILL and returns the lines it printed.
     private func runAndKill(
-        _ executable: URL, path: String, output: String, afterMilliseconds milliseconds: Int
+        _ executable: URL, path: String, output: String, afterMilliseconds milliseconds: Int,
+        extraArguments: [String]
     ) throws -> [String] {
         let process = try launch(
-            executable, arguments: [path, "--batch-size", String(Self.batchSize)], output: output)
+            executable, arguments: [path, "--batch-size", String(Self.batchSize)] + extraArguments, output: output)
         let deadline = Date().addingTimeInterval(20)
         while try lines(of: output).first == nil && process.isRunning && Date() < deadline {
             usleep(1_000)

@@ -205,7 +205,7 @@ final class DatabaseMigratorTests: XCTestCase {
         XCTAssertEqual(try Self.ledger(queue), ["1 authors and books"])
 
         // Rows written with foreign keys off before the migrator runs fail the next migration too.
-        try queue.read { db in
+        try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(sql: "INSERT INTO books (id, author_id) VALUES (9, 42)")
             try db.execute(sql: "PRAGMA foreign_keys = ON")

@@ -6,8 +6,13 @@ import SQLiteRecord
 /// written the batches it was asked for.
 ///
 /// ```
-/// SQLiteRecordCrashWriter DB_PATH [--batch-size N] [--batches M]
+/// SQLiteRecordCrashWriter DB_PATH [--batch-size N] [--batches M] [--catch-interrupts]
 /// ```
+///
+/// With `--catch-interrupts`, each batch is first written by a body that catches an interrupt: it inserts
+/// half the batch, runs a long INSERT into `noise` that another thread interrupts (SQLite then rolls the whole
+/// transaction back), catches that error, and goes on inserting the rest. That write must throw and commit
+/// nothing (it prints `refused N`); the batch is then written whole by an ordinary write.
 ///
 /// It prints `ready FIRST` once the database is open (FIRST is the number of the first batch it will
 /// write: one more than the highest batch already in the file), then `committed N` after batch N's
@@ -50,8 +55,39 @@ func rows(inBatch batch: Int64, base: Int64) -> Int64 {
 let schema = """
     CREATE TABLE IF NOT EXISTS items (
         id INTEGER PRIMARY KEY, batch INTEGER NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,
-        checksum INTEGER NOT NULL, UNIQUE (batch, seq))
+        checksum INTEGER NOT NULL, UNIQUE (batch, seq));
+    CREATE TABLE IF NOT EXISTS noise (x)
     """
+
+/// Writes `items` in a body that catches the interrupt of a long statement and goes on; the write must throw.
+/// Returns true when it did (nothing committed, as the library promises).
+func writeCatchingAnInterrupt(_ queue: DatabaseQueue, _ items: [Item]) -> Bool {
+    let interrupted = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int.random(in: 1...15))) {
+        queue.interrupt()
+        interrupted.signal()
+    }
+    // The interrupt lands inside this write, never in the next one.
+    defer { interrupted.wait() }
+    do {
+        try queue.write { db in
+            var items = items
+            let half = items.count / 2
+            for index in 0..<half { try items[index].insert(db) }
+            do {
+                try db.execute(
+                    sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 500000000) "
+                        + "INSERT INTO noise SELECT x FROM n")
+            } catch let error as DatabaseError where error.isInterrupted {
+                // Caught, as careless code does; what follows must not commit.
+            }
+            for index in half..<items.count { try items[index].insert(db) }
+        }
+        return false
+    } catch {
+        return true
+    }
+}
 
 /// Writes `line` and a newline to standard output in one `write(2)`: no buffering to lose at SIGKILL.
 func report(_ line: String) {
@@ -79,8 +115,13 @@ guard let path = arguments.first, !path.hasPrefix("--") else {
 arguments.removeFirst()
 var batchSize: Int64 = 25
 var batchLimit: Int64?
+var catchesInterrupts = false
 while let option = arguments.first {
     arguments.removeFirst()
+    if option == "--catch-interrupts" {
+        catchesInterrupts = true
+        continue
+    }
     guard let text = arguments.first, let value = Int64(text), value > 0 else {
         fail("\(option) needs a positive number", status: 2)
     }
@@ -102,6 +143,12 @@ do {
     var batch = first
     while batchLimit.map({ batch < first + $0 }) ?? true {
         var items = (1...rows(inBatch: batch, base: batchSize)).map { Item(batch: batch, seq: $0) }
+        if catchesInterrupts {
+            guard writeCatchingAnInterrupt(queue, items) else {
+                fail("a body that caught an interrupt committed", status: 1)
+            }
+            report("refused \(batch)")
+        }
         try queue.write { db in try Item.save(db, &items) }
         report("committed \(batch)")
         batch += 1

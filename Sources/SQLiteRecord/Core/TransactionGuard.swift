@@ -1,0 +1,101 @@
+import CSQLiteRecord
+
+/// What a connection knows of the transactions the library opened on it, kept where the connection's commit
+/// and rollback hooks can read it: the guard that stops work from committing on its own once SQLite has
+/// ended the transaction it belonged to, and the flag that makes a ``DatabaseQueue/read(_:)`` read-only.
+///
+/// SQLite rolls back a whole transaction on an interrupt and on some `SQLITE_FULL`, `SQLITE_IOERR`,
+/// `SQLITE_BUSY` and `SQLITE_NOMEM` errors, and a body's own SQL may run `COMMIT` or `ROLLBACK`. The
+/// connection is then in autocommit mode, and a statement the body runs after catching such an error would
+/// be committed at once, outside the transaction the caller asked for. The commit hook refuses every commit
+/// while the library holds a transaction open, but the library's own: SQLite then turns the commit into a
+/// rollback and the statement fails with `SQLITE_CONSTRAINT_COMMITHOOK`. So nothing in a `write` body
+/// commits except through the `COMMIT` the library runs when the body returns.
+/// See <https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction> and
+/// <https://www.sqlite.org/c3ref/commit_hook.html>.
+///
+/// Read on the connection's thread only (by the hooks, which SQLite calls inside `sqlite3_step`), hence
+/// unchecked exclusivity.
+final class TransactionGuard {
+    /// True from the library's BEGIN of a ``Database/transaction(_:_:)`` until it commits or rolls back.
+    @exclusivity(unchecked) var holdsTransaction = false
+    /// True while the library runs the COMMIT of the transaction it holds: the one commit the hook allows.
+    @exclusivity(unchecked) var commitsOwnTransaction = false
+    /// True when a rollback happened while the library held a transaction, other than the library's own
+    /// ROLLBACK: SQLite rolled it back after an error, or the body ran ROLLBACK (or a COMMIT the hook
+    /// refused).
+    @exclusivity(unchecked) var transactionWasRolledBack = false
+    /// True while the library rolls back the transaction it holds.
+    @exclusivity(unchecked) var rollsBackOwnTransaction = false
+    /// True while `PRAGMA query_only` is on because the library set it (inside a read): writes then fail with
+    /// `SQLITE_READONLY`, which ``explanation(for:)`` words for the reader.
+    @exclusivity(unchecked) var refusesWrites = false
+    /// The connection's schema cache, which the same hooks keep honest.
+    let schemaCache: SchemaCache
+
+    init(schemaCache: SchemaCache) {
+        self.schemaCache = schemaCache
+    }
+
+    /// What the commit hook answers: 0 lets the commit go ahead, anything else turns it into a rollback.
+    func commitHookAnswer() -> Int32 {
+        if holdsTransaction && !commitsOwnTransaction { return 1 }
+        schemaCache.changedSchemaInTransaction = false
+        return 0
+    }
+
+    /// Notes a rollback that the rollback hook reports.
+    func noteRollback() {
+        if holdsTransaction && !rollsBackOwnTransaction { transactionWasRolledBack = true }
+    }
+
+    /// A message for an error that the guard itself caused, in place of SQLite's terse one; nil for every
+    /// other error.
+    func explanation(for resultCode: ResultCode) -> String? {
+        if resultCode == .constraintCommitHook && holdsTransaction {
+            return "this statement ran after the transaction of its write had ended (SQLite rolls a whole "
+                + "transaction back on an interrupt and on some SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY or "
+                + "SQLITE_NOMEM errors; a ROLLBACK or COMMIT in the body ends it too), so it would have committed "
+                + "on its own; it was rolled back instead. Nothing in a write body commits but the write itself: "
+                + "let the error end the body, or run the rest in a new write"
+        }
+        if resultCode.primary == .readOnly && refusesWrites {
+            return "a read cannot write: DatabaseQueue.read runs its body in one read-only snapshot "
+                + "(PRAGMA query_only); run this statement inside DatabaseQueue.write instead"
+        }
+        return nil
+    }
+}
+
+extension Database {
+    /// Runs `body` in one DEFERRED transaction with writes refused (`PRAGMA query_only`): every statement of
+    /// the body reads one snapshot of the database, and a statement that would write fails with
+    /// `SQLITE_READONLY` and a message that points at `write`. The snapshot begins at the body's first read.
+    /// See <https://www.sqlite.org/isolation.html> and <https://www.sqlite.org/pragma.html#pragma_query_only>.
+    /// - Throws: what `body` throws, or ``DatabaseError`` from BEGIN or COMMIT.
+    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+        if isInsideTransaction { return try body() }
+        if !transactionGuard.refusesWrites {
+            try run(sql: "PRAGMA query_only = 1")
+            transactionGuard.refusesWrites = true
+        }
+        try run(sql: TransactionKind.deferred.beginSQL)
+        do {
+            let result = try body()
+            // A read-only transaction has nothing to lose: a body that ended it early read what it read.
+            if isInsideTransaction { try run(sql: "COMMIT TRANSACTION") }
+            return result
+        } catch {
+            if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    /// Turns `PRAGMA query_only` off again when a read left it on, before a transaction that may write.
+    /// - Throws: ``DatabaseError`` when the pragma cannot run.
+    func allowWrites() throws {
+        guard transactionGuard.refusesWrites else { return }
+        try run(sql: "PRAGMA query_only = 0")
+        transactionGuard.refusesWrites = false
+    }
+}
