@@ -28,6 +28,53 @@ struct Book: Record {
     }
 }
 
+// Keys.md
+
+struct Device: Record {
+    var id: UUID  // made by the app, stored as lowercase text
+    var name: String
+    static let tableName = "devices"
+}
+
+struct Currency: Record {
+    var id: String  // "EUR"
+    var name: String
+    static let tableName = "currencies"
+    static let primaryKeyColumn = "code"
+    enum CodingKeys: String, CodingKey {
+        case id = "code"
+        case name
+    }
+}
+
+struct UnitKey: Codable, Hashable, Sendable {
+    var authName: String
+    var code: String
+    enum CodingKeys: String, CodingKey {
+        case authName = "auth_name"
+        case code
+    }
+}
+
+struct Unit: Record {
+    var authName: String
+    var code: String
+    var name: String
+    static let tableName = "units"
+    static let withoutRowID = true
+    enum CodingKeys: String, CodingKey {
+        case authName = "auth_name"
+        case code, name
+    }
+    var id: UnitKey {  // computed: its columns are the stored properties above
+        get { UnitKey(authName: authName, code: code) }
+        set {
+            authName = newValue.authName
+            code = newValue.code
+        }
+    }
+}
+
 enum ShelfError: Error { case emptyLabel }
 
 struct Shelf: Record {
@@ -122,7 +169,7 @@ final class DocCArticleSnippetTests: XCTestCase {
         try imported.insert()  // keeps id 1000
 
         XCTAssertThrowsError(try book.update()) { error in
-            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "books", id: 3))
+            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "books", id: "3"))
         }
         XCTAssertEqual(try Book.fetchOne(id: 1_000)?.title, "Lady Susan")
 
@@ -216,6 +263,33 @@ final class DocCArticleSnippetTests: XCTestCase {
         }
     }
 
+    /// Keys.md.
+    func testTheKeysArticleRuns() throws {
+        let db = try Database()
+        try Device.createTable(in: db)
+        try Currency.createTable(in: db)
+        try Unit.createTable(in: db)  // PRIMARY KEY ("auth_name", "code") ... WITHOUT ROWID
+
+        var phone = Device(id: UUID(), name: "phone")
+        try phone.save(db)  // INSERT ... ON CONFLICT ("id") DO UPDATE SET "name" = excluded."name"
+        phone.name = "work phone"
+        try phone.save(db)  // the same statement updates it
+        var euro = Currency(id: "EUR", name: "Euro")
+        try euro.save(db)
+        var metre = Unit(authName: "EPSG", code: "9001", name: "metre")
+        try metre.save(db)
+
+        let found = try Device.fetchOne(db, id: phone.id)
+        let some = try Currency.fetch(db, ids: ["EUR", "USD"])  // any number of keys, empty included
+        let unit = try Unit.fetchOne(db, id: UnitKey(authName: "EPSG", code: "9001"))
+        try Device.delete(db, id: phone.id)
+
+        XCTAssertEqual(found?.name, "work phone")
+        XCTAssertEqual(some.map(\.name), ["Euro"])
+        XCTAssertEqual(unit?.name, "metre")
+        XCTAssertEqual(try Device.count(db), 0)
+    }
+
     /// Concurrency.md.
     func testTheConcurrencyArticleRuns() async throws {
         let path = folder.appendingPathComponent("library.sqlite").path
@@ -273,7 +347,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 13, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 15, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

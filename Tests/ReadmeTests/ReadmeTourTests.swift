@@ -1,5 +1,6 @@
 // The README's Swift blocks, verbatim: this file compiles them, `testTheTourRuns` runs them, and
 // `testTheREADMEShowsThisCode` fails when the README and this file drift apart.
+// swift-format-ignore-file: the README's layout is kept as it is.
 import Foundation
 import SQLiteRecord
 
@@ -114,7 +115,24 @@ final class ReadmeTourTests: XCTestCase {
             try await City.fetch(orderBy: [.descending("population")], limit: 3)
         }
 
+        // A key the app chooses (UUID, String, an enum, or a struct of several columns): save() inserts or
+        // updates the row with that key, in one INSERT ... ON CONFLICT statement.
+        struct Traveler: Record {
+            var id: UUID
+            var name: String
+            static let tableName = "travelers"
+        }
+
+        try queue.write { db in try Traveler.createTable(in: db) }
+        var ann = Traveler(id: UUID(), name: "Ann")
+        try ann.save()  // inserted
+        ann.name = "Ann B."
+        try ann.save()  // updated, never a second row
+        let traveler = try Traveler.fetchOne(id: ann.id)
+
         XCTAssertEqual(france.id, 1)
+        XCTAssertEqual(traveler?.name, "Ann B.")
+        XCTAssertEqual(try Traveler.count(), 1)
         XCTAssertEqual(big.map(\.name), ["Paris", "Lyon"])
         XCTAssertEqual(one?.name, "Paris")
         XCTAssertEqual(n, 2)
@@ -140,7 +158,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 3)
+        XCTAssertEqual(blocks.count, 4)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

@@ -156,6 +156,10 @@ public final class Database {
     /// an update. See <https://www.sqlite.org/c3ref/changes.html>.
     public var changesCount: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The most values one statement may bind: SQLite's `SQLITE_LIMIT_VARIABLE_NUMBER` for this connection
+    /// (32,766 by default since SQLite 3.32, 999 before). See <https://www.sqlite.org/limits.html>.
+    public var maximumBoundValues: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+
     /// True between BEGIN and COMMIT or ROLLBACK, that is when the connection is not in autocommit mode
     /// (`sqlite3_get_autocommit`).
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

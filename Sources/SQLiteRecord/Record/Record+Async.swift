@@ -123,7 +123,7 @@ extension Record where Self: Sendable {
 
     /// ``exists(id:)``, awaiting the queue.
     /// - Throws: as ``exists(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func exists(id: Int64) async throws -> Bool {
+    public static func exists(id: ID) async throws -> Bool {
         try await RecordStore.defaultQueue().read { db in try exists(db, id: id) }
     }
 
@@ -189,8 +189,21 @@ extension Record where Self: Sendable {
 
     /// ``fetchOne(id:)``, awaiting the queue.
     /// - Throws: as ``fetchOne(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func fetchOne(id: Int64) async throws -> Self? {
+    public static func fetchOne(id: ID) async throws -> Self? {
         try await RecordStore.defaultQueue().read { db in try fetchOne(db, id: id) }
+    }
+
+    /// ``fetch(ids:)``, awaiting the queue.
+    /// - Throws: as ``fetch(_:ids:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    public static func fetch(ids: [ID]) async throws -> [Self] {
+        try await RecordStore.defaultQueue().read { db in try fetch(db, ids: ids) }
+    }
+
+    /// ``delete(id:)``, awaiting the queue.
+    /// - Throws: as ``delete(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    @discardableResult
+    public static func delete(id: ID) async throws -> Bool {
+        try await RecordStore.defaultQueue().write { db in try delete(db, id: id) }
     }
 
     /// ``fetch(sql:arguments:)``, awaiting the queue.

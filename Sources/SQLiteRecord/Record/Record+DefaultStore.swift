@@ -43,8 +43,14 @@ extension Record {
 
     /// ``fetchOne(_:id:)`` through the default queue.
     /// - Throws: as that call, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func fetchOne(id: Int64) throws -> Self? {
+    public static func fetchOne(id: ID) throws -> Self? {
         try RecordStore.defaultQueue().read { db in try fetchOne(db, id: id) }
+    }
+
+    /// ``fetch(_:ids:)`` through the default queue.
+    /// - Throws: as that call, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    public static func fetch<IDs: Collection>(ids: IDs) throws -> [Self] where IDs.Element == ID {
+        try RecordStore.defaultQueue().read { db in try fetch(db, ids: ids) }
     }
 
     /// ``fetch(_:sql:arguments:)`` through the default queue.
@@ -67,7 +73,7 @@ extension Record {
 
     /// ``exists(_:id:)`` through the default queue.
     /// - Throws: as that call, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func exists(id: Int64) throws -> Bool {
+    public static func exists(id: ID) throws -> Bool {
         try RecordStore.defaultQueue().read { db in try exists(db, id: id) }
     }
 }

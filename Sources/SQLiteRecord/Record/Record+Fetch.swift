@@ -56,21 +56,68 @@ extension Record {
         try fetch(db, where: sql, arguments: arguments, orderBy: ordering, limit: 1).first
     }
 
-    /// The record whose `id` is `id`, or nil when there is none.
-    /// - Throws: ``DatabaseError`` when the table is missing, or `DecodingError` for a stored value that does
-    ///   not fit its property.
-    public static func fetchOne(_ db: Database, id: Int64) throws -> Self? {
-        let sql = RecordSQLCache.sql(
-            Self.self, .selectOne, table: Self.tableName, primaryKey: Self.primaryKeyColumn
-        ) {
-            RecordSQL.selectOne(from: tableName, primaryKey: primaryKeyColumn)
+    /// The record whose key is `id`, or nil when there is none (or `id` is a nil rowid). A UUID key finds
+    /// its row in any form the UUID is stored in (lowercase or uppercase text, 16-byte BLOB).
+    /// - Throws: ``DatabaseError`` when the table is missing, ``RecordError/keyNotUnique(table:columns:)``
+    ///   when the key columns are not unique in the table, ``RecordError/missingKey(table:column:)`` for a
+    ///   nil key of a kind the client sets, or `DecodingError` for a stored value that does not fit its
+    ///   property.
+    public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
+        let sql: String
+        let arguments: StatementArguments
+        if keyIsRowID {
+            guard let rowID = RowIDKey.rowID(id) else { return nil }
+            try checkKey(db, columns: [primaryKeyColumn])
+            sql = RecordSQLCache.sql(Self.self, .selectOne, table: Self.tableName, primaryKey: Self.primaryKeyColumn) {
+                RecordSQL.selectOne(from: tableName, keyColumns: [primaryKeyColumn], counts: [1])
+            }
+            arguments = [rowID]
+        } else {
+            let match = try keyMatch(id)
+            try checkKey(db, columns: match.columns)
+            sql = RecordSQLCache.sql(Self.self, .selectOne, table: Self.tableName, primaryKey: match.shape) {
+                RecordSQL.selectOne(from: tableName, keyColumns: match.columns, counts: match.counts)
+            }
+            arguments = match.arguments
         }
-        return try db.withStatement(sql: sql, arguments: [id]) { statement in
+        return try db.withStatement(sql: sql, arguments: arguments) { statement in
             guard try statement.step() else { return nil }
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: false, decoder: rowDecoder)
             return try context.decodeRow(Self.self)
         }
+    }
+
+    /// The records whose keys are in `ids`, in no particular order, each once; empty for an empty list.
+    ///
+    /// The keys are bound as arguments, split over as many statements as SQLite's limit on bound values
+    /// (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32,766 by default, 999 on older builds) needs, so any number of keys
+    /// works. See <https://www.sqlite.org/limits.html#max_variable_number>.
+    /// - Throws: as ``fetchOne(_:id:)``.
+    public static func fetch<IDs: Collection>(_ db: Database, ids: IDs) throws -> [Self] where IDs.Element == ID {
+        var matches: [KeyMatch] = []
+        matches.reserveCapacity(ids.count)
+        for id in ids {
+            if keyIsRowID && RowIDKey.rowID(id) == nil { continue }
+            matches.append(try keyMatch(id))
+        }
+        guard let first = matches.first else { return [] }
+        try checkKey(db, columns: first.columns)
+        let perKey = first.counts.reduce(0, +)
+        let chunk = max(1, min(db.maximumBoundValues, 32_766) / max(perKey, 1))
+        var records: [Self] = []
+        var start = 0
+        while start < matches.count {
+            let part = matches[start..<min(start + chunk, matches.count)]
+            let sql = RecordSQL.select(
+                from: tableName, keyColumns: first.columns, counts: first.counts, keys: part.count)
+            var arguments = StatementArguments()
+            arguments.values.reserveCapacity(part.count * perKey)
+            for match in part { arguments.values += match.values.joined() }
+            records += try fetchAll(db, SQLQuery(sql: sql, arguments: arguments))
+            start += chunk
+        }
+        return records
     }
 
     /// The records an SQL query of your own returns: joins, subqueries, anything SELECT can do. Columns are
@@ -105,15 +152,13 @@ extension Record {
         return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
     }
 
-    /// True when a row has `id` as its primary key.
-    /// - Throws: ``DatabaseError`` when the table is missing.
-    public static func exists(_ db: Database, id: Int64) throws -> Bool {
-        let sql = RecordSQLCache.sql(
-            Self.self, .exists, table: Self.tableName, primaryKey: Self.primaryKeyColumn
-        ) {
-            RecordSQL.count(from: tableName, where: [primaryKeyColumn: .integer(id)]).sql
-        }
-        return try db.integerScalar(sql: sql, arguments: [id]) ?? 0 > 0
+    /// True when a row has `id` as its primary key (false for a nil rowid).
+    /// - Throws: ``DatabaseError`` when the table is missing; as ``fetchOne(_:id:)`` for the key.
+    public static func exists(_ db: Database, id: ID) throws -> Bool {
+        if keyIsRowID && RowIDKey.rowID(id) == nil { return false }
+        let match = try keyMatch(id)
+        try checkKey(db, columns: match.columns)
+        return try countRows(db, match) > 0
     }
 
     /// Runs `query` and decodes every row. The column lookup is built once for the statement, not per row.

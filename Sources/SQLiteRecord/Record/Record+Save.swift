@@ -1,12 +1,33 @@
 extension Record {
-    /// Inserts the record when `id` is nil (then sets `id` from the new rowid), updates its row otherwise.
-    /// - Throws: as ``insert(_:)`` or ``update(_:)``: an update whose row is gone throws
-    ///   ``RecordError/recordNotFound(table:id:)`` and never inserts.
+    /// Saves the record. For a rowid key (`id: Int64?`): inserts when `id` is nil (then sets `id` from the new
+    /// rowid), updates its row otherwise. For a key the client chose (a UUID, a code, a composite key):
+    /// inserts the row, or updates the one that has the key, in one statement (`INSERT ... ON CONFLICT DO
+    /// UPDATE`; see <https://www.sqlite.org/lang_upsert.html>); a UUID key is matched in every form it may be
+    /// stored in, so it is looked up first, then updated or inserted. Either way no second row is written.
+    /// - Throws: as ``insert(_:)`` or ``update(_:)``: an update of a rowid record whose row is gone throws
+    ///   ``RecordError/recordNotFound(table:id:)`` and never inserts; ``RecordError/keyNotUnique(table:columns:)``
+    ///   when the key columns are not unique in the table.
     public mutating func save(_ db: Database) throws {
-        if id == nil {
-            try insert(db)
-        } else {
-            try update(db)
+        if Self.keyIsRowID {
+            if RowIDKey.rowID(id) == nil {
+                try insert(db)
+            } else {
+                try update(db)
+            }
+            return
+        }
+        let match = try Self.keyMatch(id)
+        try Self.checkKey(db, columns: match.columns)
+        if match.values.contains(where: { $0.count > 1 }) {
+            // Several stored forms: an upsert's conflict target sees only the one it writes.
+            if try Self.exists(db, id: id) { try update(db) } else { try insert(db) }
+            return
+        }
+        try willSave(db)
+        if try !writeThroughPlan(.upsert, db: db) { try writeCollected(.upsert, db: db) }
+        // No change: the row was there with only key columns (DO NOTHING), or a trigger ignored the insert.
+        if db.changesCount == 0, try !Self.exists(db, id: id) {
+            throw RecordError.rowNotInserted(table: Self.tableName)
         }
     }
 

@@ -1,20 +1,40 @@
 extension Record {
-    /// Writes every column of the record to the row with its `id`. Calls ``willSave(_:)`` first.
-    /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the id (nothing is inserted in its
-    ///   place), ``RecordError/recordNotSaved(table:)`` when `id` is nil, what ``willSave(_:)`` throws,
+    /// Writes every column of the record to the row with its key (every column but the key's). Calls
+    /// ``willSave(_:)`` first.
+    /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the key (nothing is inserted in its
+    ///   place), ``RecordError/recordNotSaved(table:)`` when a rowid `id` is nil,
+    ///   ``RecordError/missingKey(table:column:)`` when another key is nil, what ``willSave(_:)`` throws,
     ///   ``DatabaseError`` for a violated constraint, or `EncodingError` naming the column whose value cannot
     ///   be stored (text that the column's affinity would turn into a number);
     ///   ``RecordError/rowNotUpdated(table:id:)`` when the row exists but a conflict clause or a trigger
-    ///   ignored the update; ``RecordError/viewNotWritable(table:)`` for a view, before anything is written.
+    ///   ignored the update; ``RecordError/viewNotWritable(table:)`` for a view and
+    ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique in the table,
+    ///   before anything is written.
     public func update(_ db: Database) throws {
-        guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
+        let key: WriteKey
+        if Self.keyIsRowID {
+            guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: Self.tableName) }
+            key = .rowID(rowID)
+        } else {
+            key = .match(try Self.keyMatch(id))
+        }
         try willSave(db)
+        if case .match(let match) = key {
+            try Self.checkKey(db, columns: match.columns)
+        } else {
+            try Self.checkKey(db, columns: [Self.primaryKeyColumn])
+        }
         // False from the collected way: nothing to write but the key, and the row was found.
-        guard try writeThroughPlan(.update, db: db) || writeCollected(.update, db: db) else { return }
+        guard try writeThroughPlan(.update, db: db, key: key) || writeCollected(.update, db: db, key: key) else {
+            return
+        }
         guard db.changesCount > 0 else {
-            // No row changed: either none has the id, or the table ignored the update.
-            if try Self.exists(db, id: id) { throw RecordError.rowNotUpdated(table: Self.tableName, id: id) }
-            throw RecordError.recordNotFound(table: Self.tableName, id: id)
+            // No row changed: either none has the key, or the table ignored the update.
+            let description = key.description
+            if try Self.exists(db, id: id) {
+                throw RecordError.rowNotUpdated(table: Self.tableName, id: description)
+            }
+            throw RecordError.recordNotFound(table: Self.tableName, id: description)
         }
     }
 

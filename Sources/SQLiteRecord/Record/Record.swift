@@ -1,10 +1,18 @@
 /// A `Codable` model stored as one row of a table: it gains `save()`, `insert()`, `update()`, `delete()`,
 /// `fetch(where:orderBy:limit:)` and parent-child saves.
 ///
-/// Each coding key names a column (a `CodingKeys` enum with raw values renames them). The primary key is
-/// the property `id`, stored in the column ``primaryKeyColumn`` (`id` unless the type says otherwise), an
-/// `INTEGER PRIMARY KEY` (SQLite's rowid): nil until the record is first saved. The table is
-/// ``tableName``, by default the type's name in lower camel case.
+/// Each coding key names a column (a `CodingKeys` enum with raw values renames them). The table is
+/// ``tableName``, by default the type's name in lower camel case. The primary key is the property `id`, whose
+/// type says which kind of key the table has (see <doc:Keys>):
+///
+/// - `Int64?`: the rowid, an `INTEGER PRIMARY KEY` column named ``primaryKeyColumn``: nil until the record is
+///   first saved, then set from the row SQLite inserted. `save()` inserts when it is nil, updates otherwise.
+/// - any other type the library stores as one column (`UUID`, `String`, `Int`, an enum with a raw value): a
+///   key the client chooses, stored in ``primaryKeyColumn``. `save()` inserts or updates by the key
+///   (an upsert), so a record made in the app is saved without knowing whether its row exists.
+/// - a `Codable` struct: a composite key, one column per coding key of the struct (`PRIMARY KEY (a, b)`).
+///   Declare `id` as a computed property over the record's stored key columns, so that it is not a column
+///   of its own.
 ///
 /// ```swift
 /// struct Country: Record {
@@ -12,31 +20,45 @@
 ///     var name: String
 ///     static let tableName = "countries"
 /// }
+///
+/// struct Currency: Record {
+///     var id: String  // "EUR": a key the client chooses
+///     var name: String
+/// }
 /// ```
+///
+/// Records are `Identifiable` by their key, so SwiftUI's `ForEach` takes them as they are.
 ///
 /// Every call comes in three forms: one taking a ``Database`` (inside ``DatabaseQueue/write(_:)-3p679``, in the
 /// caller's transaction), one with no database that uses the queue set by ``RecordStore/use(_:)``, and its
 /// `async` twin (for `Sendable` record types), which waits for the queue without blocking a thread of
 /// Swift's cooperative pool.
-public protocol Record: Codable {
-    /// The primary key: nil until the record is inserted, then its rowid. Stored in ``primaryKeyColumn``.
-    var id: Int64? { get set }
+public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
+    /// The primary key: the rowid (`Int64?`, nil until the record is inserted), a key of one column of any
+    /// stored type, or a `Codable` struct of several columns. See <doc:Keys>.
+    var id: ID { get set }
 
     /// The table that holds the records; by default the type's name in lower camel case (`CityName` is
     /// "cityName"). It is quoted wherever it appears in SQL, so any name works.
     static var tableName: String { get }
 
-    /// The column that holds ``id``: "id" by default. Set it when `CodingKeys` stores `id` under another
-    /// name (`case id = "city_id"` goes with `static let primaryKeyColumn = "city_id"`).
+    /// The column that holds ``id`` when the key is one column: "id" by default. Set it when `CodingKeys`
+    /// stores `id` under another name (`case id = "city_id"` goes with
+    /// `static let primaryKeyColumn = "city_id"`). A composite key's columns are its struct's coding keys.
     static var primaryKeyColumn: String { get }
+
+    /// True when ``createTable(in:ifNotExists:)`` should write `WITHOUT ROWID`: for tables keyed by text or
+    /// several columns, which SQLite then stores in key order without a hidden rowid. False by default; a
+    /// rowid key (`Int64?`) needs a rowid table. See <https://www.sqlite.org/withoutrowid.html>.
+    static var withoutRowID: Bool { get }
 
     /// Called before every insert or update this record goes through (also from `save(children:)` and the
     /// batch calls), inside the transaction. Throw to abort the save: nothing is written, and the error is
     /// passed on. This is where validation goes. The default does nothing.
     func willSave(_ db: Database) throws
 
-    /// Called after an insert succeeded, with the new row's rowid (which `id` is also set to). The default
-    /// does nothing.
+    /// Called after an insert succeeded, with the new row's rowid (which `id` is also set to, for a rowid
+    /// key). Not called by the upsert that `save()` runs for other keys. The default does nothing.
     mutating func didInsert(rowID: Int64)
 
     /// Called before this record's row is deleted, inside the transaction. Throw to abort the delete. The
@@ -96,6 +118,9 @@ extension Record {
 
     /// "id".
     public static var primaryKeyColumn: String { "id" }
+
+    /// False: a table with a rowid.
+    public static var withoutRowID: Bool { false }
 
     /// Does nothing.
     public func willSave(_ db: Database) throws {}

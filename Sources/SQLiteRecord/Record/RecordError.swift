@@ -2,7 +2,8 @@
 public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An update found no row with the record's id: it was deleted, or never inserted. An update never
     /// inserts in its place.
-    case recordNotFound(table: String, id: Int64)
+    /// `id` is the key as text: `42`, a UUID, or `auth_name = 'EPSG', code = 9001` for a composite key.
+    case recordNotFound(table: String, id: String)
     /// The record has no id yet, so it cannot be updated or deleted: save it first.
     case recordNotSaved(table: String)
     /// A `where:` key or `orderBy:` column is not a column of the table. Nothing ran.
@@ -12,16 +13,22 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingPrimaryKey(table: String, column: String)
     /// A call without a database was made before ``RecordStore/use(_:)`` set the default queue.
     case noDefaultStore
+    /// The record's key, or one column of a composite key, is nil where the table needs a value (a key the
+    /// client chooses, such as a `UUID?` left nil). Nothing was written.
+    case missingKey(table: String, column: String)
+    /// The record type's key columns are neither the table's primary key nor a UNIQUE constraint on exactly
+    /// those columns, so a call by key could touch many rows. Nothing ran.
+    case keyNotUnique(table: String, columns: [String])
     /// An insert ran but inserted no row: a conflict clause that ignores (`UNIQUE ... ON CONFLICT IGNORE` in
     /// the schema) or a trigger (`RAISE(IGNORE)`) skipped it. The record keeps the id it had (nil for a new
     /// one), since no row has the rowid SQLite would otherwise report.
     case rowNotInserted(table: String)
     /// An update ran but changed no row although the record's row exists: a conflict clause that ignores or
     /// a trigger (`RAISE(IGNORE)`) skipped it.
-    case rowNotUpdated(table: String, id: Int64)
+    case rowNotUpdated(table: String, id: String)
     /// A delete ran but deleted no row although the record's row exists: a trigger (`RAISE(IGNORE)`)
     /// skipped it.
-    case rowNotDeleted(table: String, id: Int64)
+    case rowNotDeleted(table: String, id: String)
     /// A record with a nil id was to be inserted, but the table's primary key column is not SQLite's rowid
     /// (only an `INTEGER PRIMARY KEY` column of a rowid table is: `INT PRIMARY KEY`, `INTEGER PRIMARY KEY
     /// DESC`, a WITHOUT ROWID table or a column outside the primary key are not), so SQLite would not give
@@ -49,6 +56,13 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noDefaultStore:
             return "No default database: call RecordStore.use(_:) with a DatabaseQueue first, "
                 + "or pass a Database explicitly"
+        case .missingKey(let table, let column):
+            return "The record for table \"\(table)\" has no value for its key column \"\(column)\": set the key "
+                + "before saving, since SQLite does not choose it"
+        case .keyNotUnique(let table, let columns):
+            return "The key (" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + ") of table \"\(table)\" is "
+                + "neither its primary key nor UNIQUE, so a call by key could touch several rows; declare it "
+                + "PRIMARY KEY or add a UNIQUE index on exactly those columns"
         case .rowNotInserted(let table):
             return "No row was inserted into table \"\(table)\": a conflict clause that ignores (ON CONFLICT IGNORE) "
                 + "or a trigger (RAISE(IGNORE)) skipped the insert; the record was not saved"

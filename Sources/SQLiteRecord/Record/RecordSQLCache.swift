@@ -9,7 +9,7 @@ import Foundation
 /// changed (computed properties may).
 enum RecordSQLCache {
     enum Operation: Hashable {
-        case insertWithID, insertWithoutID, update, delete, selectOne, exists
+        case insertWithID, insertWithoutID, update, upsert, delete, selectOne, exists
     }
 
     private struct Key: Hashable {

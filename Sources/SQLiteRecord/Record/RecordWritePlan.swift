@@ -20,12 +20,16 @@ final class RecordWritePlan {
         case insertWithID
         /// INSERT without the primary key column, so that SQLite assigns the rowid.
         case insertWithoutID
-        /// UPDATE of every column but the primary key, `WHERE` the primary key: its value is the last
-        /// parameter, bound from the record's `id`.
+        /// UPDATE of every column but the key's, `WHERE` the key: its values are the last parameters,
+        /// bound from the record's `id`.
         case update
+        /// INSERT of every column, `ON CONFLICT` with the key updating the others: `save()` for a key the
+        /// client chose.
+        case upsert
 
-        /// True when the statement leaves the primary key column out of the columns it binds.
-        var leavesOutPrimaryKey: Bool { self != .insertWithID }
+        /// True when the statement leaves key columns out of the columns it binds: the rowid of an insert
+        /// that lets SQLite choose it, every key column of an update.
+        var leavesOutKey: Bool { self == .insertWithoutID || self == .update }
 
         /// The statement's entry in ``RecordSQLCache``.
         var operation: RecordSQLCache.Operation {
@@ -33,15 +37,28 @@ final class RecordWritePlan {
             case .insertWithID: return .insertWithID
             case .insertWithoutID: return .insertWithoutID
             case .update: return .update
+            case .upsert: return .upsert
             }
         }
 
-        /// The statement's SQL for `table`, binding `columns` (the primary key left out when
-        /// ``leavesOutPrimaryKey``) in order.
-        func sql(table: String, columns: [String], primaryKey: String) -> String {
+        /// The statement's SQL for `table`, binding `columns` (key columns left out when ``leavesOutKey``)
+        /// in order, then, for an update, the key's values (`keyCounts` for each of `keyColumns`).
+        func sql(table: String, columns: [String], keyColumns: [String], keyCounts: [Int]) -> String {
             switch self {
             case .insertWithID, .insertWithoutID: return RecordSQL.insert(into: table, columns: columns)
-            case .update: return RecordSQL.update(table, columns: columns, primaryKey: primaryKey)
+            case .update:
+                return RecordSQL.update(table, columns: columns, keyColumns: keyColumns, counts: keyCounts)
+            case .upsert: return RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns)
+            }
+        }
+
+        /// The columns of `names` the statement leaves out: the rowid for an insert without id, every key
+        /// column for an update.
+        func leavesOut(_ name: String, keyColumns: [String]) -> Bool {
+            switch self {
+            case .insertWithoutID: return name == keyColumns.first
+            case .update: return keyColumns.contains(name)
+            case .insertWithID, .upsert: return false
             }
         }
     }
@@ -50,39 +67,40 @@ final class RecordWritePlan {
     /// The prepared statement; not in the connection's statement cache, so nothing else binds it.
     let statement: Statement
     let binding: StatementBinding
-    /// The table and primary key names the SQL was made for.
+    /// The table the SQL was made for, the type's ``Record/primaryKeyColumn`` then, and the key's shape
+    /// (columns and values bound for each, see ``KeyMatch/shape``).
     let tableName: String
-    let primaryKey: String
+    let primaryKeyColumn: String
+    let keyShape: String
     /// The schema cache generation the plan was made under: the plan is stale once it moves.
     let schemaGeneration: Int
     /// For each coding key whose text is kept, the column whose affinity it is checked against.
     let numericColumns: [TextAffinityGuard.NumericColumn?]
-    /// The parameter the record's `id` binds for an update; 0 for inserts.
-    let idParameter: Int32
+    /// The first parameter the record's key binds for an update; 0 for inserts.
+    let keyParameter: Int32
     /// True while a record is written through the plan: a write that starts then (from a callback) goes the
     /// collected way rather than rebinding the statement under the first.
     @exclusivity(unchecked) var isInUse = false
 
-    /// Makes the plan for the columns `names`, encoded from coding keys `keys` (same order, the primary key
-    /// column among them).
+    /// Makes the plan for the columns `names`, encoded from coding keys `keys` (same order, the key
+    /// columns among them; `key` says which, and how many values each binds in an update).
     /// - Throws: ``DatabaseError`` when the statement cannot be prepared or the table's columns read.
     init(
-        _ kind: Kind, keys: [String], names: [String], primaryKey: String, tableName: String, options: RecordEncoder,
-        db: Database
+        _ kind: Kind, keys: [String], names: [String], key: KeyMatch, primaryKeyColumn: String, tableName: String,
+        options: RecordEncoder, db: Database
     ) throws {
-        let keyPosition = names.firstIndex(of: primaryKey)
         var boundNames: [String] = []
         var parameters: [Int32] = []
-        for (position, name) in names.enumerated() {
-            if position == keyPosition && kind.leavesOutPrimaryKey {
+        for name in names {
+            if kind.leavesOut(name, keyColumns: key.columns) {
                 parameters.append(0)
             } else {
                 boundNames.append(name)
                 parameters.append(Int32(boundNames.count))
             }
         }
-        let sql = kind.sql(table: tableName, columns: boundNames, primaryKey: primaryKey)
-        idParameter = kind == .update ? Int32(boundNames.count + 1) : 0
+        let sql = kind.sql(table: tableName, columns: boundNames, keyColumns: key.columns, keyCounts: key.counts)
+        keyParameter = kind == .update ? Int32(boundNames.count + 1) : 0
         numericColumns = try TextAffinityGuard.numericColumns(names, table: tableName, db: db)
         // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
         // own may change the schema.
@@ -92,7 +110,8 @@ final class RecordWritePlan {
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
         self.tableName = tableName
-        self.primaryKey = primaryKey
+        self.primaryKeyColumn = primaryKeyColumn
+        self.keyShape = key.shape
     }
 
     deinit {
@@ -131,6 +150,23 @@ final class RecordWritePlans {
     /// Counts a record written through a plan.
     func countWrite() { writes &+= 1 }
 
+    /// For each record type whose key columns were found unique, the schema generation they were checked
+    /// under (see ``Record/checkKey(_:_:)``); the last one checked is kept apart, for loops over one type.
+    @exclusivity(unchecked) private var keyChecks: [ObjectIdentifier: Int] = [:]
+    @exclusivity(unchecked) private var lastKeyCheck: (type: ObjectIdentifier, generation: Int)?
+
+    /// The schema generation under which `type`'s key was last found unique; nil when it never was.
+    func keyCheckedGeneration(_ type: ObjectIdentifier) -> Int? {
+        if let last = lastKeyCheck, last.type == type { return last.generation }
+        return keyChecks[type]
+    }
+
+    /// Notes that `type`'s key was found unique under `generation`.
+    func noteKeyChecked(_ type: ObjectIdentifier, generation: Int) {
+        keyChecks[type] = generation
+        lastKeyCheck = (type, generation)
+    }
+
     subscript(key: Key) -> RecordWritePlan? {
         get {
             if key == lastKey { return lastPlan }
@@ -149,23 +185,62 @@ final class RecordWritePlans {
     }
 }
 
+/// The key an update binds after the record's columns: a rowid without any array, or the values of any
+/// other key.
+enum WriteKey {
+    /// An insert or upsert: the key is among the record's columns.
+    case none
+    /// The rowid of a record whose key is `Int64?`.
+    case rowID(Int64)
+    /// Any other key.
+    case match(KeyMatch)
+
+    /// The key for messages.
+    var description: String {
+        switch self {
+        case .none: return ""
+        case .rowID(let rowID): return String(rowID)
+        case .match(let match): return match.description
+        }
+    }
+
+    /// The values bound after the record's columns.
+    var values: [SQLiteValue] {
+        switch self {
+        case .none: return []
+        case .rowID(let rowID): return [.integer(rowID)]
+        case .match(let match): return match.values.flatMap { $0 }
+        }
+    }
+}
+
 extension Record {
+    /// The key's columns as the plans need them (values are placeholders for a rowid): `id`'s for any key,
+    /// which must be set.
+    /// - Throws: as ``keyMatch(_:)``, but a nil rowid is fine.
+    static func keyLayout(of id: ID, _ key: WriteKey) throws -> KeyMatch {
+        if case .match(let match) = key { return match }
+        if keyIsRowID { return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(0)]]) }
+        return try keyMatch(id)
+    }
+
     /// Writes this record through the connection's plan for `kind`, when there is a current one and the
-    /// record's coding keys are the plan's.
+    /// record's coding keys are the plan's; `key` is bound after the columns for an update.
     /// - Returns: true when the record was written; false when nothing ran, and the caller writes the record
-    ///   the collected way (``writeCollected(_:db:)``).
+    ///   the collected way (``writeCollected(_:db:key:)``).
     /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
     ///   and ``DatabaseError`` with the bound arguments.
-    func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database) throws -> Bool {
-        let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
+    func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
+        let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
-        guard let plan = plans[key], !plan.isInUse else { return false }
-        guard plan.tableName == Self.tableName, plan.primaryKey == Self.primaryKeyColumn,
+        guard let plan = plans[planKey], !plan.isInUse else { return false }
+        guard plan.tableName == Self.tableName, plan.primaryKeyColumn == Self.primaryKeyColumn,
             plan.schemaGeneration == (try db.currentSchemaGeneration())
         else {
-            plans[key] = nil
+            plans[planKey] = nil
             return false
         }
+        if case .match(let match) = key, match.shape != plan.keyShape { return false }
         plan.isInUse = true
         let binding = plan.binding
         defer {
@@ -174,12 +249,21 @@ extension Record {
         }
         do {
             guard try plan.encoder.encode(self) else { return false }
-            if plan.idParameter != 0, let id { try plan.statement.bind(integer: id, at: plan.idParameter) }
+            switch key {
+            case .none: break
+            case .rowID(let rowID): try plan.statement.bind(integer: rowID, at: plan.keyParameter)
+            case .match(let match):
+                var parameter = plan.keyParameter
+                for value in match.values.joined() {
+                    try plan.statement.bind(value, at: parameter)
+                    parameter += 1
+                }
+            }
         } catch let error as DatabaseError where error.sql == plan.statement.sql && error.arguments == nil {
             // A bind failed (text over SQLite's length limit, say). The collected way reports every value
             // the record encodes; so does this, encoded again with the plan's encoder. Errors the record's
             // own encode(to:) throws pass on unchanged, as on the collected way.
-            throw error.carrying(collectedArguments(kind, options: plan.encoder.options))
+            throw error.carrying(collectedArguments(kind, key: key, options: plan.encoder.options))
         }
         for (position, text) in binding.keptTexts {
             if let column = plan.numericColumns[position] {
@@ -188,7 +272,7 @@ extension Record {
         }
         try plan.statement.runToEnd(boundArguments: {
             var arguments = binding.boundArguments
-            if plan.idParameter != 0, let id { arguments.values.append(.integer(id)) }
+            arguments.values += key.values
             return arguments
         })
         plans.countWrite()
@@ -204,63 +288,68 @@ extension Record {
     ///   ``RecordError/recordNotFound(table:id:)`` for an update with nothing to write whose row is missing,
     ///   and ``DatabaseError`` from running the statement.
     @discardableResult
-    func writeCollected(_ kind: RecordWritePlan.Kind, db: Database) throws -> Bool {
+    func writeCollected(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
         let options = Self.recordEncoder
         let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
-        guard columns.names.contains(Self.primaryKeyColumn) else {
-            throw RecordError.missingPrimaryKey(table: Self.tableName, column: Self.primaryKeyColumn)
+        let layout = try Self.keyLayout(of: id, key)
+        for column in layout.columns where !columns.names.contains(column) {
+            throw RecordError.missingPrimaryKey(table: Self.tableName, column: column)
         }
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
         // records written through it meet the same table.
         try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID)
-        let bound = Self.boundColumns(columns, kind)
+        let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
         var arguments = StatementArguments(bound.values)
         if kind == .update {
-            guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }
             guard !bound.names.isEmpty else {
                 // Nothing to write but the key: the update only has to find its row.
                 guard try Self.exists(db, id: id) else {
-                    throw RecordError.recordNotFound(table: Self.tableName, id: id)
+                    throw RecordError.recordNotFound(table: Self.tableName, id: key.description)
                 }
                 return false
             }
-            arguments.values.append(.integer(id))
+            arguments.values += key.values
         }
         try TextAffinityGuard.check(bound, table: Self.tableName, db: db)
         let sql = RecordSQLCache.sql(
-            Self.self, kind.operation, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
+            Self.self, kind.operation, table: Self.tableName, primaryKey: layout.shape, columns: bound.names
         ) {
-            kind.sql(table: Self.tableName, columns: bound.names, primaryKey: Self.primaryKeyColumn)
+            kind.sql(table: Self.tableName, columns: bound.names, keyColumns: layout.columns, keyCounts: layout.counts)
         }
         try db.run(sql: sql, arguments: arguments)
-        let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
+        let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
-        if plans[key] == nil {
+        if plans[planKey] == nil {
             // The record is written; a plan that cannot be made only leaves the next record the collected way.
-            plans[key] = try? RecordWritePlan(
-                kind, keys: keys, names: columns.names, primaryKey: Self.primaryKeyColumn, tableName: Self.tableName,
-                options: options, db: db)
+            plans[planKey] = try? RecordWritePlan(
+                kind, keys: keys, names: columns.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
+                tableName: Self.tableName, options: options, db: db)
         }
         return true
     }
 
-    /// `columns` without the primary key column, for the kinds whose statement leaves it out.
-    private static func boundColumns(_ columns: EncodedColumns, _ kind: RecordWritePlan.Kind) -> EncodedColumns {
-        guard kind.leavesOutPrimaryKey, let keyIndex = columns.names.firstIndex(of: primaryKeyColumn) else {
-            return columns
+    /// `columns` without the key columns the statement of `kind` leaves out.
+    private static func boundColumns(
+        _ columns: EncodedColumns, _ kind: RecordWritePlan.Kind, keyColumns: [String]
+    ) -> EncodedColumns {
+        guard kind.leavesOutKey else { return columns }
+        var bound = EncodedColumns()
+        for (name, value) in zip(columns.names, columns.values) where !kind.leavesOut(name, keyColumns: keyColumns) {
+            bound.names.append(name)
+            bound.values.append(value)
         }
-        var bound = columns
-        bound.names.remove(at: keyIndex)
-        bound.values.remove(at: keyIndex)
         return bound
     }
 
     /// The arguments the collected way binds for this record, encoded with `options` (the plan's encoder),
     /// for a bind error on the plan path; nil when the record no longer encodes.
-    private func collectedArguments(_ kind: RecordWritePlan.Kind, options: RecordEncoder) -> StatementArguments? {
-        guard let columns = try? options.encode(self, tableName: Self.tableName) else { return nil }
-        let bound = Self.boundColumns(columns, kind)
-        if kind == .update, let id { return StatementArguments(bound.values + [.integer(id)]) }
-        return StatementArguments(bound.values)
+    private func collectedArguments(
+        _ kind: RecordWritePlan.Kind, key: WriteKey, options: RecordEncoder
+    ) -> StatementArguments? {
+        guard let columns = try? options.encode(self, tableName: Self.tableName),
+            let layout = try? Self.keyLayout(of: id, key)
+        else { return nil }
+        let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
+        return StatementArguments(bound.values + (kind == .update ? key.values : []))
     }
 }

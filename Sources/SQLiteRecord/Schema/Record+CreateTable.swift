@@ -3,8 +3,10 @@ import Foundation
 extension Record {
     /// Creates the record's table from the type itself: one column per coding key, named as
     /// ``recordEncoder`` names them (snake_case under ``RecordEncoder/KeyEncodingStrategy/convertToSnakeCase``),
-    /// typed from the property types, NOT NULL unless the property is Optional, and ``primaryKeyColumn``
-    /// as `INTEGER PRIMARY KEY` (the rowid).
+    /// typed from the property types, NOT NULL unless the property is Optional, and the primary key: for a
+    /// rowid key (`id: Int64?`) ``primaryKeyColumn`` as `INTEGER PRIMARY KEY`; for a key of one column of
+    /// another type, that column `NOT NULL PRIMARY KEY`; for a composite key, its columns NOT NULL and a
+    /// `PRIMARY KEY ("a", "b")` constraint. ``withoutRowID`` adds `WITHOUT ROWID`.
     ///
     /// ```swift
     /// try City.createTable(in: db)
@@ -42,18 +44,26 @@ extension Record {
     ///   when no coding key names ``primaryKeyColumn``.
     public static func createTableSQL(ifNotExists: Bool = false) throws -> String {
         let columns = try probedColumns()
-        guard columns.contains(where: { $0.name == primaryKeyColumn }) else {
-            throw RecordError.missingPrimaryKey(table: tableName, column: primaryKeyColumn)
+        let keyColumns = try probedKeyColumns()
+        for key in keyColumns where !columns.contains(where: { $0.name == key }) {
+            throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
         let encoder = recordEncoder
-        let definitions = columns.map { column -> String in
+        let singleKey = keyColumns.count == 1 ? keyColumns.first : nil
+        var definitions = columns.map { column -> String in
             let name = SQLIdentifier.quoted(column.name)
-            if column.name == primaryKeyColumn { return name + " INTEGER PRIMARY KEY" }
+            if keyIsRowID && column.name == singleKey { return name + " INTEGER PRIMARY KEY" }
             let type = column.declaredType(encoder: encoder)
-            return name + (type.isEmpty ? "" : " " + type) + (column.isOptional ? "" : " NOT NULL")
+            // NOT NULL for every key column: SQLite lets a rowid table's non-integer key hold NULL.
+            let notNull = !column.isOptional || keyColumns.contains(column.name)
+            let primaryKey = column.name == singleKey ? " PRIMARY KEY" : ""
+            return name + (type.isEmpty ? "" : " " + type) + (notNull ? " NOT NULL" : "") + primaryKey
+        }
+        if keyColumns.count > 1 {
+            definitions.append("PRIMARY KEY (" + keyColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
         }
         return "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
-            + definitions.joined(separator: ", ") + ")"
+            + definitions.joined(separator: ", ") + ")" + (withoutRowID ? " WITHOUT ROWID" : "")
     }
 }
 
@@ -108,6 +118,20 @@ struct RecordColumn: Equatable {
 }
 
 extension Record {
+    /// The key's columns as the encoder names them: ``primaryKeyColumn`` for a key of one column, the coding
+    /// keys of the key's struct for a composite key.
+    /// - Throws: ``SchemaProbeError`` when a composite key's type cannot be probed.
+    static func probedKeyColumns() throws -> [String] {
+        guard !keyIsRowID, keyIsComposite() else { return [primaryKeyColumn] }
+        let encoder = recordEncoder
+        return try SchemaProbe.keys(of: ID.self, table: tableName).map { probed in
+            switch encoder.keyEncodingStrategy {
+            case .useDefaultKeys: return probed.key
+            case .convertToSnakeCase: return KeyCase.snakeCase(probed.key)
+            }
+        }
+    }
+
     /// The type's columns, in the order its `init(from:)` reads them.
     /// - Throws: ``SchemaProbeError`` when the type cannot be decoded from placeholder values.
     static func probedColumns() throws -> [RecordColumn] {

@@ -35,8 +35,9 @@ extension Record {
     ///   ``primaryKeyColumn``; ``DatabaseError`` when the schema cannot be read.
     public static func validateSchema(in db: Database) throws {
         let probed = try probedColumns()
-        guard probed.contains(where: { $0.name == primaryKeyColumn }) else {
-            throw RecordError.missingPrimaryKey(table: tableName, column: primaryKeyColumn)
+        let keyColumns = try probedKeyColumns()
+        for key in keyColumns where !probed.contains(where: { $0.name == key }) {
+            throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
         // pragma_table_info answers rows for tables and views, temporary ones included, as columns(in:) does.
         let exists = try db.integerScalar(sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [tableName])
@@ -45,10 +46,24 @@ extension Record {
                 recordType: "\(Self.self)", table: tableName, mismatches: [.missingTable(tableName)])
         }
         let columns = try db.columns(in: tableName)
-        let mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
+        var mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
+        if let keyMismatch = try keyMismatch(keyColumns, db: db) { mismatches.append(keyMismatch) }
         guard mismatches.isEmpty else {
             throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
         }
+    }
+
+    /// The key mismatch, when the type's key columns are neither the table's primary key nor a UNIQUE
+    /// constraint on exactly those columns (views have no key to compare).
+    private static func keyMismatch(_ keyColumns: [String], db: Database) throws -> SchemaMismatch? {
+        let shape = try db.tableShape(tableName)
+        if shape.isView { return nil }
+        let key = Set(keyColumns.map(RowLayout.asciiLowercased))
+        if Set(shape.primaryKey.map(RowLayout.asciiLowercased)) == key { return nil }
+        let unique = try db.indexes(on: tableName).contains { index in
+            index.isUnique && !index.isPartial && Set(index.columns.map { RowLayout.asciiLowercased($0 ?? "") }) == key
+        }
+        return unique ? nil : .primaryKey(keyColumns, tablePrimaryKey: shape.primaryKey)
     }
 
     /// The mismatches of one probed column with the table's columns.
@@ -133,9 +148,18 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
     /// every value saved would fail to decode. `reason` says why.
     case incompatibleColumn(String, declaredType: String, valueType: String, reason: String)
 
+    /// The type's key columns (the rowid column, one column, or a composite key's) are neither the table's
+    /// primary key (`tablePrimaryKey`, empty when it declares none) nor a UNIQUE constraint on exactly those
+    /// columns: calls by key would throw ``RecordError/keyNotUnique(table:columns:)``.
+    case primaryKey([String], tablePrimaryKey: [String])
+
     /// One line for a log.
     public var description: String {
         switch self {
+        case .primaryKey(let columns, let tablePrimaryKey):
+            let names = { (list: [String]) in "(" + list.map { "\"\($0)\"" }.joined(separator: ", ") + ")" }
+            return "the type's key \(names(columns)) is not the table's primary key "
+                + (tablePrimaryKey.isEmpty ? "(it declares none)" : names(tablePrimaryKey)) + " nor UNIQUE"
         case .missingTable(let table):
             return "no table \"\(table)\""
         case .missingColumn(let column, let key, let valueType, let isOptional):

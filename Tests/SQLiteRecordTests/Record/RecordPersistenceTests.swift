@@ -32,7 +32,7 @@ final class RecordPersistenceTests: XCTestCase {
         let db = try WorldFixtures.makeDatabase()
         var ghost = Country(id: 42, name: "Atlantis", iso: "AT", population: 0)
         XCTAssertThrowsError(try ghost.save(db)) { error in
-            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "countries", id: 42))
+            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "countries", id: "42"))
         }
         XCTAssertEqual(ghost.id, 42)
         XCTAssertEqual(try WorldFixtures.rowCount(db, "countries"), 0)
@@ -132,7 +132,7 @@ final class RecordPersistenceTests: XCTestCase {
         XCTAssertTrue(try france.delete(db))
         france.population = 2
         XCTAssertThrowsError(try france.save(db)) { error in
-            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "countries", id: 1))
+            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "countries", id: "1"))
         }
         XCTAssertThrowsError(try france.update(db))
         XCTAssertEqual(try Country.count(db), 0)

@@ -65,7 +65,7 @@ final class RecordWritePlanHostileTests: XCTestCase {
                     case .insert: try record.insert(db)
                     case .update: try record.update(db)
                     }
-                    outcomes.append("ok id=\(record.id.map(String.init) ?? "nil")")
+                    outcomes.append("ok id=\((record.id as? Int64).map(String.init) ?? "nil")")
                 } catch {
                     outcomes.append(Self.describe(error))
                 }

@@ -102,7 +102,7 @@ final class RecordWritePlanTests: XCTestCase {
         var missing = second
         missing.id = 99
         XCTAssertThrowsError(try missing.update(db)) { error in
-            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "items", id: 99))
+            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "items", id: "99"))
         }
         XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM items"), 2, "nothing inserted")
     }

@@ -21,14 +21,15 @@ final class UserReportedDefectsTests: XCTestCase {
         }
         let db = try Database()
         try db.execute(sql: "CREATE TABLE cr(city_id INTEGER PRIMARY KEY, name TEXT); INSERT INTO cr VALUES (1, 'a')")
-        // Without primaryKeyColumn the library writes "id", which the table lacks: SQLite's double-quoted
-        // string quirk is off, so that is "no such column", never a comparison with the text 'id'.
+        // Without primaryKeyColumn the key column is "id", which the table lacks: an error that names both,
+        // before any SQL runs, never a comparison with the text 'id'.
         for call in [
             { _ = try CityTypo.fetchOne(db, id: 1) }, { _ = try CityTypo.exists(db, id: 1) },
             { _ = try CityTypo(id: 1, name: "b").delete(db) },
         ] as [() throws -> Void] {
             XCTAssertThrowsError(try call()) { error in
-                XCTAssertEqual((error as? DatabaseError)?.message, "no such column: id")
+                XCTAssertEqual(
+                    error as? RecordError, .unknownColumn(table: "cr", column: "id", columns: ["city_id", "name"]))
             }
         }
     }

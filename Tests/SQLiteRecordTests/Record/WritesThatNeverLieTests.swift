@@ -111,11 +111,11 @@ final class WritesThatNeverLieTests: XCTestCase {
         }
         let seed = Memo(id: 100, body: "changed")
         XCTAssertThrowsError(try queue.write { db in try seed.update(db) }) { error in
-            XCTAssertEqual(error as? RecordError, .rowNotUpdated(table: "memo", id: 100))
+            XCTAssertEqual(error as? RecordError, .rowNotUpdated(table: "memo", id: "100"))
         }
         let gone = Memo(id: 999, body: "x")
         XCTAssertThrowsError(try queue.write { db in try gone.update(db) }) { error in
-            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "memo", id: 999))
+            XCTAssertEqual(error as? RecordError, .recordNotFound(table: "memo", id: "999"))
         }
         // An update that a UNIQUE ... ON CONFLICT IGNORE skips.
         try queue.write { db in
@@ -123,7 +123,7 @@ final class WritesThatNeverLieTests: XCTestCase {
             try blue.insert(db)
             blue.name = "red"
             XCTAssertThrowsError(try blue.update(db)) { error in
-                XCTAssertEqual(error as? RecordError, .rowNotUpdated(table: "label", id: 2))
+                XCTAssertEqual(error as? RecordError, .rowNotUpdated(table: "label", id: "2"))
             }
         }
         XCTAssertEqual(try queue.read { db in try Memo.fetchOne(db, id: 100)?.body }, "seed")
@@ -135,7 +135,7 @@ final class WritesThatNeverLieTests: XCTestCase {
             try db.execute(sql: "CREATE TRIGGER memo_keep BEFORE DELETE ON memo BEGIN SELECT RAISE(IGNORE); END")
         }
         XCTAssertThrowsError(try queue.write { db in try Memo(id: 100, body: "seed").delete(db) }) { error in
-            XCTAssertEqual(error as? RecordError, .rowNotDeleted(table: "memo", id: 100))
+            XCTAssertEqual(error as? RecordError, .rowNotDeleted(table: "memo", id: "100"))
         }
         XCTAssertEqual(try queue.write { db in try Memo(id: 5, body: "").delete(db) }, false)
         XCTAssertEqual(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM memo") }, 1)

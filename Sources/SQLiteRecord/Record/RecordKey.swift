@@ -1,0 +1,226 @@
+import Foundation
+
+/// The rowid key, `Int64?`, read and made without a dynamic cast per call.
+///
+/// Invariant: ``rowID(_:)`` and ``key(_:)`` are called only for a type `ID` for which ``isRowID(_:)`` is
+/// true, that is `ID` is `Optional<Int64>` itself, so the bit casts are between identical types.
+enum RowIDKey {
+    /// True when `ID` is `Int64?`, the rowid.
+    @inline(__always)
+    static func isRowID<ID>(_ type: ID.Type) -> Bool { type == Optional<Int64>.self }
+
+    /// The rowid `id` holds (nil for a record not saved yet). `ID` must be `Int64?`.
+    @inline(__always)
+    static func rowID<ID>(_ id: ID) -> Int64? { unsafeBitCast(id, to: Optional<Int64>.self) }
+
+    /// `rowID` as the key type `ID`, which must be `Int64?`.
+    @inline(__always)
+    static func key<ID>(_ rowID: Int64?) -> ID { unsafeBitCast(rowID, to: ID.self) }
+}
+
+/// A record's primary key as SQL matches it: its columns and, for each, the values that match the key.
+///
+/// A column has one value, but a UUID key has every form a UUID is stored in by this library or by other
+/// tools (the form the type's encoder writes first, then lowercase text, uppercase text and the 16-byte
+/// BLOB), matched with `IN`: a row another tool wrote with uppercase text is found, updated and deleted
+/// like one this library wrote.
+struct KeyMatch: Equatable {
+    /// The key's columns, in key order.
+    var columns: [String]
+    /// For each column, the values that match it; the first is the one the encoder writes.
+    var values: [[SQLiteValue]]
+
+    /// Every value, in the order the SQL binds them.
+    var arguments: StatementArguments { StatementArguments(values.flatMap { $0 }) }
+
+    /// What the SQL text depends on: the columns and how many values each binds.
+    var shape: String {
+        zip(columns, values).map { "\($0.0)\u{1}\($0.1.count)" }.joined(separator: "\u{2}")
+    }
+
+    /// The key for messages: `42`, `e621e1f8-...`, or `auth_name = 'EPSG', code = 9001`.
+    var description: String {
+        if columns.count == 1, let value = values.first?.first { return value.keyDescription }
+        return zip(columns, values).map { "\($0.0) = \($0.1.first?.keyDescription ?? "NULL")" }
+            .joined(separator: ", ")
+    }
+
+    /// How many values each column binds, for ``RecordSQL``'s key conditions.
+    var counts: [Int] { values.map(\.count) }
+}
+
+extension SQLiteValue {
+    /// The value as a key in a message: text quoted, numbers as they are.
+    fileprivate var keyDescription: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .text(let text): return "'" + text + "'"
+        case .blob(let data): return "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+        }
+    }
+}
+
+/// What a record type's key encoding needs, worked out once per type: the type's encoder (read once, as
+/// the write plans read it) and whether the key is a struct of several columns.
+private struct KeyEncoding: @unchecked Sendable {
+    // @unchecked: RecordEncoder is Sendable; the tuple of it and a Bool is too.
+    let encoder: RecordEncoder
+    let isComposite: Bool
+}
+
+/// The key encodings of every record type met so far, by type.
+private enum KeyEncodings {
+    // `entries` is read and written only while `lock` is held.
+    static let lock = NSLock()
+    nonisolated(unsafe) static var entries: [ObjectIdentifier: KeyEncoding] = [:]
+}
+
+/// A one-column key wrapped as a keyed value, so that the type's encoder stores it as it stores a
+/// property: its UUID, date and enum strategies apply.
+private struct SingleColumnKey<Value: Encodable>: Encodable {
+    let column: String
+    let value: Value
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ColumnCodingKey.self)
+        try container.encode(value, forKey: ColumnCodingKey(stringValue: column))
+    }
+}
+
+extension Record {
+    /// True when the key is the rowid (`id` is `Int64?`).
+    static var keyIsRowID: Bool { RowIDKey.isRowID(ID.self) }
+
+    /// `id` as SQL matches it: columns and values, encoded as the type's encoder writes them.
+    /// - Throws: ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``RecordError/missingKey(table:column:)``
+    ///   for a key (or a key column) that is nil, or `EncodingError` for a value that cannot be stored exactly.
+    static func keyMatch(_ id: ID) throws -> KeyMatch {
+        if keyIsRowID {
+            guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: tableName) }
+            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(rowID)]])
+        }
+        // The common key types, without an encoder.
+        if ID.self == String.self {
+            return KeyMatch(columns: [primaryKeyColumn], values: [[.text(unsafeBitCast(id, to: String.self))]])
+        }
+        if ID.self == Int64.self {
+            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(unsafeBitCast(id, to: Int64.self))]])
+        }
+        if ID.self == Int.self {
+            return KeyMatch(
+                columns: [primaryKeyColumn], values: [[.integer(Int64(unsafeBitCast(id, to: Int.self)))]])
+        }
+        let encoding = keyEncoding()
+        if ID.self == UUID.self {
+            let uuid = unsafeBitCast(id, to: UUID.self)
+            return KeyMatch(columns: [primaryKeyColumn], values: [uuidForms(uuid, encoder: encoding.encoder)])
+        }
+        if encoding.isComposite {
+            let columns = try encoding.encoder.encode(id, tableName: tableName)
+            if let index = columns.values.firstIndex(of: .null) {
+                throw RecordError.missingKey(table: tableName, column: columns.names[index])
+            }
+            return KeyMatch(columns: columns.names, values: columns.values.map { [$0] })
+        }
+        let column = primaryKeyColumn
+        let encoded = try encoding.encoder.encode(SingleColumnKey(column: column, value: id), tableName: tableName)
+        guard let value = encoded.values.first, value != .null else {
+            throw RecordError.missingKey(table: tableName, column: column)
+        }
+        if let uuid = id as? UUID {
+            // An Optional<UUID> or another wrapper of one.
+            return KeyMatch(columns: [column], values: [uuidForms(uuid, encoder: encoding.encoder)])
+        }
+        return KeyMatch(columns: [column], values: [[value]])
+    }
+
+    /// The forms a UUID is stored in, the one `encoder` writes first.
+    private static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
+        let lower = SQLiteValue.text(uuid.uuidString.lowercased())
+        let upper = SQLiteValue.text(uuid.uuidString)
+        let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
+        switch encoder.uuidEncodingStrategy {
+        case .lowercaseText: return [lower, upper, blob]
+        case .blob: return [blob, lower, upper]
+        }
+    }
+
+    /// The type's key encoding, worked out on first use.
+    private static func keyEncoding() -> KeyEncoding {
+        let type = ObjectIdentifier(Self.self)
+        KeyEncodings.lock.lock()
+        let cached = KeyEncodings.entries[type]
+        KeyEncodings.lock.unlock()
+        if let cached { return cached }
+        let encoding = KeyEncoding(encoder: recordEncoder, isComposite: keyIsComposite())
+        KeyEncodings.lock.lock()
+        KeyEncodings.entries[type] = encoding
+        KeyEncodings.lock.unlock()
+        return encoding
+    }
+
+    /// True when `ID` encodes to a keyed container (a struct of several columns). Found by decoding: a type
+    /// that asks a decoder for a keyed container is a struct; one that asks for a single value is a column.
+    static func keyIsComposite() -> Bool {
+        let probe = KeyShapeProbe()
+        _ = try? ID(from: probe)
+        return probe.askedForKeyedContainer
+    }
+
+    /// Throws unless the key's columns are the table's primary key or a UNIQUE constraint on exactly those
+    /// columns: an update or delete by a key that is not unique would touch many rows. Checked once per
+    /// type and schema on each connection.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key column the table lacks,
+    ///   ``RecordError/keyNotUnique(table:columns:)``, or ``DatabaseError`` `no such table`. `keyColumns` is
+    ///   asked for only when the type was not checked yet.
+    static func checkKey(_ db: Database, columns keyColumns: @autoclosure () -> [String]) throws {
+        let plans = RecordWritePlans.of(db)
+        let generation = try db.currentSchemaGeneration()
+        let type = ObjectIdentifier(Self.self)
+        if plans.keyCheckedGeneration(type) == generation { return }
+        let keyColumns = keyColumns()
+        let columns = try db.columns(in: tableName)
+        let names = Set(columns.map { RowLayout.asciiLowercased($0.name) })
+        for column in keyColumns where !names.contains(RowLayout.asciiLowercased(column)) {
+            throw RecordError.unknownColumn(table: tableName, column: column, columns: columns.map(\.name))
+        }
+        let key = Set(keyColumns.map(RowLayout.asciiLowercased))
+        let shape = try db.tableShape(tableName)
+        // A view declares no key; reads through it are the user's to trust, and writes to it are refused.
+        if shape.isView {
+            plans.noteKeyChecked(type, generation: generation)
+            return
+        }
+        var unique = Set(shape.primaryKey.map(RowLayout.asciiLowercased)) == key
+        if !unique {
+            unique = try db.indexes(on: tableName).contains { index in
+                index.isUnique && !index.isPartial
+                    && Set(index.columns.map { RowLayout.asciiLowercased($0 ?? "") }) == key
+            }
+        }
+        guard unique else { throw RecordError.keyNotUnique(table: tableName, columns: keyColumns) }
+        plans.noteKeyChecked(type, generation: generation)
+    }
+}
+
+/// A decoder that only notes which container a type asks for, then fails: what ``Record/keyIsComposite()``
+/// asks a key type.
+private final class KeyShapeProbe: Decoder {
+    var askedForKeyedContainer = false
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    private var stop: DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: "probing the key's shape"))
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        askedForKeyedContainer = true
+        throw stop
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw stop }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw stop }
+}
