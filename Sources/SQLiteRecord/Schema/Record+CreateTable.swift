@@ -66,7 +66,8 @@ struct RecordColumn: Equatable {
     /// declares. SQLite matches it ASCII-case-insensitively.
     let name: String
     /// The column the decoder reads, under ``RowDecoder/keyDecodingStrategy``. Table-backed fetches select
-    /// `*`, whose result columns carry the names as declared, and the decoder matches them exactly.
+    /// `*`, whose result columns carry the names as declared; the decoder matches them as SQLite does, an
+    /// exact spelling first, then ASCII case-insensitively.
     let readName: String
     let kind: ProbedValueKind
     /// True for an Optional property: nil is stored as NULL.
