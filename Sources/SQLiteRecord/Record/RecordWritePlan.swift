@@ -71,10 +71,11 @@ final class RecordWritePlan {
         db: Database
     ) throws {
         let keyPosition = names.firstIndex(of: primaryKey)
+        let generated = GeneratedColumns.of(tableName, db: db)
         var boundNames: [String] = []
         var parameters: [Int32] = []
         for (position, name) in names.enumerated() {
-            if position == keyPosition && kind.leavesOutPrimaryKey {
+            if (position == keyPosition && kind.leavesOutPrimaryKey) || generated.contains(name) {
                 parameters.append(0)
             } else {
                 boundNames.append(name)
@@ -210,7 +211,8 @@ extension Record {
         guard columns.names.contains(Self.primaryKeyColumn) else {
             throw RecordError.missingPrimaryKey(table: Self.tableName, column: Self.primaryKeyColumn)
         }
-        let bound = Self.boundColumns(columns, kind)
+        // SQLite computes generated columns and refuses writes that name them.
+        let bound = Self.boundColumns(columns, kind).leavingOut(GeneratedColumns.of(Self.tableName, db: db))
         var arguments = StatementArguments(bound.values)
         if kind == .update {
             guard let id else { throw RecordError.recordNotSaved(table: Self.tableName) }

@@ -39,9 +39,8 @@ extension Record {
         guard probed.contains(where: { $0.name == primaryKeyColumn }) else {
             throw RecordError.missingPrimaryKey(table: tableName, column: primaryKeyColumn)
         }
-        // pragma_table_info answers rows for tables and views, temporary ones included, as columns(in:) does.
-        let exists = try db.integerScalar(sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [tableName])
-        guard exists ?? 0 > 0 else {
+        // Tables and views, temporary ones included, as columns(in:) finds them.
+        guard try db.hasColumns(tableName) else {
             throw SchemaValidationError(
                 recordType: "\(Self.self)", table: tableName, mismatches: [.missingTable(tableName)])
         }

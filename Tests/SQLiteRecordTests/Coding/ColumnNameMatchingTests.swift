@@ -57,20 +57,27 @@ final class ColumnNameMatchingTests: XCTestCase {
         struct Upper: Decodable, Equatable { var ID: Int }
         let db = try Database()
         // A later exact spelling wins over an earlier folded one, in either order.
-        XCTAssertEqual(try RowDecoder().decodeAll(Lower.self, from: db.makeStatement(sql: "SELECT 1 AS ID, 2 AS id")), [
-            Lower(id: 2)
-        ])
-        XCTAssertEqual(try RowDecoder().decodeAll(Upper.self, from: db.makeStatement(sql: "SELECT 1 AS id, 2 AS ID")), [
-            Upper(ID: 2)
-        ])
+        XCTAssertEqual(
+            try RowDecoder().decodeAll(Lower.self, from: db.makeStatement(sql: "SELECT 1 AS ID, 2 AS id")),
+            [
+                Lower(id: 2)
+            ])
+        XCTAssertEqual(
+            try RowDecoder().decodeAll(Upper.self, from: db.makeStatement(sql: "SELECT 1 AS id, 2 AS ID")),
+            [
+                Upper(ID: 2)
+            ])
         // Without an exact spelling, the leftmost folded column.
-        XCTAssertEqual(try RowDecoder().decodeAll(Lower.self, from: db.makeStatement(sql: "SELECT 1 AS Id, 2 AS iD")), [
-            Lower(id: 1)
-        ])
+        XCTAssertEqual(
+            try RowDecoder().decodeAll(Lower.self, from: db.makeStatement(sql: "SELECT 1 AS Id, 2 AS iD")),
+            [
+                Lower(id: 1)
+            ])
         // Two keys of one type that differ only in case are an error naming both, even where each has a
         // column of its own spelling.
-        XCTAssertThrowsError(try RowDecoder().decodeAll(Both.self, from: db.makeStatement(sql: "SELECT 1 AS id, 2 AS ID")))
-        { error in
+        XCTAssertThrowsError(
+            try RowDecoder().decodeAll(Both.self, from: db.makeStatement(sql: "SELECT 1 AS id, 2 AS ID"))
+        ) { error in
             guard case DecodingError.dataCorrupted(let context) = error else {
                 return XCTFail("expected dataCorrupted, got \(error)")
             }
@@ -117,12 +124,15 @@ final class ColumnNameMatchingTests: XCTestCase {
     func testNonASCIILettersCompareExactly() throws {
         struct Accented: Decodable, Equatable { var é: Int }
         let db = try Database()
-        XCTAssertEqual(try RowDecoder().decodeAll(Accented.self, from: db.makeStatement(sql: "SELECT 1 AS \"é\"")), [
-            Accented(é: 1)
-        ])
+        XCTAssertEqual(
+            try RowDecoder().decodeAll(Accented.self, from: db.makeStatement(sql: "SELECT 1 AS \"é\"")),
+            [
+                Accented(é: 1)
+            ])
         // SQLite folds only A-Z: "É" is another name, as it is for SQLite itself.
-        XCTAssertThrowsError(try RowDecoder().decodeAll(Accented.self, from: db.makeStatement(sql: "SELECT 1 AS \"É\"")))
-        { error in
+        XCTAssertThrowsError(
+            try RowDecoder().decodeAll(Accented.self, from: db.makeStatement(sql: "SELECT 1 AS \"É\""))
+        ) { error in
             guard case DecodingError.keyNotFound(let key, _) = error else {
                 return XCTFail("expected keyNotFound, got \(error)")
             }
@@ -139,9 +149,11 @@ final class ColumnNameMatchingTests: XCTestCase {
         let db = try Database()
         var decoder = RowDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        XCTAssertEqual(try decoder.decodeAll(Snake.self, from: db.makeStatement(sql: "SELECT 7 AS COUNTRY_ID")), [
-            Snake(countryId: 7)
-        ])
+        XCTAssertEqual(
+            try decoder.decodeAll(Snake.self, from: db.makeStatement(sql: "SELECT 7 AS COUNTRY_ID")),
+            [
+                Snake(countryId: 7)
+            ])
     }
 
     func testTheNameIndexPrefersAnExactSpelling() {
