@@ -220,7 +220,7 @@ final class DocCArticleSnippetTests: XCTestCase {
         do {
             _ = try Book.fetch(where: ["title": "Lost"])
         } catch let error as DecodingError {
-            print(error)  // names the table, the column and its TEXT value 'soon'
+            print(error)  // names the table, the column, its TEXT value 'soon' and the row's id
         }
 
         XCTAssertThrowsError(try Book.fetch(where: ["title": "Lost"])) { error in
