@@ -156,8 +156,9 @@ extension Record {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: known.names)
             }
         }
-        // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing.
-        return .equal(try conditions.mapValues { try $0?.checkedSQLiteValue() ?? .null })
+        // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing. A UUID
+        // matches each of its stored forms.
+        return .equal(try conditions.mapValues(FilterValue.init(filtering:)))
     }
 }
 
