@@ -105,6 +105,19 @@ struct Event: Record {
     }()
 }
 
+// CREATE TABLE person (id INTEGER PRIMARY KEY, first TEXT NOT NULL, last TEXT NOT NULL,
+//   full_name TEXT GENERATED ALWAYS AS (first || ' ' || last) VIRTUAL)
+struct Person: Record {
+    var id: Int64?
+    var first: String
+    var last: String
+    var fullName: String?  // read, never written
+    enum CodingKeys: String, CodingKey {
+        case id, first, last
+        case fullName = "full_name"
+    }
+}
+
 struct DiaryEntry: Record {
     var id: Int64?
     var date: Date
@@ -254,7 +267,7 @@ final class DocCArticleSnippetTests: XCTestCase {
         do {
             _ = try Book.fetch(where: ["title": "Lost"])
         } catch let error as DecodingError {
-            print(error)  // names the table, the column and its TEXT value 'soon'
+            print(error)  // names the table, the column, its TEXT value 'soon' and the row's id
         }
 
         XCTAssertThrowsError(try Book.fetch(where: ["title": "Lost"])) { error in
@@ -324,6 +337,19 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(journalMode, "wal")
     }
 
+    /// Records.md's generated column: read back, never written.
+    func testTheGeneratedColumnExample() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE person (id INTEGER PRIMARY KEY, first TEXT NOT NULL, last TEXT NOT NULL,
+                  full_name TEXT GENERATED ALWAYS AS (first || ' ' || last) VIRTUAL)
+                """)
+        var ada = Person(first: "Ada", last: "Lovelace", fullName: nil)
+        try ada.save(db)
+        XCTAssertEqual(try Person.fetchOne(db, id: 1)?.fullName, "Ada Lovelace")
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -347,7 +373,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 15, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 16, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

@@ -5,7 +5,10 @@ import Foundation
 /// (the ValuesAndCoding article of the documentation): a conversion happens when it is exact, and anything that would lose information throws.
 ///
 /// Errors name the column, the table when known, the stored storage class and value, and the Swift type;
-/// their coding path ends with the key.
+/// their coding path ends with the key. Their kinds follow Foundation's coders: `typeMismatch` when the
+/// storage class can never hold the Swift type (a BLOB for an `Int`), `dataCorrupted` when it is the right
+/// one but its content is no valid value (70000 for an `Int16`, a date text that does not parse, a UUID BLOB
+/// that is not 16 bytes), `valueNotFound` for NULL.
 struct ColumnReader {
     let index: Int32
     /// The decoding state, through which the reader reaches the row and the context (the statement's column
@@ -43,11 +46,23 @@ struct ColumnReader {
 
     // MARK: Errors
 
+    /// `typeMismatch`: the storage class can never hold `type`.
     func mismatch(_ type: Any.Type, _ reason: String? = nil) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: describe(type, reason)))
+    }
+
+    /// `dataCorrupted`: the storage class is one `type` reads, but this value is not a valid one.
+    func corrupted(_ type: Any.Type, _ reason: String, underlyingError: (any Error)? = nil) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(codingPath: codingPath, debugDescription: describe(type, reason), underlyingError: underlyingError))
+    }
+
+    /// `Expected Int16 but column "age" of table "people" holds INTEGER 70000, out of range`.
+    private func describe(_ type: Any.Type, _ reason: String?) -> String {
         let stored = row.value(at: index)
         var text = "Expected \(type) but \(context.describeColumn(at: index)) holds \(stored)"
         if let reason { text += ", \(reason)" }
-        return DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: text))
+        return text
     }
 
     func valueNotFound(_ type: Any.Type) -> DecodingError {
@@ -77,14 +92,14 @@ struct ColumnReader {
     private func convertedInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         switch storage {
         case SQLITE_INTEGER:
-            guard let value = T(exactly: column.int64) else { throw mismatch(type, "out of range") }
+            guard let value = T(exactly: column.int64) else { throw corrupted(type, "out of range") }
             return value
         case SQLITE_FLOAT:
             let real = column.double
             guard real.isFinite, real.rounded(.towardZero) == real else {
-                throw mismatch(type, "which is not a whole number")
+                throw corrupted(type, "which is not a whole number")
             }
-            guard let value = T(exactly: real) else { throw mismatch(type, "out of range") }
+            guard let value = T(exactly: real) else { throw corrupted(type, "out of range") }
             return value
         default:
             try checkNotNull(type)
@@ -92,7 +107,7 @@ struct ColumnReader {
         }
     }
 
-    /// REAL, or INTEGER converted to the nearest double. Inlined as ``integer(_:)`` is, for REAL.
+    /// REAL, or an INTEGER a `Double` holds exactly. Inlined as ``integer(_:)`` is, for REAL.
     @inline(__always)
     func double() throws -> Double {
         if storage == SQLITE_FLOAT { return column.double }
@@ -102,20 +117,34 @@ struct ColumnReader {
     @inline(never)
     private func convertedDouble() throws -> Double {
         switch storage {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return column.double
+        case SQLITE_FLOAT: return column.double
+        case SQLITE_INTEGER:
+            // Beyond 2^53 not every integer has a Double: 2^53 + 1 would read as 2^53.
+            guard let value = Double(exactly: column.int64) else {
+                throw corrupted(Double.self, "which a Double cannot hold exactly")
+            }
+            return value
         default:
             try checkNotNull(Double.self)
             throw mismatch(Double.self)
         }
     }
 
-    /// REAL rounded to Float as Float does, or INTEGER.
+    /// REAL within Float's range, rounded as Float does, or an INTEGER a Float holds exactly.
     func float() throws -> Float {
         switch storage {
-        case SQLITE_FLOAT: return Float(column.double)
-        // Straight from the integer: through a Double first, 2^60 + 2^36 + 1 would round twice, to a tie and
-        // then down, one Float away from the nearest.
-        case SQLITE_INTEGER: return Float(column.int64)
+        case SQLITE_FLOAT:
+            // As JSONDecoder: a finite number beyond Float's range is an error, not infinity.
+            guard let value = Float(fromREAL: column.double) else {
+                throw corrupted(Float.self, "beyond Float's range")
+            }
+            return value
+        // Straight from the integer, exactly: through a Double first, 2^60 + 2^36 + 1 would round twice.
+        case SQLITE_INTEGER:
+            guard let value = Float(exactly: column.int64) else {
+                throw corrupted(Float.self, "which a Float cannot hold exactly")
+            }
+            return value
         default:
             try checkNotNull(Float.self)
             throw mismatch(Float.self)
@@ -143,18 +172,18 @@ struct ColumnReader {
             switch column.int64 {
             case 0: return false
             case 1: return true
-            default: throw mismatch(Bool.self, "which is neither 0 nor 1")
+            default: throw corrupted(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_FLOAT:
             switch column.double {
             case 0: return false
             case 1: return true
-            default: throw mismatch(Bool.self, "which is neither 0 nor 1")
+            default: throw corrupted(Bool.self, "which is neither 0 nor 1")
             }
         case SQLITE_TEXT:
             // The words are Core's (Bool's SQLiteValueReadable conformance), shared with Row's typed reads.
             guard let value = Bool(sqliteValue: .text(row.string(at: index))) else {
-                throw mismatch(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
+                throw corrupted(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
             }
             return value
         default:
@@ -178,7 +207,7 @@ struct ColumnReader {
         case SQLITE_TEXT:
             // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
             guard let text = column.validatedString else {
-                throw mismatch(String.self, "which is not valid UTF-8")
+                throw corrupted(String.self, "which is not valid UTF-8")
             }
             return text
         case SQLITE_INTEGER: return String(column.int64)
@@ -236,10 +265,11 @@ struct ColumnReader {
                 return date
             }
             if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-            throw mismatch(Date.self, "which is not an ISO 8601 date")
+            throw corrupted(Date.self, "which is not an ISO 8601 date")
         case .formatted(let formatter):
-            guard storage == SQLITE_TEXT, let date = formatter.date(from: row.string(at: index)) else {
-                throw mismatch(Date.self, "which the date formatter (\(formatter.dateFormat ?? "")) cannot read")
+            guard storage == SQLITE_TEXT else { throw mismatch(Date.self, "where text was expected") }
+            guard let date = formatter.date(from: row.string(at: index)) else {
+                throw corrupted(Date.self, "which the date formatter (\(formatter.dateFormat ?? "")) cannot read")
             }
             return date
         case .custom(let read):
@@ -252,7 +282,8 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT:
             if let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:)) { return date }
-            throw mismatch(Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])")
+            throw corrupted(
+                Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM|±HHMM|±HH])")
         case SQLITE_INTEGER, SQLITE_FLOAT:
             return try unixDate(divisor: 1)
         default:
@@ -266,7 +297,7 @@ struct ColumnReader {
             throw mismatch(Date.self, "where a number of \(divisor == 1 ? "seconds" : "milliseconds") was expected")
         }
         let value = column.double
-        guard value.isFinite else { throw mismatch(Date.self, "which is not a finite number") }
+        guard value.isFinite else { throw corrupted(Date.self, "which is not a finite number") }
         return Date(timeIntervalSince1970: value / divisor)
     }
 
@@ -276,7 +307,7 @@ struct ColumnReader {
         switch storage {
         case SQLITE_TEXT, SQLITE_BLOB:
             if let uuid = UUID(sqliteValue: row.value(at: index)) { return uuid }
-            throw mismatch(UUID.self, storage == SQLITE_BLOB ? "which is not 16 bytes" : "which is not a UUID")
+            throw corrupted(UUID.self, storage == SQLITE_BLOB ? "which is not 16 bytes" : "which is not a UUID")
         default:
             try checkNotNull(UUID.self)
             throw mismatch(UUID.self)
@@ -289,9 +320,9 @@ struct ColumnReader {
         case SQLITE_TEXT:
             // URL(string:) would percent-encode the U+FFFD that replaced each invalid byte: a silent change.
             guard let text = column.validatedString else {
-                throw mismatch(URL.self, "which is not valid UTF-8")
+                throw corrupted(URL.self, "which is not valid UTF-8")
             }
-            guard let url = URL(string: text) else { throw mismatch(URL.self, "which is not a URL") }
+            guard let url = URL(string: text) else { throw corrupted(URL.self, "which is not a URL") }
             return url
         default:
             try checkNotNull(URL.self)
@@ -307,14 +338,16 @@ struct ColumnReader {
         case SQLITE_INTEGER: return Decimal(column.int64)
         case SQLITE_FLOAT:
             let real = column.double
-            guard real.isFinite else { throw mismatch(Decimal.self, "which is not finite") }
+            guard real.isFinite else { throw corrupted(Decimal.self, "which is not finite") }
             text = String(real)
         default:
             try checkNotNull(Decimal.self)
             throw mismatch(Decimal.self)
         }
         guard Self.isDecimalNumber(text), let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-        else { throw mismatch(Decimal.self, "which is not a decimal number") }
+        else { throw corrupted(Decimal.self, "which is not a decimal number") }
+        // Decimal(string:) answers NaN for an exponent beyond Decimal's range (1e200).
+        guard !value.isNaN else { throw corrupted(Decimal.self, "out of Decimal's range") }
         return value
     }
 
@@ -358,8 +391,33 @@ struct ColumnReader {
         }
         do {
             return try context.decoder.jsonDecoder.decode(type, from: bytes)
+        } catch let error as DecodingError {
+            // The JSON decoder's own error keeps its kind and its path, below this column's key: a missing
+            // `zip` in column `address` is keyNotFound at ["address", "zip"]. Text that is not JSON is
+            // dataCorrupted, as JSONDecoder reports it.
+            throw nested(error, in: type)
         } catch {
-            throw mismatch(type, "which is not JSON for it: \(error)")
+            throw corrupted(type, "which is not JSON for it: \(error)", underlyingError: error)
+        }
+    }
+
+    /// `error`, thrown by the JSON decoder for the value of this column, with the column's key in front of
+    /// its coding path and the column named in its description.
+    private func nested(_ error: DecodingError, in type: Any.Type) -> DecodingError {
+        func located(_ inner: DecodingError.Context, key: (any CodingKey)? = nil) -> DecodingError.Context {
+            // A missing key's path ends with the key itself (["address", "zip"]), where Foundation's stops at
+            // its container: the path then names the value the person fixing the row must add.
+            .init(
+                codingPath: codingPath + inner.codingPath + (key.map { [$0] } ?? []),
+                debugDescription: describe(type, "whose JSON does not decode: \(inner.debugDescription)"),
+                underlyingError: inner.underlyingError)
+        }
+        switch error {
+        case .typeMismatch(let expected, let inner): return .typeMismatch(expected, located(inner))
+        case .valueNotFound(let expected, let inner): return .valueNotFound(expected, located(inner))
+        case .keyNotFound(let key, let inner): return .keyNotFound(key, located(inner, key: key))
+        case .dataCorrupted(let inner): return .dataCorrupted(located(inner))
+        @unknown default: return error
         }
     }
 
@@ -384,9 +442,11 @@ struct ColumnReader {
             return try T(from: ColumnValueDecoder(reader: self))
         } catch is ColumnValueDecoder.NeedsContainer {
             return try json(type)
-        } catch DecodingError.dataCorrupted(let inner) {
+        } catch DecodingError.dataCorrupted(let inner)
+            where !inner.debugDescription.contains(context.describeColumn(at: index))
+        {
             // A type's own init(from:) rejected the value (a RawRepresentable enum and an unknown raw value):
-            // say where the value came from.
+            // say where the value came from. The column readers' own errors say it already.
             let text =
                 "Cannot decode \(type) from \(context.describeColumn(at: index)), which holds "
                 + "\(row.value(at: index)): \(inner.debugDescription)"

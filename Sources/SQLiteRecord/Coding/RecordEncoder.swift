@@ -23,9 +23,10 @@ public struct EncodedColumns: Sendable, Equatable {
 /// type is stored.
 ///
 /// By default values are stored as the value table in <doc:ValuesAndCoding> says: Bool as INTEGER 0/1, Date as UTC text
-/// `YYYY-MM-DD HH:MM:SS.SSS`, UUID as lowercase hyphenated text, URL as its absolute text, Decimal as text
-/// keeping every digit, RawRepresentable enums as their raw value, nested structs, arrays and dictionaries
-/// as JSON text, and nil as NULL (so an UPDATE clears the column).
+/// `YYYY-MM-DD HH:MM:SS.SSS`, UUID as lowercase hyphenated text, URL as its absolute text, Decimal as INTEGER,
+/// REAL or TEXT (whichever keeps every digit and compares as a number), RawRepresentable enums as their raw
+/// value, nested structs, arrays and dictionaries as JSON text, and nil as NULL (so an UPDATE clears the
+/// column).
 public struct RecordEncoder: Sendable {
     /// How dates are stored.
     public enum DateEncodingStrategy: Sendable {
@@ -377,7 +378,8 @@ final class ColumnsEncoder: Encoder {
                     decimal,
                     .init(codingPath: [key], debugDescription: "Cannot store a NaN Decimal in \(describeColumn(key))"))
             }
-            return .text(decimal.description)
+            // INTEGER, REAL or TEXT, whichever keeps every digit and compares as a number (see the conformance).
+            return decimal.sqliteValue
         }
         let single = ColumnValueEncoder(codingPath: [key], owner: self)
         try value.encode(to: single)

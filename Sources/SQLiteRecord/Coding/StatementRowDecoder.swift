@@ -21,22 +21,17 @@ final class ColumnLookup {
     /// prepared again after a schema change is noticed, even when its columns only changed names.
     let reprepareCount: Int32
     let keyStrategy: RowDecoder.KeyDecodingStrategy
-    /// Column name to index. When a join repeats a name, the first column of that name wins.
-    private let indexes: [String: Int32]
+    /// Column name to index, as SQLite matches names (see ``ColumnNameIndex``).
+    private let indexes: ColumnNameIndex
     /// Key string to index for snake_case lookups, -1 for none: the conversion happens once per key.
     private var convertedIndexes: [String: Int32] = [:]
 
     init(statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) {
         reprepareCount = statement.reprepareCount
         let names = statement.columnNames
-        var indexes: [String: Int32] = [:]
-        indexes.reserveCapacity(names.count)
-        for (index, name) in names.enumerated() where indexes[name] == nil {
-            indexes[name] = Int32(index)
-        }
         self.names = names
         self.columnCount = Int32(names.count)
-        self.indexes = indexes
+        self.indexes = ColumnNameIndex(names)
         self.keyStrategy = keyStrategy
         trail.initialize(to: KeyTrail())
     }
@@ -81,19 +76,37 @@ final class ColumnLookup {
         if let column = trail.pointee.column(forKey: key, position: position, keyType: type, keyBytes: bytes) {
             return column
         }
-        let column = index(forKey: key) ?? -1
+        var column = index(forKey: key) ?? -1
+        // Two keys that name one column up to case: -2 sends every row of this key to the error path.
+        if keyDiffering(inCaseFrom: key, before: position) != nil { column = -2 }
         trail.pointee.record(key, column: column, at: position, keyType: type, keyBytes: bytes)
         return column
+    }
+
+    /// A key asked for before `position` in the current row (anywhere in the trail when nil) whose column
+    /// name differs from `key`'s only in ASCII case: SQLite would take both for one column.
+    func keyDiffering(inCaseFrom key: String, before position: Int? = nil) -> String? {
+        let name = columnName(forKey: key)
+        for earlier in 0..<min(position ?? Int.max, trail.pointee.count) {
+            guard let other = trail.pointee.key(atPosition: earlier) else { break }
+            if ColumnNameIndex.differOnlyInCase(columnName(forKey: other), name) { return other }
+        }
+        return nil
+    }
+
+    /// The column name `key` asks for under the key strategy.
+    func columnName(forKey key: String) -> String {
+        keyStrategy == .convertFromSnakeCase ? KeyCase.snakeCase(key) : key
     }
 
     /// The column a key names, or nil.
     func index(forKey key: String) -> Int32? {
         switch keyStrategy {
         case .useDefaultKeys:
-            return indexes[key]
+            return indexes.index(of: key)
         case .convertFromSnakeCase:
             if let known = convertedIndexes[key] { return known < 0 ? nil : known }
-            let index = indexes[KeyCase.snakeCase(key)]
+            let index = indexes.index(of: KeyCase.snakeCase(key))
             convertedIndexes[key] = index ?? -1
             return index
         }
@@ -218,8 +231,10 @@ final class RowDecodingContext {
         return "column \"\(name)\" of table \"\(tableName)\""
     }
 
-    /// The `keyNotFound` error for a key with no column, listing the columns the row has.
+    /// The `keyNotFound` error for a key with no column, listing the columns the row has; `dataCorrupted`
+    /// naming both keys for a key whose column name differs from another key's only in case.
     func keyNotFound(_ key: any CodingKey) -> DecodingError {
+        if let other = lookup.keyDiffering(inCaseFrom: key.stringValue) { return keysDifferInCase(key, other) }
         let place = tableName.map { " in table \"\($0)\"" } ?? " in the row"
         let column = lookup.keyStrategy == .convertFromSnakeCase ? KeyCase.snakeCase(key.stringValue) : key.stringValue
         let text =
@@ -338,10 +353,12 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
 
     /// nil for an Optional key with no column in a raw-SQL row; `keyNotFound` where the library wrote the
-    /// SELECT.
+    /// SELECT; the error for two keys that differ only in case either way.
     @inline(never)
     private func absentColumn(_ key: Key) throws -> ColumnReader? {
-        if context.missingOptionalColumnIsNil { return nil }
+        if context.missingOptionalColumnIsNil, context.lookup.keyDiffering(inCaseFrom: key.stringValue) == nil {
+            return nil
+        }
         throw context.keyNotFound(key)
     }
 

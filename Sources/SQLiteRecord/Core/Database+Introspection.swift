@@ -133,8 +133,7 @@ extension Database {
     /// Throws `no such table` unless `table` is a table or view SQLite can describe: the pragmas above
     /// answer no rows for both a missing table and one without indexes or foreign keys.
     private func checkTableExists(_ table: String, sql: String) throws {
-        let count = try integerScalar(sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [table]) ?? 0
-        guard count > 0 else {
+        guard try hasColumns(table) else {
             throw DatabaseError(resultCode: .error, message: "no such table: \(table)", sql: sql)
         }
     }

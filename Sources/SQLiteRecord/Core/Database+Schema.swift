@@ -1,5 +1,6 @@
-/// One column of a table, as `PRAGMA table_info` describes it.
-/// See <https://www.sqlite.org/pragma.html#pragma_table_info>.
+/// One column of a table, as `PRAGMA table_xinfo` describes it: every column a `SELECT *` returns,
+/// generated columns included (`PRAGMA table_info` leaves those out).
+/// See <https://www.sqlite.org/pragma.html#pragma_table_xinfo> and <https://www.sqlite.org/gencol.html>.
 public struct ColumnInfo: Sendable, Hashable {
     /// The column name.
     public let name: String
@@ -13,6 +14,10 @@ public struct ColumnInfo: Sendable, Hashable {
     public let defaultValueSQL: String?
     /// The column's position in the primary key, starting at 1; 0 when it is not part of it.
     public let primaryKeyIndex: Int
+    /// True for a generated column (`GENERATED ALWAYS AS (...) VIRTUAL` or `STORED`): it is read like any
+    /// other column, and SQLite computes its value, so inserts and updates leave it out. See
+    /// <https://www.sqlite.org/gencol.html>.
+    public let isGenerated: Bool
 }
 
 /// A column's type affinity: the storage class SQLite prefers for values put into it, derived from the
@@ -53,8 +58,9 @@ extension ColumnInfo {
 }
 
 extension Database {
-    /// The columns of table (or view) `table`, in declaration order: name, declared type, NOT NULL, default
-    /// and primary key position. See <https://www.sqlite.org/pragma.html#pragma_table_info>.
+    /// The columns of table (or view) `table`, in declaration order: name, declared type, NOT NULL, default,
+    /// primary key position and whether SQLite generates it. Generated columns are columns here, as they are
+    /// in `SELECT *`. Read with `PRAGMA table_xinfo`; see <https://www.sqlite.org/pragma.html#pragma_table_xinfo>.
     /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` and the message `no such table: NAME` when there is no
     ///   such table or view.
     ///
@@ -114,9 +120,17 @@ extension Database {
         return value
     }
 
+    /// The one query that lists a table's columns, for every place that needs them (``columns(in:)``,
+    /// ``hasColumns(_:)``). `PRAGMA table_xinfo` rather than `table_info`, which hides generated columns;
+    /// its `hidden` column is 0 for an ordinary column, 2 and 3 for generated VIRTUAL and STORED columns,
+    /// and 1 for the hidden columns of a virtual table (FTS5's rank, say), which `SELECT *` does not return
+    /// either, so they are left out. The table-valued form takes the name as a bound argument: nothing to
+    /// quote.
+    static let columnListSQL =
+        "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1"
+
     private func readColumns(in table: String) throws -> [ColumnInfo] {
-        // The table-valued form of the pragma takes the name as a bound argument: nothing to quote.
-        let sql = "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)"
+        let sql = Self.columnListSQL
         let columns = try withStatement(sql: sql, arguments: [table]) { statement in
             var columns: [ColumnInfo] = []
             while try statement.step() {
@@ -125,7 +139,7 @@ extension Database {
                         name: statement.string(at: 0), declaredType: statement.string(at: 1),
                         isNotNull: statement.int64(at: 2) != 0,
                         defaultValueSQL: statement.isNull(at: 3) ? nil : statement.string(at: 3),
-                        primaryKeyIndex: Int(statement.int64(at: 4))))
+                        primaryKeyIndex: Int(statement.int64(at: 4)), isGenerated: statement.int64(at: 5) >= 2))
             }
             return columns
         }
@@ -133,6 +147,14 @@ extension Database {
             throw DatabaseError(resultCode: .error, message: "no such table: \(table)", sql: sql)
         }
         return columns
+    }
+
+    /// True when `table` names a table or view, temporary ones included, whose columns SQLite can list: the
+    /// check behind "no such table" where a query that lists no rows cannot tell a missing table from an
+    /// empty answer. Uses ``columnListSQL``, as ``columns(in:)`` does.
+    /// - Throws: ``DatabaseError`` when the schema cannot be read.
+    func hasColumns(_ table: String) throws -> Bool {
+        try integerScalar(sql: "SELECT count(*) FROM (\(Self.columnListSQL))", arguments: [table]) ?? 0 > 0
     }
 
     /// True when the database has a table named `table` (`sqlite_master`), compared as SQLite compares

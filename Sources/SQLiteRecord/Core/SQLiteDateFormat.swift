@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Parsing accepts what <https://www.sqlite.org/lang_datefunc.html> calls time values 1 to 10 with a date:
 /// `YYYY-MM-DD`, optionally followed by a space or `T` and `HH:MM`, `HH:MM:SS` or `HH:MM:SS.SSS` (any
-/// number of fraction digits), optionally followed by `Z` or an offset `+HH:MM` / `-HH:MM`. A text with no
-/// zone is UTC, as in SQLite. Printing writes one form: UTC `YYYY-MM-DD HH:MM:SS.SSS`, which sorts as
+/// number of fraction digits), optionally followed by `Z` or an offset `+HH:MM` / `-HH:MM`, and the other
+/// offsets ISO 8601 allows and other tools write: `+HHMM` (what `DateFormatter`'s `Z` pattern writes, as
+/// `+0000` or `+0530`) and hours alone, `+HH`. A text with no zone is UTC, as in SQLite. Printing writes one form: UTC `YYYY-MM-DD HH:MM:SS.SSS`, which sorts as
 /// text, keeps milliseconds, and is what `datetime()` and `strftime()` read.
 ///
 /// Neither direction goes through `DateFormatter` or ICU: on the hot path of every fetch and save, a
@@ -59,9 +60,14 @@ public enum SQLiteDateFormat {
                 } else {
                     return nil
                 }
-                guard let offsetHours = cursor.number(2), cursor.expect(UInt8(ascii: ":")),
-                    let offsetMinutes = cursor.number(2), offsetHours < 24, offsetMinutes < 60
-                else { return nil }
+                // +HH:MM, +HHMM or +HH (ISO 8601's three offset forms).
+                guard let offsetHours = cursor.number(2), offsetHours < 24 else { return nil }
+                var offsetMinutes = 0
+                if !cursor.isAtEnd {
+                    _ = cursor.expect(UInt8(ascii: ":"))
+                    guard let minutes = cursor.number(2), minutes < 60 else { return nil }
+                    offsetMinutes = minutes
+                }
                 seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
             }
         }

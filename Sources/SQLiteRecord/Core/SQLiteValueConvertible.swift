@@ -164,9 +164,25 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
 }
 
 extension Decimal: SQLiteValueConvertible {
-    /// TEXT keeping every digit, as the record encoder writes a `Decimal`; NaN is REAL NaN, which binding
-    /// refuses.
-    public var sqliteValue: SQLiteValue { isNaN ? .real(.nan) : .text(description) }
+    /// The value as the record encoder writes a `Decimal`, so that SQLite compares and sorts it as a number
+    /// while every digit reads back: INTEGER when it is a whole number within `Int64`; REAL when the nearest
+    /// `Double`, printed in its shortest form (`9.99`, `0.1`, `1e+30`), is this same `Decimal`; TEXT with
+    /// every digit otherwise (more significant digits than a `Double` holds: `1234567890.123456789`). NaN is
+    /// REAL NaN, which binding refuses. See the ValuesAndCoding article for what each storage means in a
+    /// table.
+    public var sqliteValue: SQLiteValue {
+        if isNaN { return .real(.nan) }
+        let text = description
+        if let integer = Int64(text) { return .integer(integer) }
+        // description is locale-independent ("." always); the decoder reads a REAL back through its shortest
+        // text, so a REAL is chosen only when that text is this value again.
+        if let real = Double(text), real.isFinite,
+            Decimal(string: String(real), locale: Locale(identifier: "en_US_POSIX")) == self
+        {
+            return .real(real)
+        }
+        return .text(text)
+    }
 }
 
 extension URL: SQLiteValueConvertible {

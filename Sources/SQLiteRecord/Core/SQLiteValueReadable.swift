@@ -10,11 +10,11 @@ import Foundation
 /// | Type | accepted storage |
 /// | --- | --- |
 /// | `Int`, `Int8`...`Int64`, `UInt`...`UInt64` | INTEGER in range; REAL with no fractional part, in range |
-/// | `Double`, `Float` | REAL, INTEGER (`Float` rounds as `Float` does) |
+/// | `Double`, `Float` | REAL, INTEGER (`Float` from REAL rounds as `Float` does; a REAL beyond `Float`'s range, or an INTEGER the type cannot hold exactly, fails) |
 /// | `Bool` | INTEGER or REAL 0 and 1; TEXT `0`, `1`, `true`, `false`, `t`, `f`, `yes`, `no`, `y`, `n`, any case |
 /// | `String` | TEXT; INTEGER and REAL as their decimal text |
 /// | `Data` | BLOB; TEXT as its UTF-8 bytes |
-/// | `Date` | TEXT in a form SQLite's date functions read; INTEGER or REAL unix seconds |
+/// | `Date` | TEXT in a form SQLite's date functions read, and ISO 8601's `+HHMM` and `+HH` offsets; INTEGER or REAL unix seconds |
 /// | `UUID` | TEXT in any case, with or without hyphens or braces; a 16-byte BLOB |
 /// | `SQLiteValue` | anything, as stored |
 /// | `Optional` | NULL as `nil`, anything else as the wrapped type |
@@ -140,24 +140,43 @@ extension UInt64: SQLiteValueReadable {
 }
 
 extension Double: SQLiteValueReadable {
-    /// REAL, or INTEGER converted to the nearest double.
+    /// REAL, or an INTEGER that a `Double` holds exactly (every integer up to 2^53 in magnitude, and the
+    /// larger ones that are multiples of a power of two); another INTEGER fails rather than round.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .real(let value): self = value
-        case .integer(let value): self = Double(value)
+        case .integer(let value):
+            guard let exact = Double(exactly: value) else { return nil }
+            self = exact
         default: return nil
         }
     }
 }
 
 extension Float: SQLiteValueReadable {
-    /// REAL or INTEGER, rounded to the nearest `Float`.
+    /// REAL within `Float`'s range, rounded to the nearest `Float` (as `JSONDecoder` reads a `Float`; an
+    /// infinite REAL stays infinite), or an INTEGER a `Float` holds exactly (up to 2^24 in magnitude, and
+    /// larger multiples of a power of two). A finite REAL beyond `Float.greatestFiniteMagnitude` fails
+    /// rather than become infinity.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
-        case .real(let value): self = Float(value)
-        case .integer(let value): self = Float(value)
+        case .real(let value):
+            guard let float = Float(fromREAL: value) else { return nil }
+            self = float
+        case .integer(let value):
+            guard let exact = Float(exactly: value) else { return nil }
+            self = exact
         default: return nil
         }
+    }
+}
+
+extension Float {
+    /// `value` rounded to the nearest `Float`; nil for a finite value that rounds to infinity.
+    init?(fromREAL value: Double) {
+        let float = Float(value)
+        guard float.isFinite || !value.isFinite else { return nil }
+        self = float
     }
 }
 

@@ -133,20 +133,21 @@ enum RecordSQL {
     static func select(
         from table: String, where conditions: [String: SQLiteValue], orderBy ordering: [Ordering], limit: Int?
     ) -> SQLQuery {
-        select(from: table, where: .equal(conditions), orderBy: ordering, limit: limit)
+        select(from: table, where: .equal(conditions.mapValues(FilterValue.init)), orderBy: ordering, limit: limit)
     }
 
     /// Equality conditions, as ``count(from:where:)`` takes them.
     static func count(from table: String, where conditions: [String: SQLiteValue]) -> SQLQuery {
-        count(from: table, where: .equal(conditions))
+        count(from: table, where: .equal(conditions.mapValues(FilterValue.init)))
     }
 }
 
 /// A WHERE clause: column equalities the library writes, or a fragment of SQL the caller writes with its
 /// own bound arguments.
 enum Filter: Equatable {
-    /// Column name to value, ANDed in column-name order; `.null` tests `IS NULL`.
-    case equal([String: SQLiteValue])
+    /// Column name to value, ANDed in column-name order; NULL tests `IS NULL`, a value with several stored
+    /// forms (a UUID) tests `IN` (see ``FilterValue``).
+    case equal([String: FilterValue])
     /// SQL written by the caller, such as `population > ?`, wrapped in parentheses.
     case sql(String, StatementArguments)
 
@@ -158,13 +159,9 @@ enum Filter: Equatable {
             var terms: [String] = []
             var arguments = StatementArguments()
             for column in conditions.keys.sorted() {
-                let value = conditions[column] ?? .null
-                if value == .null {
-                    terms.append(SQLIdentifier.quoted(column) + " IS NULL")
-                } else {
-                    terms.append(SQLIdentifier.quoted(column) + " = ?")
-                    arguments.values.append(value)
-                }
+                let condition = (conditions[column] ?? FilterValue(.null)).condition(on: column)
+                terms.append(condition.sql)
+                arguments.values += condition.arguments
             }
             return SQLQuery(sql: base + " WHERE " + terms.joined(separator: " AND "), arguments: arguments)
         case .sql(let fragment, let arguments):

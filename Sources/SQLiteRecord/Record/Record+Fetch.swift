@@ -14,7 +14,7 @@ extension Record {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when a `where:` key or `orderBy:`
     ///   column is not a column of the table (nothing runs), ``DatabaseError`` when the table is missing, or
     ///   `DecodingError` naming the column whose stored value does not fit its property, or a property with
-    ///   no column.
+    ///   no column, and the row by its primary key (`row id 6`).
     public static func fetch(
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
@@ -84,7 +84,11 @@ extension Record {
             guard try statement.step() else { return nil }
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: false, decoder: rowDecoder)
-            return try context.decodeRow(Self.self)
+            do {
+                return try context.decodeRow(Self.self)
+            } catch let error as DecodingError {
+                throw locatingRow(error, of: statement)
+            }
         }
     }
 
@@ -174,7 +178,12 @@ extension Record {
             // unspecialized, and each lookup is a hash lookup in the runtime's cache.
             records.reserveCapacity(4)
             while try statement.step() {
-                records.append(try context.decodeRow(Self.self))
+                do {
+                    records.append(try context.decodeRow(Self.self))
+                } catch let error as DecodingError where tableName != nil {
+                    // A fetch from the table names the row by its key, for the person who fixes it.
+                    throw locatingRow(error, of: statement)
+                }
             }
             return records
         }
@@ -192,8 +201,9 @@ extension Record {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: known.names)
             }
         }
-        // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing.
-        return .equal(try conditions.mapValues { try $0?.checkedSQLiteValue() ?? .null })
+        // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing. A UUID
+        // matches each of its stored forms.
+        return .equal(try conditions.mapValues(FilterValue.init(filtering:)))
     }
 }
 

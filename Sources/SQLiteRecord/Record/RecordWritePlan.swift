@@ -89,10 +89,11 @@ final class RecordWritePlan {
         _ kind: Kind, keys: [String], names: [String], key: KeyMatch, primaryKeyColumn: String, tableName: String,
         options: RecordEncoder, db: Database
     ) throws {
+        let generated = GeneratedColumns.of(tableName, db: db)
         var boundNames: [String] = []
         var parameters: [Int32] = []
         for name in names {
-            if kind.leavesOut(name, keyColumns: key.columns) {
+            if kind.leavesOut(name, keyColumns: key.columns) || generated.contains(name) {
                 parameters.append(0)
             } else {
                 boundNames.append(name)
@@ -298,7 +299,9 @@ extension Record {
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
         // records written through it meet the same table.
         try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID)
+        // SQLite computes generated columns and refuses writes that name them.
         let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
+            .leavingOut(GeneratedColumns.of(Self.tableName, db: db))
         var arguments = StatementArguments(bound.values)
         if kind == .update {
             guard !bound.names.isEmpty else {

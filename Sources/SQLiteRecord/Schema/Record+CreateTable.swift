@@ -18,8 +18,10 @@ extension Record {
     /// order of the `CodingKeys` cases (of the properties when there is no `CodingKeys` enum).
     ///
     /// Declared types follow what the encoder stores: `INTEGER` for Bool and the integer types, `REAL` for
-    /// Double and Float, `TEXT` for String, URL, Decimal (every digit kept), nested structs, arrays and
-    /// dictionaries (JSON), and for Date and UUID under the default strategies, `BLOB` for Data. A
+    /// Double and Float, `TEXT` for String, URL, nested structs, arrays and dictionaries (JSON), and for Date
+    /// and UUID under the default strategies, `BLOB` for Data, and no declared type for Decimal, whose values
+    /// are INTEGER, REAL or TEXT by value (see <doc:ValuesAndCoding>): a column with no type keeps each as
+    /// written, so they sort and compare as numbers and every digit reads back. A
     /// RawRepresentable enum takes its raw value's type. The columns are found by decoding the type once
     /// from placeholder values; see ``SchemaProbeError`` for the types that cannot be.
     ///
@@ -76,7 +78,8 @@ struct RecordColumn: Equatable {
     /// declares. SQLite matches it ASCII-case-insensitively.
     let name: String
     /// The column the decoder reads, under ``RowDecoder/keyDecodingStrategy``. Table-backed fetches select
-    /// `*`, whose result columns carry the names as declared, and the decoder matches them exactly.
+    /// `*`, whose result columns carry the names as declared; the decoder matches them as SQLite does, an
+    /// exact spelling first, then ASCII case-insensitively.
     let readName: String
     let kind: ProbedValueKind
     /// True for an Optional property: nil is stored as NULL.
@@ -91,7 +94,11 @@ struct RecordColumn: Equatable {
         switch kind {
         case .bool, .integer: return "INTEGER"
         case .real: return "REAL"
-        case .string, .url, .decimal, .nested: return "TEXT"
+        case .string, .url, .nested: return "TEXT"
+        // No declared type (BLOB affinity): each value keeps the storage class the encoder chose, so numbers
+        // compare as numbers and a Decimal with more digits than a Double holds stays TEXT with every digit.
+        // NUMERIC would turn that text into a REAL of 15 significant digits, which the affinity guard refuses.
+        case .decimal: return ""
         case .data: return "BLOB"
         case .uuid:
             switch encoder.uuidEncodingStrategy {

@@ -12,9 +12,10 @@ extension Record {
     ///
     /// Reported, all at once:
     /// - a missing table (or view): then nothing else is compared;
-    /// - a coding key with no column: the decoder's name (``rowDecoder``'s key strategy) must be a column
-    ///   exactly, the encoder's (``recordEncoder``'s) up to ASCII case. Optional keys count too: table-backed
-    ///   fetches read every key, and saves write nil as NULL;
+    /// - a coding key with no column: the decoder's name (``rowDecoder``'s key strategy) and the encoder's
+    ///   (``recordEncoder``'s) must each be a column, matched as SQLite matches names (ASCII
+    ///   case-insensitively; generated columns count). Optional keys count too: table-backed fetches read
+    ///   every key, and saves write nil as NULL;
     /// - a column whose declared type can never give the property's values back.
     ///
     /// Only certain failures are reported, since SQLite stores any value in any column. The one column type
@@ -39,9 +40,8 @@ extension Record {
         for key in keyColumns where !probed.contains(where: { $0.name == key }) {
             throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
-        // pragma_table_info answers rows for tables and views, temporary ones included, as columns(in:) does.
-        let exists = try db.integerScalar(sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [tableName])
-        guard exists ?? 0 > 0 else {
+        // Tables and views, temporary ones included, as columns(in:) finds them.
+        guard try db.hasColumns(tableName) else {
             throw SchemaValidationError(
                 recordType: "\(Self.self)", table: tableName, mismatches: [.missingTable(tableName)])
         }
@@ -68,17 +68,13 @@ extension Record {
 
     /// The mismatches of one probed column with the table's columns.
     private static func columnMismatches(of column: RecordColumn, in columns: [ColumnInfo]) -> [SchemaMismatch] {
-        let read = columns.first { $0.name == column.readName }
-        let written = columns.first { RowLayout.asciiLowercased($0.name) == RowLayout.asciiLowercased(column.name) }
+        // As the decoder and SQLite find them (ColumnNameIndex): an exact spelling, else up to ASCII case.
+        let names = ColumnNameIndex(columns.map(\.name))
+        let read = names.index(of: column.readName).map { columns[Int($0)] }
+        let written = names.index(of: column.name).map { columns[Int($0)] }
         var found: [SchemaMismatch] = []
         if read == nil {
-            if let other = columns.first(where: {
-                RowLayout.asciiLowercased($0.name) == RowLayout.asciiLowercased(column.readName)
-            }) {
-                found.append(.columnNameCase(column.readName, tableColumn: other.name))
-            } else {
-                found.append(missing(column.readName, column))
-            }
+            found.append(missing(column.readName, column))
         }
         if column.name != column.readName && written == nil {
             found.append(missing(column.name, column))
@@ -141,8 +137,9 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
     /// first row, Optional keys included (table-backed fetches read every key), and saves fail with SQLite's
     /// `table ... has no column named ...`, since nil is written as NULL.
     case missingColumn(String, key: String, valueType: String, isOptional: Bool)
-    /// The table has the column only under another case (`Name` for `name`): saves work, as SQLite matches
-    /// names case-insensitively, but fetches select `*` and the decoder matches result columns exactly.
+    /// The table has the column only under another case (`Name` for `name`). No longer reported: the
+    /// decoder now matches column names as SQLite does, ASCII case-insensitively, so such a column reads and
+    /// writes. Kept so that code that switches over mismatches still compiles.
     case columnNameCase(String, tableColumn: String)
     /// The column's declared type gives it an affinity that can never give back the property's values:
     /// every value saved would fail to decode. `reason` says why.
@@ -166,8 +163,7 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
             let keyText = key == column ? "" : " (coding key \"\(key)\")"
             return "no column \"\(column)\" for \(isOptional ? "Optional " : "")\(valueType)\(keyText)"
         case .columnNameCase(let column, let tableColumn):
-            return "column \"\(column)\" is named \"\(tableColumn)\" in the table; fetched rows name it that way, "
-                + "and the decoder matches names exactly"
+            return "column \"\(column)\" is named \"\(tableColumn)\" in the table"
         case .incompatibleColumn(let column, let declaredType, let valueType, let reason):
             return "column \"\(column)\" declared \(declaredType.isEmpty ? "with no type" : declaredType) cannot "
                 + "hold \(valueType): \(reason)"

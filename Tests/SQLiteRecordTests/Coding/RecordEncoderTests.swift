@@ -193,7 +193,7 @@ final class RecordEncoderTests: XCTestCase {
             [
                 .integer(-1), .integer(8), .integer(64), .real(0.5), .real(0.25), .integer(1), .text("s"),
                 .blob(Data([1, 2])), .text("1970-01-01 00:00:00.000"), .text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"),
-                .text("https://example.com/x"), .text("19.99"), .text("green"), .integer(2),
+                .text("https://example.com/x"), .real(19.99), .text("green"), .integer(2),
                 .text(#"{"street":"Main","zip":"75001"}"#), .text(#"["a","b"]"#),
             ])
     }
@@ -317,15 +317,15 @@ final class RecordEncoderTests: XCTestCase {
         XCTAssertEqual(try encode(Box(v: uuid)).values, [.text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f")])
     }
 
-    func testURLAndDecimalEncodeAsText() throws {
+    func testURLEncodesAsTextAndDecimalAsTheNumberThatKeepsItsDigits() throws {
         XCTAssertEqual(
             try encode(Box(v: URL(string: "https://example.com/a?b=c")!)).values, [.text("https://example.com/a?b=c")])
         XCTAssertEqual(try encode(Box(v: URL(string: "images/a.png")!)).values, [.text("images/a.png")])
         XCTAssertEqual(
-            try encode(Box(v: Decimal(sign: .plus, exponent: -2, significand: 1999))).values, [.text("19.99")])
+            try encode(Box(v: Decimal(sign: .plus, exponent: -2, significand: 1999))).values, [.real(19.99)])
         let long = try XCTUnwrap(Decimal(string: "12345678901234567890.123456789"))
         XCTAssertEqual(try encode(Box(v: long)).values, [.text("12345678901234567890.123456789")])
-        XCTAssertEqual(try encode(Box(v: Decimal(-42))).values, [.text("-42")])
+        XCTAssertEqual(try encode(Box(v: Decimal(-42))).values, [.integer(-42)])
     }
 
     func testEnumsEncodeTheirRawValues() throws {

@@ -221,20 +221,27 @@ final class RowDecoderReuseTests: XCTestCase {
     }
 
     func testAutomaticDateErrorsFromTheKeyedContainer() throws {
-        let expectations: [(String, String)] = [
+        // TEXT that is no date is dataCorrupted (TEXT is a storage a Date reads); a BLOB is typeMismatch.
+        let expectations: [(String, String, Bool)] = [
             (
                 "'noon'",
                 "Expected Date but column \"at\" holds TEXT 'noon', which is not a date text SQLite reads "
-                    + "(YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM])"
+                    + "(YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM|±HHMM|±HH])", true
             ),
-            ("x'00'", "Expected Date but column \"at\" holds BLOB <1 bytes>"),
+            ("x'00'", "Expected Date but column \"at\" holds BLOB <1 bytes>", false),
         ]
-        for (literal, message) in expectations {
+        for (literal, message, isCorrupted) in expectations {
             XCTAssertThrowsError(
                 try decodeRows(Stamp.self, sql: "SELECT 1 AS id, \(literal) AS at", strategy: .automatic)
             ) { error in
-                guard case DecodingError.typeMismatch(let type, let context) = error else { return XCTFail("\(error)") }
-                XCTAssertTrue(type == Date.self)
+                let context: DecodingError.Context
+                switch error {
+                case DecodingError.typeMismatch(let type, let found) where !isCorrupted:
+                    XCTAssertTrue(type == Date.self)
+                    context = found
+                case DecodingError.dataCorrupted(let found) where isCorrupted: context = found
+                default: return XCTFail("\(error)")
+                }
                 XCTAssertEqual(context.codingPath.map(\.stringValue), ["at"])
                 XCTAssertTrue(context.debugDescription.hasPrefix(message), context.debugDescription)
             }

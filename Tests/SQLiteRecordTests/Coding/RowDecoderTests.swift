@@ -152,6 +152,21 @@ final class RowDecoderTests: XCTestCase {
         }
     }
 
+    /// `dataCorrupted`: the storage class is one the type reads, but the value is no valid one (Foundation's
+    /// coders throw the same kind for a number out of range or a date string that does not parse).
+    private func assertDataCorrupted<T>(
+        _ expression: @autoclosure () throws -> T, _ expectedType: Any.Type, key: String?, mentions fragments: [String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try expression(), file: file, line: line) { error in
+            guard case DecodingError.dataCorrupted(let context) = error else {
+                return XCTFail("expected DecodingError.dataCorrupted, got \(error)", file: file, line: line)
+            }
+            XCTAssertEqual(context.codingPath.last?.stringValue, key, "coding path", file: file, line: line)
+            assertMentions(context.debugDescription, ["\(expectedType)"] + fragments, file: file, line: line)
+        }
+    }
+
     private func assertValueNotFound<T>(
         _ expression: @autoclosure () throws -> T, _ expectedType: Any.Type, key: String?, mentions fragments: [String],
         file: StaticString = #filePath, line: UInt = #line
@@ -252,15 +267,15 @@ final class RowDecoderTests: XCTestCase {
         XCTAssertEqual(try decodeStored(Box<UInt64>.self, .integer(Int64.max)).v, UInt64(Int64.max))
     }
 
-    func testIntegerOutOfRangeIsTypeMismatch() throws {
+    func testIntegerOutOfRangeIsDataCorrupted() throws {
         let db = try integersDatabase("int16", .integer(70_000))
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeFirstRow(Integers.self, in: db, sql: "SELECT * FROM t"), Int16.self, key: "int16",
             mentions: ["column \"int16\" of table \"t\"", "INTEGER 70000", "Int16", "out of range"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(Int16Value.self, .integer(70_000)), Int16.self, key: "v",
             mentions: [columnV, "INTEGER 70000", "Int16", "out of range"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(Box<Int16>.self, .integer(70_000)), Int16.self, key: "v",
             mentions: [columnV, "INTEGER 70000", "Int16", "out of range"])
     }
@@ -285,29 +300,29 @@ final class RowDecoderTests: XCTestCase {
         ]
         for (column, type, value) in cases {
             let db = try integersDatabase(column, value)
-            assertTypeMismatch(
+            assertDataCorrupted(
                 try decodeFirstRow(Integers.self, in: db, sql: "SELECT * FROM t"), type, key: column,
                 mentions: ["column \"\(column)\" of table \"t\"", value.storageClassName, "\(type)", "out of range"])
         }
     }
 
-    func testFractionalRealIntoIntegerIsTypeMismatch() throws {
-        assertTypeMismatch(
+    func testFractionalRealIntoIntegerIsDataCorrupted() throws {
+        assertDataCorrupted(
             try decodeStored(IntValue.self, .real(1.5)), Int.self, key: "v", mentions: [columnV, "REAL 1.5", "Int"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(Box<Int>.self, .real(1.5)), Int.self, key: "v", mentions: [columnV, "REAL 1.5", "Int"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(OptionalIntValue.self, .real(-0.25)), Int.self, key: "v",
             mentions: [columnV, "REAL -0.25", "Int"])
         let db = try integersDatabase("uint8", .real(2.5))
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeFirstRow(Integers.self, in: db, sql: "SELECT * FROM t"), UInt8.self, key: "uint8",
             mentions: ["column \"uint8\" of table \"t\"", "REAL 2.5", "UInt8"])
     }
 
-    func testInfiniteRealIntoIntegerIsTypeMismatch() throws {
+    func testInfiniteRealIntoIntegerIsDataCorrupted() throws {
         let db = try Database()
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeFirstRow(IntValue.self, in: db, sql: "SELECT 1e999 AS v", tableName: nil), Int.self, key: "v",
             mentions: ["column \"v\"", "REAL", "Int"])
     }
@@ -386,15 +401,38 @@ final class RowDecoderTests: XCTestCase {
         XCTAssertEqual(try decodeStored(DoubleValue.self, .real(2.5)).v, 2.5)
         XCTAssertEqual(try decodeStored(DoubleValue.self, .real(-0.1)).v, -0.1)
         XCTAssertEqual(try decodeStored(DoubleValue.self, .integer(3)).v, 3.0)
-        XCTAssertEqual(try decodeStored(DoubleValue.self, .integer(-9_007_199_254_740_993)).v, -9_007_199_254_740_992.0)
+        XCTAssertEqual(try decodeStored(DoubleValue.self, .integer(-9_007_199_254_740_992)).v, -9_007_199_254_740_992.0)
+        // 2^60 is a power of two: exact, though beyond 2^53.
+        XCTAssertEqual(try decodeStored(DoubleValue.self, .integer(1 << 60)).v, 1_152_921_504_606_846_976.0)
         XCTAssertEqual(try decodeStored(Box<Double>.self, .real(1e300)).v, 1e300)
         XCTAssertEqual(try decodeStored(Box<Double>.self, .integer(7)).v, 7.0)
         XCTAssertEqual(try decodeStored(FloatValue.self, .real(2.5)).v, 2.5)
         // Float from REAL rounds as Float does.
         XCTAssertEqual(try decodeStored(FloatValue.self, .real(0.1)).v, Float(0.1))
-        XCTAssertEqual(try decodeStored(FloatValue.self, .integer(16_777_217)).v, 16_777_216)
+        XCTAssertEqual(try decodeStored(FloatValue.self, .integer(16_777_216)).v, 16_777_216)
         XCTAssertEqual(try decodeStored(Box<Float>.self, .real(-3.25)).v, -3.25)
         XCTAssertEqual(try decodeStored(OptionalBox<Double>.self, .real(0.5)).v, 0.5)
+    }
+
+    func testIntegersAFloatingPointTypeCannotHoldExactlyAreDataCorrupted() throws {
+        // Beyond 2^53 (2^24 for Float) not every integer has a value of the type: an error, as 1.5 into an Int.
+        assertDataCorrupted(
+            try decodeStored(DoubleValue.self, .integer(9_007_199_254_740_993)), Double.self, key: "v",
+            mentions: [columnV, "INTEGER 9007199254740993", "which a Double cannot hold exactly"])
+        assertDataCorrupted(
+            try decodeStored(Box<Double>.self, .integer(-9_007_199_254_740_993)), Double.self, key: "v",
+            mentions: [columnV, "INTEGER -9007199254740993"])
+        assertDataCorrupted(
+            try decodeStored(FloatValue.self, .integer(16_777_217)), Float.self, key: "v",
+            mentions: [columnV, "INTEGER 16777217", "which a Float cannot hold exactly"])
+        // A finite REAL beyond Float's range is an error, as JSONDecoder makes it, never infinity.
+        assertDataCorrupted(
+            try decodeStored(FloatValue.self, .real(1e39)), Float.self, key: "v",
+            mentions: [columnV, "REAL 1e+39", "beyond Float's range"])
+        assertDataCorrupted(
+            try decodeStored(OptionalBox<Float>.self, .real(-3.5e38)), Float.self, key: "v",
+            mentions: [columnV, "REAL -3.5e+38", "beyond Float's range"])
+        XCTAssertEqual(try decodeStored(FloatValue.self, .real(3.4028235e38)).v, Float.greatestFiniteMagnitude)
     }
 
     func testDoubleAndFloatFromTextOrBlobIsTypeMismatch() throws {
@@ -435,26 +473,26 @@ final class RowDecoderTests: XCTestCase {
         }
     }
 
-    func testBoolFromOtherValuesIsTypeMismatch() throws {
-        assertTypeMismatch(
+    func testBoolFromOtherValuesIsAnError() throws {
+        assertDataCorrupted(
             try decodeStored(BoolValue.self, .integer(2)), Bool.self, key: "v",
             mentions: [columnV, "INTEGER 2", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(BoolValue.self, .integer(-1)), Bool.self, key: "v",
             mentions: [columnV, "INTEGER -1", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(BoolValue.self, .real(0.5)), Bool.self, key: "v", mentions: [columnV, "REAL 0.5", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(BoolValue.self, .text("maybe")), Bool.self, key: "v",
             mentions: [columnV, "TEXT 'maybe'", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(BoolValue.self, .text("")), Bool.self, key: "v", mentions: [columnV, "TEXT ''", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(BoolValue.self, .text("2")), Bool.self, key: "v", mentions: [columnV, "TEXT '2'", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(OptionalBoolValue.self, .text("maybe")), Bool.self, key: "v",
             mentions: [columnV, "TEXT 'maybe'", "Bool"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(Box<Bool>.self, .integer(2)), Bool.self, key: "v",
             mentions: [columnV, "INTEGER 2", "Bool"])
         assertTypeMismatch(
@@ -546,15 +584,16 @@ final class RowDecoderTests: XCTestCase {
         XCTAssertEqual(grace, Person(id: 2, name: "Grace", nickname: "Amazing Grace", birthDate: nil))
     }
 
-    func testUnparsableDateTextIsTypeMismatchNeverNil() throws {
+    func testUnparsableDateTextIsDataCorruptedNeverNil() throws {
         for text in [
-            "", "not a date", "2021-02-30", "2021-13-01", "2021-03-14 25:00", "14/03/2021", "2021-03-14 15:09:26+0200",
+            "", "not a date", "2021-02-30", "2021-13-01", "2021-03-14 25:00", "14/03/2021", "2021-03-14 15:09:26+2",
+            "2021-03-14 15:09:26+02:3", "2021-03-14 15:09:26+02:", "10000-01-01",
         ] {
-            assertTypeMismatch(
+            assertDataCorrupted(
                 try decodeStored(Box<Date>.self, .text(text)), Date.self, key: "v",
                 mentions: [columnV, "TEXT '\(text)'", "Date"])
             // An Optional is no escape hatch: a bad date is an error, not nil and not now.
-            assertTypeMismatch(
+            assertDataCorrupted(
                 try decodeStored(OptionalBox<Date>.self, .text(text)), Date.self, key: "v",
                 mentions: [columnV, "TEXT '\(text)'", "Date"])
         }
@@ -591,14 +630,14 @@ final class RowDecoderTests: XCTestCase {
         XCTAssertEqual(try decodeStored(Box<UUID>.self, .blob(Data(bytes))).v, expected)
     }
 
-    func testInvalidUUIDIsTypeMismatch() throws {
-        assertTypeMismatch(
+    func testInvalidUUIDIsAnError() throws {
+        assertDataCorrupted(
             try decodeStored(Box<UUID>.self, .text("not-a-uuid")), UUID.self, key: "v",
             mentions: [columnV, "TEXT 'not-a-uuid'", "UUID"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(Box<UUID>.self, .text("e621e1f8c36c495a93fc0c247a3e6e5")), UUID.self, key: "v",
             mentions: [columnV, "TEXT", "UUID"])
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeStored(Box<UUID>.self, .blob(Data(repeating: 1, count: 15))), UUID.self, key: "v",
             mentions: [columnV, "BLOB <15 bytes>", "UUID"])
         assertTypeMismatch(
@@ -647,9 +686,9 @@ final class RowDecoderTests: XCTestCase {
             Decimal(sign: .plus, exponent: -2, significand: 1999))
     }
 
-    func testInvalidDecimalIsTypeMismatch() throws {
+    func testInvalidDecimalIsAnError() throws {
         for text in ["12abc", "", "abc", "1.2.3", "--1", "1e"] {
-            assertTypeMismatch(
+            assertDataCorrupted(
                 try decodeStored(Box<Decimal>.self, .text(text)), Decimal.self, key: "v",
                 mentions: [columnV, "TEXT '\(text)'", "Decimal"])
         }
@@ -712,13 +751,14 @@ final class RowDecoderTests: XCTestCase {
         XCTAssertEqual(try decodeStored(OptionalBox<[Int]>.self, .text("[]")).v, [])
     }
 
-    func testInvalidJSONIsTypeMismatch() throws {
-        assertTypeMismatch(
+    func testInvalidJSONIsAnError() throws {
+        assertDataCorrupted(
             try decodeStored(Box<Address>.self, .text("not json")), Address.self, key: "v",
             mentions: [columnV, "TEXT 'not json'", "Address"])
+        // JSON of the wrong shape: the JSON decoder's own error, its kind and type kept.
         assertTypeMismatch(
-            try decodeStored(Box<[Int]>.self, .text(#"{"a":1}"#)), [Int].self, key: "v",
-            mentions: [columnV, "TEXT", "Array<Int>"])
+            try decodeStored(Box<[Int]>.self, .text(#"{"a":1}"#)), [Any].self, key: "v",
+            mentions: [columnV, "TEXT", "Array<Int>", "Expected to decode Array<Any> but found a dictionary"])
         assertTypeMismatch(
             try decodeStored(Box<Address>.self, .integer(1)), Address.self, key: "v",
             mentions: [columnV, "INTEGER 1", "Address"])
@@ -833,7 +873,7 @@ final class RowDecoderTests: XCTestCase {
             }
             XCTAssertTrue(context.debugDescription.contains("a, b"), context.debugDescription)
         }
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeFirstRow(Int16.self, in: db, sql: "SELECT 70000 AS v"), Int16.self, key: nil,
             mentions: [columnV, "INTEGER 70000", "Int16", "out of range"])
         assertValueNotFound(
@@ -843,7 +883,7 @@ final class RowDecoderTests: XCTestCase {
 
     func testRowWithoutTableNamesOnlyTheColumn() throws {
         let db = try Database()
-        assertTypeMismatch(
+        assertDataCorrupted(
             try decodeFirstRow(Int16Value.self, in: db, sql: "SELECT 70000 AS v", tableName: nil), Int16.self,
             key: "v", mentions: ["column \"v\" holds INTEGER 70000", "Int16", "out of range"])
     }

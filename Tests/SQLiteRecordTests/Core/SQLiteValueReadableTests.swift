@@ -33,7 +33,12 @@ final class SQLiteValueReadableTests: XCTestCase {
         XCTAssertEqual(Double(sqliteValue: .real(-0.1)), -0.1)
         XCTAssertEqual(Double(sqliteValue: .integer(3)), 3.0)
         XCTAssertEqual(Float(sqliteValue: .real(0.1)), Float(0.1))
-        XCTAssertEqual(Float(sqliteValue: .integer(16_777_217)), 16_777_216, "rounds as Float does")
+        XCTAssertEqual(Float(sqliteValue: .integer(16_777_216)), 16_777_216)
+        XCTAssertNil(Float(sqliteValue: .integer(16_777_217)), "a Float cannot hold it exactly")
+        XCTAssertNil(Double(sqliteValue: .integer(9_007_199_254_740_993)), "a Double cannot hold it exactly")
+        XCTAssertEqual(Double(sqliteValue: .integer(1 << 60)), 1_152_921_504_606_846_976.0)
+        XCTAssertNil(Float(sqliteValue: .real(1e39)), "beyond Float's range, never infinity")
+        XCTAssertEqual(Float(sqliteValue: .real(.infinity)), .infinity)
         XCTAssertNil(Double(sqliteValue: .text("1.5")))
         XCTAssertNil(Float(sqliteValue: .null))
     }

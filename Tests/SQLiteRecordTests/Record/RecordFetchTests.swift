@@ -124,8 +124,8 @@ final class RecordFetchTests: XCTestCase {
             guard case .typeMismatch(_, let context)? = error as? DecodingError else { return XCTFail("\(error)") }
             XCTAssertEqual(context.codingPath.map(\.stringValue), ["population"])
             XCTAssertEqual(
-                context.debugDescription, "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many'"
-            )
+                context.debugDescription,
+                "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many' (row id 4)")
         }
     }
 
@@ -151,8 +151,8 @@ final class RecordFetchTests: XCTestCase {
         XCTAssertThrowsError(try City.fetch(db, where: "name LIKE 'Town %'", orderBy: [.ascending("id")])) { error in
             guard case .typeMismatch(_, let context)? = error as? DecodingError else { return XCTFail("\(error)") }
             XCTAssertEqual(
-                context.debugDescription, "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many'"
-            )
+                context.debugDescription,
+                "Expected Int but column \"population\" of table \"cities\" holds TEXT 'many' (row id 41)")
         }
         XCTAssertEqual(try City.fetch(db, where: "name LIKE 'Town %' AND name <> 'Town 35'").count, 39)
     }

@@ -53,7 +53,7 @@ final class UserReportedDefectsTests: XCTestCase {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(name TEXT); INSERT INTO t VALUES (CAST(x'61FF62' AS TEXT))")
         XCTAssertThrowsError(try db.fetchOne(Named.self, sql: "SELECT name FROM t")) { error in
-            guard case .typeMismatch(_, let context)? = error as? DecodingError else { return XCTFail("\(error)") }
+            guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(error)") }
             XCTAssertEqual(
                 context.debugDescription,
                 "Expected String but column \"name\" holds TEXT 'a\u{FFFD}b', which is not valid UTF-8")

@@ -299,7 +299,8 @@ final class ValueFuzzTests: XCTestCase {
                 Double.self,
                 { stored in
                     switch stored {
-                    case .integer(let value): return .value(Double(value))
+                    // Exactly, or an error: beyond 2^53 not every integer has a Double.
+                    case .integer(let value): return Double(exactly: value).map { .value($0) } ?? .error
                     case .real(let value): return .value(value)
                     default: return .error
                     }
@@ -308,8 +309,10 @@ final class ValueFuzzTests: XCTestCase {
                 Float.self,
                 { stored in
                     switch stored {
-                    case .integer(let value): return .value(Float(value))
-                    case .real(let value): return .value(Float(value))
+                    case .integer(let value): return Float(exactly: value).map { .value($0) } ?? .error
+                    // Rounded as Float rounds, but a finite value beyond Float's range is an error.
+                    case .real(let value):
+                        return Float(value).isInfinite && value.isFinite ? .error : .value(Float(value))
                     default: return .error
                     }
                 }, equal: { $0.bitPattern == $1.bitPattern }),

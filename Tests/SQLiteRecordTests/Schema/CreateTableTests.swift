@@ -56,7 +56,8 @@ final class CreateTableTests: XCTestCase {
                 [5, "created_at", "TEXT", 1, nil, 0],
                 [6, "token", "TEXT", 0, nil, 0],
                 [7, "homepage", "TEXT", 0, nil, 0],
-                [8, "amount", "TEXT", 1, nil, 0],
+                // Decimal: no declared type, so each value keeps the storage class the encoder chose.
+                [8, "amount", "", 1, nil, 0],
                 [9, "thumbnail", "BLOB", 0, nil, 0],
                 [10, "status", "TEXT", 1, nil, 0],
                 [11, "dimensions", "TEXT", 1, nil, 0],
@@ -65,7 +66,7 @@ final class CreateTableTests: XCTestCase {
             try Gadget.createTableSQL(),
             "CREATE TABLE \"gadgets\" (\"id\" INTEGER PRIMARY KEY, \"name\" TEXT NOT NULL, \"stock_count\" INTEGER "
                 + "NOT NULL, \"price\" REAL, \"is_active\" INTEGER NOT NULL, \"created_at\" TEXT NOT NULL, \"token\" "
-                + "TEXT, \"homepage\" TEXT, \"amount\" TEXT NOT NULL, \"thumbnail\" BLOB, \"status\" TEXT NOT NULL, "
+                + "TEXT, \"homepage\" TEXT, \"amount\" NOT NULL, \"thumbnail\" BLOB, \"status\" TEXT NOT NULL, "
                 + "\"dimensions\" TEXT NOT NULL)")
 
         // The table holds what the type saves, and gives it back.
