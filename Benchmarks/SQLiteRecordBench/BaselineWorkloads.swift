@@ -102,6 +102,41 @@ enum BaselineWorkloads {
         return cities
     }
 
+    /// W3-uuid: the city of each UUID that has one, bound as the lowercase text the table stores.
+    static func lookUp(_ uuids: [UUID], in db: BaselineDatabase) throws -> [BenchCity] {
+        let statement = try db.prepare(BenchSchema.selectByUUID)
+        let handle = statement.handle
+        var cities: [BenchCity] = []
+        for uuid in uuids {
+            bindText(handle, 1, uuid.uuidString.lowercased())
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW {
+                cities.append(try readCity(handle))
+            } else if code != SQLITE_DONE {
+                throw db.error(code, BenchSchema.selectByUUID)
+            }
+            sqlite3_reset(handle)
+        }
+        return cities
+    }
+
+    /// Fills W3-uuid's table from the cities table, untimed.
+    static func fillUUIDTable(_ cities: [BenchCity], in db: BaselineDatabase) throws {
+        try db.execute(BenchSchema.createUUIDTable)
+        try db.execute("BEGIN IMMEDIATE")
+        let statement = try db.prepare(BenchSchema.fillUUIDTable)
+        let handle = statement.handle
+        for city in cities {
+            guard let id = city.id else { continue }
+            bindText(handle, 1, BenchUUIDCity.uuid(for: id).uuidString.lowercased())
+            sqlite3_bind_int64(handle, 2, id)
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_DONE else { throw db.error(code, BenchSchema.fillUUIDTable) }
+            sqlite3_reset(handle)
+        }
+        try db.execute("COMMIT")
+    }
+
     // MARK: W4
 
     /// The most populous cities of each country code, through one statement rebound per code.

@@ -18,6 +18,35 @@ enum BenchSchema {
         )
         """
 
+    /// W3-uuid's table: the cities keyed by a UUID stored as lowercase text, their GeoNames id beside it.
+    static let createUUIDTable = """
+        CREATE TABLE cities_uuid (
+            id TEXT NOT NULL PRIMARY KEY,
+            geonames_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            country_code TEXT NOT NULL,
+            admin1_code TEXT,
+            population INTEGER NOT NULL,
+            timezone TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            is_capital INTEGER NOT NULL
+        )
+        """
+
+    /// Fills ``createUUIDTable`` from `cities`; the UUID text is the first argument.
+    static let fillUUIDTable = """
+        INSERT INTO cities_uuid SELECT ?, id, name, latitude, longitude, country_code, admin1_code, population, \
+        timezone, created_at, is_capital FROM cities WHERE id = ?
+        """
+
+    /// What the baseline's W3-uuid runs: the columns in ``createTable``'s order, so it reads them as W3 does.
+    static let selectByUUID = """
+        SELECT geonames_id, name, latitude, longitude, country_code, admin1_code, population, timezone, \
+        created_at, is_capital FROM cities_uuid WHERE id = ?
+        """
+
     /// Created before the read workloads (not before W1, which measures inserts alone).
     static let createCountryCodeIndex = "CREATE INDEX cities_country_code ON cities(country_code)"
 

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteRecord
 
 /// The workloads through SQLiteRecord's public API, written as its README shows: what a user of the
@@ -32,6 +33,17 @@ enum LibraryWorkloads {
             var cities: [BenchCity] = []
             for id in ids {
                 if let city = try BenchCity.fetchOne(db, id: id) { cities.append(city) }
+            }
+            return cities
+        }
+    }
+
+    /// W3-uuid: `fetchOne(_:id:)` by UUID for each key, in one `read`.
+    static func lookUp(_ uuids: [UUID], in queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in
+            var cities: [BenchCity] = []
+            for uuid in uuids {
+                if let city = try BenchUUIDCity.fetchOne(db, id: uuid) { cities.append(city.city) }
             }
             return cities
         }

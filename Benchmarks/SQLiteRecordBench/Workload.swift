@@ -1,4 +1,6 @@
-/// The five workloads of the benchmark issue, each run through the library and through the baseline.
+import Foundation
+
+/// The workloads of the benchmark issues, each run through the library and through the baseline.
 enum Workload: String, CaseIterable, Sendable {
     /// Every row inserted in one transaction.
     case insert = "W1"
@@ -6,6 +8,8 @@ enum Workload: String, CaseIterable, Sendable {
     case fetchAll = "W2"
     /// Point lookups by primary key, with ids drawn from the data with a fixed seed.
     case lookUp = "W3"
+    /// W3's lookups in a table keyed by a UUID (lowercase text), the same cities drawn.
+    case lookUpUUID = "W3-uuid"
     /// The 50 most populous cities of each of the most frequent country codes, through an index.
     case fetchByCountry = "W4"
     /// Every row decoded from a statement stepped by hand, without the fetch call around it.
@@ -17,6 +21,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .insert: return "insert all, one transaction"
         case .fetchAll: return "fetch all"
         case .lookUp: return "fetchOne(id:) lookups"
+        case .lookUpUUID: return "fetchOne(id:) lookups by UUID key"
         case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
         case .decodeOnly: return "decode only, stepped statement"
         }
@@ -46,6 +51,8 @@ struct WorkloadInput: Sendable {
     let cities: [BenchCity]
     /// The ids W3 looks up, in order; drawn with replacement.
     let lookupIDs: [Int64]
+    /// The UUIDs W3-uuid looks up: those of ``lookupIDs``' cities.
+    let lookupUUIDs: [UUID]
     /// The codes W4 filters on, sorted.
     let countryCodes: [String]
 
@@ -60,6 +67,7 @@ struct WorkloadInput: Sendable {
             ids.isEmpty
             ? []
             : (0..<lookupCount).map { _ in ids[Int(generator.next() % UInt64(ids.count))] }
+        lookupUUIDs = lookupIDs.map(BenchUUIDCity.uuid(for:))
         countryCodes = Self.mostFrequentCountryCodes(in: cities, count: countryCount)
     }
 

@@ -34,6 +34,7 @@ enum WorkloadRunner {
                     return []
                 case .fetchAll: return try LibraryWorkloads.fetchAll(from: queue)
                 case .lookUp: return try LibraryWorkloads.lookUp(input.lookupIDs, in: queue)
+                case .lookUpUUID: return try LibraryWorkloads.lookUp(input.lookupUUIDs, in: queue)
                 case .fetchByCountry: return try LibraryWorkloads.fetchByCountry(input.countryCodes, in: queue)
                 case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
                 }
@@ -47,6 +48,7 @@ enum WorkloadRunner {
                     return []
                 case .fetchAll, .decodeOnly: return try BaselineWorkloads.fetchAll(from: db)
                 case .lookUp: return try BaselineWorkloads.lookUp(input.lookupIDs, in: db)
+                case .lookUpUUID: return try BaselineWorkloads.lookUp(input.lookupUUIDs, in: db)
                 case .fetchByCountry: return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
                 }
             }
@@ -71,6 +73,7 @@ enum WorkloadRunner {
         if workload.readsPopulatedTable {
             try BaselineWorkloads.insert(cities, into: db)
             try db.execute(BenchSchema.createCountryCodeIndex)
+            if workload == .lookUpUUID { try BaselineWorkloads.fillUUIDTable(cities, in: db) }
         }
     }
 }

@@ -62,6 +62,8 @@ final class BenchmarkAgreementTests: XCTestCase {
 
     func testLookUpAgrees() throws { try assertSidesAgree(.lookUp, rows: 500) }
 
+    func testLookUpByUUIDAgrees() throws { try assertSidesAgree(.lookUpUUID, rows: 500) }
+
     /// Each of the five codes has 33 or 34 cities, all under the page size of 50.
     func testFetchByCountryAgrees() throws {
         let input = try Self.sampleInput()
