@@ -34,9 +34,14 @@ extension Record {
         // `sqlite3_last_insert_rowid` still names an earlier row when the statement inserted none (a conflict
         // clause or a trigger ignored it); the changes count of the statement itself tells.
         guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
-        let rowID = db.lastInsertedRowID
-        if kind == .insertWithoutID { id = RowIDKey.key(rowID) }
-        didInsert(rowID: Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID)
+        if Self.keyIsRowID {
+            let rowID = db.lastInsertedRowID
+            if kind == .insertWithoutID { id = RowIDKey.key(rowID) }
+            didInsert(rowID: RowIDKey.rowID(id) ?? rowID)
+        } else {
+            // A WITHOUT ROWID table has no rowid, and leaves sqlite3_last_insert_rowid as it was.
+            didInsert(rowID: try db.tableShape(Self.tableName).hasRowID ? db.lastInsertedRowID : 0)
+        }
     }
 
     /// Inserts the record through the default queue (``RecordStore``), in a transaction of its own.

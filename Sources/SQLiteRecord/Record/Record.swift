@@ -58,7 +58,8 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
     func willSave(_ db: Database) throws
 
     /// Called after an insert succeeded, with the new row's rowid (which `id` is also set to, for a rowid
-    /// key). Not called by the upsert that `save()` runs for other keys. The default does nothing.
+    /// key; 0 in a WITHOUT ROWID table, which has none). Not called by the upsert that `save()` runs for
+    /// other keys. The default does nothing.
     mutating func didInsert(rowID: Int64)
 
     /// Called before this record's row is deleted, inside the transaction. Throw to abort the delete. The
