@@ -53,7 +53,8 @@ struct RowDecodingState {
 ///
 /// A decoding context reads the state through a raw pointer for speed, and hands that pointer to the keyed
 /// container it reuses from row to row. User code can keep that container past its row (a class that stores
-/// it, a closure that captures it), so the container also retains this storage: the pointer it holds then
+/// it, a closure that captures it), so this storage lives as long as the container does (through
+/// ``RevokedRowStates``, or the container's own reference when it is not boxed): the pointer it holds then
 /// never dangles, whatever becomes of the context, the statement or the connection. When the context finds
 /// that its container was kept (see ``KeyedContainerBox/isHeldElsewhere``), it revokes this state and
 /// decodes later rows through a fresh one, so the kept container never reads a later row.
@@ -104,3 +105,7 @@ final class RowDecodingStateStorage {
                     + "returns (a decoder or container is valid only during the init(from:) it was passed to)"))
     }
 }
+
+/// What a boxed keyed container holds in place of the state's storage: nothing, so that the container stays
+/// plain data (see ``RevokedRowStates``).
+struct Unretained {}

@@ -139,6 +139,9 @@ final class RowDecodingContext {
     /// True when the current row was handed a keyed container that is not kept in `containerBox` (see
     /// ``KeyedContainerBox/init(_:)``): it is revoked when the row ends, whoever holds it.
     @exclusivity(unchecked) var handedOutUnboxedContainer = false
+    /// Boxes that `containerBox` replaced during the current row (a type that asks for containers of two key
+    /// types): checked with it when the row ends.
+    @exclusivity(unchecked) var replacedBoxes: [ReusableContainerBox] = []
     var columnNames: [String] { lookup.names }
 
     init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
@@ -187,14 +190,24 @@ final class RowDecodingContext {
     @inline(__always)
     private func endRow() {
         state.pointee.rowSerial &+= 1
-        if handedOutUnboxedContainer || containerBox?.isHeldElsewhere == true { retireState() }
+        if handedOutUnboxedContainer || !replacedBoxes.isEmpty || containerBox?.isHeldElsewhere == true {
+            retireStateIfKept()
+        }
     }
 
-    /// Revokes the state that a kept container refers to, and goes on with a fresh one and no container.
+    /// Revokes the state when a container that refers to it is kept, and goes on with a fresh one and no
+    /// container. A kept boxed container does not retain the state's storage (it is plain data, so that the
+    /// standard library's box copies it for free on every call), so ``RevokedRowStates`` keeps the storage
+    /// alive until user code lets go of the container.
     @inline(never)
-    private func retireState() {
+    private func retireStateIfKept() {
+        let boxes = (containerBox.map { [$0] } ?? []) + replacedBoxes
+        replacedBoxes = []
+        let keptBoxes = boxes.filter(\.isHeldElsewhere)
+        guard handedOutUnboxedContainer || !keptBoxes.isEmpty else { return }
         let rowSerial = state.pointee.rowSerial
         stateStorage.revoke()
+        if !keptBoxes.isEmpty { RevokedRowStates.shared.keep(stateStorage, whileHeld: keptBoxes) }
         containerKeyType = nil
         containerBox = nil
         handedOutUnboxedContainer = false
@@ -280,14 +293,19 @@ struct StatementRowDecoder: Decoder {
     /// needs stay out of `container(keyedBy:)`, which would otherwise make them on every row.
     @inline(never)
     private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        guard KeyedContainerLayout.isOneReference else {
+            // No box can tell whether this container is kept: it retains the state's storage itself, and the
+            // row's end revokes that state whatever happened to it.
+            context.handedOutUnboxedContainer = true
+            return KeyedDecodingContainer(
+                RowKeyedContainer<Key, RowDecodingStateStorage>(state: context.state, retainer: context.stateStorage))
+        }
         let container = KeyedDecodingContainer(
-            RowKeyedContainer<Key>(state: context.state, storage: context.stateStorage))
-        // A box this replaces may hold a container of this same row, which could be kept: the row's end then
-        // cannot tell, and revokes the state whatever happened to it.
-        if context.containerBox != nil { context.handedOutUnboxedContainer = true }
+            RowKeyedContainer<Key, Unretained>(state: context.state, retainer: Unretained()))
+        // A box this replaces may hold a container of this same row: the row's end checks it too.
+        if let replaced = context.containerBox { context.replacedBoxes.append(replaced) }
         context.containerKeyType = ObjectIdentifier(type)
         context.containerBox = KeyedContainerBox(container)
-        if context.containerBox == nil { context.handedOutUnboxedContainer = true }
         return container
     }
 
@@ -320,15 +338,17 @@ struct StatementRowDecoder: Decoder {
 /// Generic over the key type and reached through the standard library's type-erasing box, so it runs
 /// unspecialized: it uses the key only to find its column (``KeyTrail``), then hands over to the column
 /// reader, which is not generic.
-private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+private struct RowKeyedContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerProtocol {
     /// The context's state, not the context: the context keeps this container (in `containerBox`) for the
     /// rows after the first, so a strong reference would be a cycle, and every fetch would leak its context
-    /// and column lookup. The state's storage is retained instead (`storage`), so `state` stays valid for as
-    /// long as any copy of this container lives. A container that user code keeps past its row is revoked
-    /// when that row ends (see ``RowDecodingStateStorage``): its reads then all miss the emptied key trail,
-    /// and the slow paths below check ``RowDecodingState/isRevoked`` before they reach the context.
+    /// and column lookup. The state stays valid for as long as any copy of this container lives: a boxed
+    /// container is plain data (`Retainer` is ``Unretained``), and ``RevokedRowStates`` keeps the state's
+    /// storage alive while user code holds a copy; an unboxed one retains the storage in `retainer`. A
+    /// container that user code keeps past its row is revoked when that row ends (see
+    /// ``RowDecodingStateStorage``): its reads then all miss the emptied key trail, and the slow paths below
+    /// check ``RowDecodingState/isRevoked`` before they reach the context.
     let state: UnsafeMutablePointer<RowDecodingState>
-    let storage: RowDecodingStateStorage
+    let retainer: Retainer
 
     /// The context: only while the state is not revoked (the context may be gone after that).
     var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }

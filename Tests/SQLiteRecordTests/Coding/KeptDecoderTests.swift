@@ -325,3 +325,26 @@ final class KeptDecoderTests: XCTestCase {
         XCTAssertTrue(KeyedContainerLayout.isOneReference)
     }
 }
+
+/// The keyed container serves every row of a fetch while no row keeps it: the check at each row's end finds
+/// it held by the context alone.
+final class SharedRowContainerTests: XCTestCase {
+    func testRowsThatKeepNothingShareOneContainer() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE cities(id INTEGER PRIMARY KEY, name TEXT NOT NULL, code TEXT NOT NULL)")
+        try db.execute(sql: "INSERT INTO cities VALUES (1, 'Paris', 'FR'), (2, 'Tokyo', 'JP'), (3, 'Lima', 'PE')")
+        let statement = try db.makeStatement(sql: "SELECT * FROM cities ORDER BY id")
+        let context = RowDecodingContext(statement: statement, tableName: "cities", missingOptionalColumnIsNil: false)
+        var boxes: [ObjectIdentifier] = []
+        while try statement.step() {
+            _ = try context.decodeRow(PlainCity.self)
+            boxes.append(ObjectIdentifier(try XCTUnwrap(context.containerBox)))
+        }
+        XCTAssertEqual(Set(boxes).count, 1)
+    }
+}
+
+private struct PlainCity: Decodable {
+    var id: Int
+    var name: String
+}
