@@ -14,7 +14,8 @@ struct ColumnReader {
     /// The decoding state, through which the reader reaches the row and the context (the statement's column
     /// names, table and JSON decoder) without retaining anything: a reader lives only while its row decodes,
     /// inside ``RowDecodingContext/decodeRow(_:)``, which holds the context. ``ColumnValueDecoder``, which
-    /// the type's own code may keep, holds the context strongly.
+    /// the type's own code may keep, holds the context strongly and reads through its reader only while the
+    /// row it was made for is current.
     let state: UnsafeMutablePointer<RowDecodingState>
     /// Where the coding key that asked for this column sits in the column lookup's ``KeyTrail``, which keeps
     /// its name; nil for a single-column row decoded as one value. Rows decode at the top of a coding path,

@@ -4,13 +4,19 @@ import Foundation
 /// value (a RawRepresentable enum, a wrapper) leaves it in ``value``; a type that asks for a keyed or
 /// unkeyed container sets ``needsContainer`` and its output is discarded, and ``ColumnsEncoder`` then stores
 /// the whole value as JSON text instead.
+///
+/// Once its column is done (``finish()``), a value encoded through it, as a type that kept it would, throws
+/// ``FinishedEncoding/recordIsDone(_:codingPath:)``.
 final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
     let codingPath: [any CodingKey]
     /// The record encoder, for nested values that need its conversions; nil where nothing can be stored.
     private let owner: ColumnsEncoder?
     private(set) var value: SQLiteValue?
     private(set) var needsContainer = false
+    /// True once the column this encoder served is done.
+    private var isFinished = false
 
+    /// Always empty, and a value: keeping it is safe.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(codingPath: [any CodingKey], owner: ColumnsEncoder? = nil) {
@@ -18,12 +24,17 @@ final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
         self.owner = owner
     }
 
+    /// Ends this encoder's use: called when its column is done.
+    func finish() { isFinished = true }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if isFinished { return KeyedEncodingContainer(FinishedKeyedEncodingContainer<Key>(codingPath: codingPath)) }
         needsContainer = true
         return KeyedEncodingContainer(DiscardingKeyedContainer<Key>(codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if isFinished { return FinishedEncodingContainer(codingPath: codingPath) }
         needsContainer = true
         return DiscardingUnkeyedContainer(codingPath: codingPath)
     }
@@ -32,26 +43,44 @@ final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
 
     private var key: any CodingKey { codingPath.last ?? ColumnKey.value }
 
-    func encodeNil() throws { value = .null }
-    func encode(_ value: Bool) throws { self.value = .integer(value ? 1 : 0) }
-    func encode(_ value: String) throws { self.value = .text(value) }
+    /// Throws once the column is done.
+    private func checkNotFinished(_ value: Any) throws {
+        if isFinished { throw FinishedEncoding.recordIsDone(value, codingPath: codingPath) }
+    }
+
+    func encodeNil() throws {
+        try checkNotFinished(Optional<Any>.none as Any)
+        value = .null
+    }
+    func encode(_ value: Bool) throws { try store(.integer(value ? 1 : 0), of: value) }
+    func encode(_ value: String) throws { try store(.text(value), of: value) }
     func encode(_ value: Double) throws {
+        try checkNotFinished(value)
         self.value = try owner?.real(value, type: Double.self, for: key) ?? .real(value)
     }
     func encode(_ value: Float) throws {
+        try checkNotFinished(value)
         self.value = try owner?.real(Double(value), type: Float.self, for: key) ?? .real(Double(value))
     }
-    func encode(_ value: Int) throws { self.value = .integer(Int64(value)) }
-    func encode(_ value: Int8) throws { self.value = .integer(Int64(value)) }
-    func encode(_ value: Int16) throws { self.value = .integer(Int64(value)) }
-    func encode(_ value: Int32) throws { self.value = .integer(Int64(value)) }
-    func encode(_ value: Int64) throws { self.value = .integer(value) }
+    func encode(_ value: Int) throws { try store(.integer(Int64(value)), of: value) }
+    func encode(_ value: Int8) throws { try store(.integer(Int64(value)), of: value) }
+    func encode(_ value: Int16) throws { try store(.integer(Int64(value)), of: value) }
+    func encode(_ value: Int32) throws { try store(.integer(Int64(value)), of: value) }
+    func encode(_ value: Int64) throws { try store(.integer(value), of: value) }
     func encode(_ value: UInt) throws { try encodeInteger(value) }
-    func encode(_ value: UInt8) throws { self.value = .integer(Int64(value)) }
-    func encode(_ value: UInt16) throws { self.value = .integer(Int64(value)) }
-    func encode(_ value: UInt32) throws { self.value = .integer(Int64(value)) }
+    func encode(_ value: UInt8) throws { try store(.integer(Int64(value)), of: value) }
+    func encode(_ value: UInt16) throws { try store(.integer(Int64(value)), of: value) }
+    func encode(_ value: UInt32) throws { try store(.integer(Int64(value)), of: value) }
     func encode(_ value: UInt64) throws { try encodeInteger(value) }
+
+    /// Keeps `encoded`, the column value of `value`, unless the column is done.
+    private func store(_ encoded: SQLiteValue, of value: Any) throws {
+        try checkNotFinished(value)
+        self.value = encoded
+    }
+
     func encode<T: Encodable>(_ value: T) throws {
+        try checkNotFinished(value)
         guard let owner else {
             needsContainer = true
             return
@@ -60,6 +89,7 @@ final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     private func encodeInteger<T: FixedWidthInteger>(_ value: T) throws {
+        try checkNotFinished(value)
         if let owner {
             self.value = try owner.integer(value, for: key)
         } else if let integer = Int64(exactly: value) {

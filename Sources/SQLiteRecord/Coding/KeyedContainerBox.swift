@@ -1,18 +1,109 @@
+/// The part of ``KeyedContainerBox`` that does not depend on the container's type: what lets an owner that
+/// keeps the box type-erased ask whether user code still holds the container.
+class ReusableContainerBox {
+    /// The container's one stored reference: the standard library's box around the concrete container, which
+    /// every copy of a `KeyedDecodingContainer` or `KeyedEncodingContainer` shares. Held here instead of the
+    /// container itself, so that this is the only reference the owner keeps (see ``isHeldElsewhere``).
+    ///
+    /// Typed as a stand-in native class, ``NativeObject``, not `AnyObject`: `isKnownUniquelyReferenced`
+    /// answers false for every `AnyObject` on Linux, and the standard library's box class is internal to it.
+    /// Only retained, released and checked for uniqueness through this type, which for any native Swift
+    /// object are the same operations whatever its class; never cast to it, nor read as one. Unchecked: a box
+    /// is used by one decoding or encoding at a time.
+    @exclusivity(unchecked) final var reference: NativeObject
+
+    init(reference: NativeObject) { self.reference = reference }
+
+    /// True when something besides this box holds the container: user code kept a copy past the row or the
+    /// record it was handed out for (a class that stores it, a closure that captures it). Asked when each row
+    /// or record ends, when every copy the type's own code made is released unless it was kept.
+    final var isHeldElsewhere: Bool {
+        @inline(__always) get { !isKnownUniquelyReferenced(&reference) }
+    }
+}
+
 /// Holds a keyed container so it can be kept, type-erased, by a decoding context or a reused record encoder
-/// and handed out again for every row or record.
+/// and handed out again for every row or record, and tells when user code kept it (``isHeldElsewhere``).
 ///
 /// Generic over the container type itself, not its key type: then the container's type metadata is one of
 /// this class's generic arguments, which ``container`` reads from the box's own class metadata. Code that
 /// names `KeyedDecodingContainer<Key>` in an unspecialized context (as `container(keyedBy:)` is) instead
 /// looks that metadata up in the runtime's generic metadata cache, a hash lookup (about 330 instructions),
 /// on every row.
-final class KeyedContainerBox<Container> {
-    private let stored: Container
+///
+/// The container is stored as its one reference and rebuilt from it with a bit cast. That relies on the
+/// standard library's keyed containers being a single class reference, which is not part of their ABI, so
+/// ``KeyedContainerLayout`` checks it once at run time; where it does not hold, no box is made
+/// (``init(_:)`` fails) and the owner makes a container per row or record instead, slower but as safe.
+final class KeyedContainerBox<Container>: ReusableContainerBox {
+    /// A box for `container`, or nil when the keyed containers' layout is not the one this box relies on.
+    convenience init?(_ container: Container) {
+        guard KeyedContainerLayout.isOneReference else { return nil }
+        self.init(checked: container)
+    }
 
-    init(_ container: Container) { stored = container }
+    /// A box for `container`, without asking ``KeyedContainerLayout``: for its own check.
+    init?(checked container: Container) {
+        guard MemoryLayout<Container>.size == MemoryLayout<NativeObject>.size else { return nil }
+        // A load, which retains what it loads, of the container's one word as that reference.
+        super.init(reference: withUnsafePointer(to: container) { UnsafeRawPointer($0).load(as: NativeObject.self) })
+    }
 
     /// The container. Not inlined, so that the caller does not need its type metadata.
     var container: Container {
-        @inline(never) get { stored }
+        @inline(never) get { unsafeBitCast(reference, to: Container.self) }
+    }
+}
+
+/// The type ``ReusableContainerBox/reference`` is held as: a native Swift class with nothing in it.
+final class NativeObject {}
+
+/// Whether `KeyedDecodingContainer` and `KeyedEncodingContainer` are each one class reference, shared by
+/// their copies, that a ``KeyedContainerBox`` can hold and check: checked once, through reflection and by
+/// trying a box, on containers of a probe type.
+enum KeyedContainerLayout {
+    static let isOneReference: Bool =
+        holdsOneReference { KeyedDecodingContainer(ProbeDecodingContainer()) }
+        && holdsOneReference { KeyedEncodingContainer(DiscardingKeyedContainer<ProbeKey>(codingPath: [])) }
+
+    /// True when the container `make` makes is exactly one stored class reference, the one its bits hold, and
+    /// a box of it finds itself its only holder, then finds a copy.
+    private static func holdsOneReference<Container>(_ make: () -> Container) -> Bool {
+        guard let box = boxed(make), !box.isHeldElsewhere else { return false }
+        let copy = box.container
+        let findsCopy = box.isHeldElsewhere
+        let children = Mirror(reflecting: copy).children
+        guard children.count == 1, let child = children.first, type(of: child.value) is AnyClass else {
+            return false
+        }
+        return findsCopy && (child.value as AnyObject) === unsafeBitCast(copy, to: AnyObject.self)
+    }
+
+    /// A box of the container `make` makes, which nothing else then holds.
+    @inline(never)
+    private static func boxed<Container>(_ make: () -> Container) -> KeyedContainerBox<Container>? {
+        KeyedContainerBox(checked: make())
+    }
+
+    private enum ProbeKey: CodingKey {
+        case probe
+    }
+    /// A keyed decoding container that decodes nothing: only its wrapper's layout is looked at.
+    private struct ProbeDecodingContainer: KeyedDecodingContainerProtocol {
+        var codingPath: [any CodingKey] { [] }
+        var allKeys: [ProbeKey] { [] }
+        func contains(_ key: ProbeKey) -> Bool { false }
+        func decodeNil(forKey key: ProbeKey) throws -> Bool { true }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: ProbeKey) throws -> T { throw probeError }
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: ProbeKey
+        ) throws -> KeyedDecodingContainer<NestedKey> { throw probeError }
+        func nestedUnkeyedContainer(forKey key: ProbeKey) throws -> any UnkeyedDecodingContainer { throw probeError }
+        func superDecoder() throws -> any Decoder { throw probeError }
+        func superDecoder(forKey key: ProbeKey) throws -> any Decoder { throw probeError }
+
+        private var probeError: DecodingError {
+            DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "probe"))
+        }
     }
 }

@@ -100,6 +100,8 @@ public struct RecordEncoder: Sendable {
         _ value: T, tableName: String?
     ) throws -> (columns: EncodedColumns, keys: [String]) {
         let encoder = ColumnsEncoder(tableName: tableName, options: self)
+        // The encoder serves this one value: what the value's own code keeps of it throws from now on.
+        defer { encoder.retire() }
         try value.encode(to: encoder)
         if let failure = encoder.failure { throw failure }
         return (encoder.columns, encoder.keys)
@@ -119,16 +121,27 @@ public struct RecordEncoder: Sendable {
 /// they came from), one encoder per record. With one, it binds each value straight to the statement's
 /// parameter as the record encodes it; the Record layer keeps such an encoder with its prepared statement
 /// and reuses it for every record of the type, through ``encode(_:)``.
+///
+/// What user code may keep of it past a record (see ``retire()``): a reused encoder hands each record a
+/// ``RecordEncodingHandle`` rather than itself, which knows its record; the keyed container it reuses is
+/// checked when each record ends, and if user code kept it, the Record layer retires this encoder and goes on
+/// with a new one. A retired encoder binds nothing and throws for every value.
 final class ColumnsEncoder: Encoder {
     /// The table, named in errors.
     let tableName: String?
     let options: RecordEncoder
-    /// The statement the values are bound to; nil while collecting ``columns``.
-    let binding: StatementBinding?
+    // Unchecked, as the properties below: set once, and cleared when the encoder is retired.
+    /// The statement the values are bound to; nil while collecting ``columns``, and once retired.
+    @exclusivity(unchecked) private(set) var binding: StatementBinding?
     /// ``binding`` without ownership, for the binds of every value: reaching a class reference through an
     /// Optional retains and releases it around each call, and ``binding`` holds it for as long as this
     /// encoder lives.
-    private let guaranteedBinding: Unmanaged<StatementBinding>?
+    @exclusivity(unchecked) private var guaranteedBinding: Unmanaged<StatementBinding>?
+    /// True once the record or records this encoder served are done (``retire()``).
+    @exclusivity(unchecked) private(set) var isRetired = false
+    /// Which record a reused encoder is on: moved on when a record starts and again when it ends, so that a
+    /// ``RecordEncodingHandle`` kept past its record no longer matches.
+    @exclusivity(unchecked) private(set) var recordSerial: UInt = 0
 
     // Unchecked: an encoder serves one encoding at a time, on one thread, and these change for every
     // column, where a checked access costs as much as storing the value.
@@ -147,9 +160,13 @@ final class ColumnsEncoder: Encoder {
     /// The keyed container the records of a reused encoder share, and its key type: making one per record
     /// costs an allocation and two generic metadata lookups.
     @exclusivity(unchecked) private var containerKeyType: ObjectIdentifier?
-    @exclusivity(unchecked) private var containerBox: AnyObject?
+    @exclusivity(unchecked) private var containerBox: ReusableContainerBox?
+    /// True once a reused encoder handed out a keyed container that is not kept in `containerBox`: user code
+    /// may hold it, and nothing can tell (see ``isHeldByUserCode``).
+    @exclusivity(unchecked) private var handedOutUnboxedContainer = false
 
     var codingPath: [any CodingKey] { [] }
+    /// Always empty, and a value: keeping it is safe.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(tableName: String?, options: RecordEncoder, binding: StatementBinding? = nil) {
@@ -176,7 +193,9 @@ final class ColumnsEncoder: Encoder {
             hasFailed = false
             recordedFailure = nil
         }
-        try value.encode(to: self)
+        recordSerial &+= 1
+        defer { recordSerial &+= 1 }
+        try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
         guard !binding.hasDiverged else { return false }
         if hasFailed, let failure = recordedFailure { throw failure }
         return binding.isComplete
@@ -187,10 +206,29 @@ final class ColumnsEncoder: Encoder {
     func dropContainer() {
         containerKeyType = nil
         containerBox = nil
+        handedOutUnboxedContainer = false
+    }
+
+    /// True when user code may still hold the keyed container of the record just written: a copy of the one
+    /// this reused encoder keeps (asked when the record ends, when every copy the record's own code made is
+    /// released unless it was kept), or one it could not keep.
+    var isHeldByUserCode: Bool {
+        @inline(__always) get { handedOutUnboxedContainer || containerBox?.isHeldElsewhere == true }
+    }
+
+    /// Ends this encoder's use: it binds nothing from now on, and every value encoded through it, or through
+    /// a container it handed out, throws ``FinishedEncoding/recordIsDone(_:codingPath:)``. Called when a
+    /// collected encoding ends, and by the Record layer for a reused encoder whose container user code kept.
+    /// Also lets go of the kept container, which refers back to this encoder.
+    func retire() {
+        isRetired = true
+        binding = nil
+        guaranteedBinding = nil
+        dropContainer()
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if binding != nil, containerKeyType == ObjectIdentifier(type), let box = containerBox {
+        if containerKeyType == ObjectIdentifier(type), let box = containerBox {
             // The key type was compared just above, so the box holds a container of this type.
             return unsafeDowncast(box, to: KeyedContainerBox<KeyedEncodingContainer<Key>>.self).container
         }
@@ -201,20 +239,26 @@ final class ColumnsEncoder: Encoder {
     /// lookups it needs stay out of `container(keyedBy:)`, which would otherwise make them for every record.
     @inline(never)
     private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if isRetired { return KeyedEncodingContainer(FinishedKeyedEncodingContainer<Key>(codingPath: [])) }
         let container = KeyedEncodingContainer(RecordKeyedContainer<Key>(encoder: self))
         if binding != nil {
+            // A box this replaces may hold a container of this same record, which could be kept.
+            if containerBox != nil { handedOutUnboxedContainer = true }
             containerKeyType = ObjectIdentifier(type)
             containerBox = KeyedContainerBox(container)
+            if containerBox == nil { handedOutUnboxedContainer = true }
         }
         return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if isRetired { return FinishedEncodingContainer(codingPath: []) }
         fail(nil, "A record encodes into a keyed container, one column per coding key; not an array")
         return DiscardingUnkeyedContainer(codingPath: [])
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
+        if isRetired { return FinishedEncodingContainer(codingPath: []) }
         fail(nil, "A record encodes into a keyed container, one column per coding key; not a single value")
         return ColumnValueEncoder(codingPath: [])
     }
@@ -240,6 +284,8 @@ final class ColumnsEncoder: Encoder {
     /// Adds `value` to the columns (collecting), or binds it (with a binding).
     func put<Key: CodingKey>(_ value: SQLiteValue, for key: Key) throws {
         guard let binding else {
+            // A retired encoder has no binding, so every value it is given ends here.
+            if isRetired { throw FinishedEncoding.recordIsDone(value, codingPath: [key]) }
             columns.names.append(columnName(for: key))
             columns.values.append(value)
             keys.append(key.stringValue)
@@ -382,6 +428,8 @@ final class ColumnsEncoder: Encoder {
             return decimal.sqliteValue
         }
         let single = ColumnValueEncoder(codingPath: [key], owner: self)
+        // The value's own code may keep the encoder: it throws once this column is done.
+        defer { single.finish() }
         try value.encode(to: single)
         if single.needsContainer {
             do {
@@ -449,7 +497,9 @@ final class ColumnsEncoder: Encoder {
 /// The keyed container over a record: each `encode(_:forKey:)` adds one column.
 private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// A reused encoder keeps this container in its container box, a cycle that the Record layer's plan
-    /// breaks when it is dropped (``ColumnsEncoder/dropContainer()``). Strong, because reaching the encoder
+    /// breaks when it is dropped (``ColumnsEncoder/dropContainer()``), or that retiring the encoder breaks
+    /// (``ColumnsEncoder/retire()``) when user code kept this container past its record: the encoder then
+    /// lives as long as the kept container, binds nothing, and makes every value encoded here throw. Strong, because reaching the encoder
     /// through an unowned reference costs a retain and a release for every value.
     let encoder: ColumnsEncoder
     var codingPath: [any CodingKey] { [] }
@@ -537,18 +587,26 @@ private struct RecordKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
+        if encoder.isRetired {
+            return KeyedEncodingContainer(FinishedKeyedEncodingContainer<NestedKey>(codingPath: [key]))
+        }
         encoder.fail(key, nestingMessage(key))
         return KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>(codingPath: [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        if encoder.isRetired { return FinishedEncodingContainer(codingPath: [key]) }
         encoder.fail(key, nestingMessage(key))
         return DiscardingUnkeyedContainer(codingPath: [key])
     }
 
-    mutating func superEncoder() -> any Encoder { encoder }
+    /// An encoder for the same record, that knows which record it is for as the one the record was given does.
+    mutating func superEncoder() -> any Encoder {
+        RecordEncodingHandle(encoder: encoder, recordSerial: encoder.recordSerial)
+    }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
+        if encoder.isRetired { return FinishedEncoder(codingPath: [key]) }
         encoder.fail(key, nestingMessage(key))
         return ColumnValueEncoder(codingPath: [key])
     }

@@ -122,32 +122,6 @@ final class ColumnLookup {
     }
 }
 
-/// What decoding reads for every column of every row, in raw memory that its ``RowDecodingContext`` owns:
-/// plain values, so reading them retains nothing and costs no exclusivity check. The keyed container and the
-/// column readers refer to the context through it.
-struct RowDecodingState {
-    /// The statement's current row, by handle.
-    let row: StatementRow
-    /// How many keys the current row has asked for: the position in the key trail.
-    var keyPosition: Int
-    /// The column lookup's key trail.
-    let trail: UnsafeMutablePointer<KeyTrail>
-    /// True for ``RowDecoder/DateDecodingStrategy/automatic``: a date read then needs nothing else from the
-    /// decoder.
-    let readsDatesAutomatically: Bool
-    /// The context that owns this state, unretained: it outlives every use of the state.
-    let context: Unmanaged<RowDecodingContext>
-
-    /// The position of the next key the current row asks for, counted.
-    @inline(__always)
-    mutating func takeKeyPosition() -> Int {
-        // Wrapping: a row asks for fewer keys than Int can count, and the overflow check would cost a branch
-        // per column.
-        defer { keyPosition &+= 1 }
-        return keyPosition
-    }
-}
-
 /// What every row of one fetch shares while it is decoded: the column lookup, the table name for errors,
 /// the strategies, and one JSON decoder for nested values.
 final class RowDecodingContext {
@@ -167,11 +141,20 @@ final class RowDecodingContext {
     /// The statement's column lookup; replaced when SQLite prepares the statement again (see
     /// ``decodeRow(_:)``). Unchecked: a context is used by one decoding at a time.
     @exclusivity(unchecked) private(set) var lookup: ColumnLookup
-    /// What the keyed container and the column readers read per column (see ``RowDecodingState``).
-    let state = UnsafeMutablePointer<RowDecodingState>.allocate(capacity: 1)
+    // Unchecked, as `lookup`: read for every row, replaced only between rows.
+    /// What the keyed container and the column readers read per column (see ``RowDecodingState``), and the
+    /// object that owns it. Replaced, and the old one revoked, when user code kept a row's keyed container.
+    @exclusivity(unchecked) private(set) var state: UnsafeMutablePointer<RowDecodingState>
+    @exclusivity(unchecked) private(set) var stateStorage: RowDecodingStateStorage
     /// The keyed container the rows of this fetch share, and the key type it was made for.
-    var containerKeyType: ObjectIdentifier?
-    var containerBox: AnyObject?
+    @exclusivity(unchecked) var containerKeyType: ObjectIdentifier?
+    @exclusivity(unchecked) var containerBox: ReusableContainerBox?
+    /// True when the current row was handed a keyed container that is not kept in `containerBox` (see
+    /// ``KeyedContainerBox/init(_:)``): it is revoked when the row ends, whoever holds it.
+    @exclusivity(unchecked) var handedOutUnboxedContainer = false
+    /// Boxes that `containerBox` replaced during the current row (a type that asks for containers of two key
+    /// types): checked with it when the row ends.
+    @exclusivity(unchecked) var replacedBoxes: [ReusableContainerBox] = []
     var columnNames: [String] { lookup.names }
 
     init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
@@ -182,15 +165,17 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
-        state.initialize(
-            to: RowDecodingState(
-                row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
-                context: .passUnretained(self)))
+        let storage = RowDecodingStateStorage()
+        stateStorage = storage
+        state = storage.state
+        // The state names this context, so it is filled in once every property is.
+        storage.initialize(to: freshState(rowSerial: 0))
     }
 
     deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
+        // Nothing but this context should hold its state now (a container kept past its row was revoked when
+        // that row ended); revoked all the same, so that no path can reach this context through it.
+        stateStorage.revoke()
     }
 
     /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
@@ -199,21 +184,69 @@ final class RowDecodingContext {
         // The lookup was made before the fetch's first step, and that step is where SQLite prepares the
         // statement again after a schema change: its columns may then be other names under the same count.
         if row.reprepareCount != lookup.reprepareCount { lookUpColumnsAgain() }
+        let state = self.state
         state.pointee.keyPosition = 0
+        state.pointee.rowSerial &+= 1
+        defer { endRow() }
         if lookup.columnCount == 1, ColumnReader.readsDirectly(type) {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
-        return try T(from: StatementRowDecoder(context: self))
+        return try T(from: StatementRowDecoder(context: self, rowSerial: state.pointee.rowSerial))
+    }
+
+    /// Ends the current row: decoders made for it no longer match the row serial, and a keyed container that
+    /// user code kept past the row is revoked (see ``RowDecodingStateStorage``).
+    ///
+    /// Every copy of the container that the type's own `init(from:)` made has been released by now, unless
+    /// the type kept one: so a box still held elsewhere means a kept container. The rows after this one then
+    /// decode through a fresh state and container, and the kept one throws instead of reading them.
+    @inline(__always)
+    private func endRow() {
+        state.pointee.rowSerial &+= 1
+        if handedOutUnboxedContainer || !replacedBoxes.isEmpty || containerBox?.isHeldElsewhere == true {
+            retireStateIfKept()
+        }
+    }
+
+    /// Revokes the state when a container that refers to it is kept, and goes on with a fresh one and no
+    /// container. A kept boxed container does not retain the state's storage (it is plain data, so that the
+    /// standard library's box copies it for free on every call), so ``RevokedRowStates`` keeps the storage
+    /// alive until user code lets go of the container.
+    @inline(never)
+    private func retireStateIfKept() {
+        let boxes = (containerBox.map { [$0] } ?? []) + replacedBoxes
+        replacedBoxes = []
+        let keptBoxes = boxes.filter(\.isHeldElsewhere)
+        guard handedOutUnboxedContainer || !keptBoxes.isEmpty else { return }
+        let rowSerial = state.pointee.rowSerial
+        stateStorage.revoke()
+        if !keptBoxes.isEmpty { RevokedRowStates.shared.keep(stateStorage, whileHeld: keptBoxes) }
+        containerKeyType = nil
+        containerBox = nil
+        handedOutUnboxedContainer = false
+        let storage = RowDecodingStateStorage()
+        storage.initialize(to: freshState(rowSerial: rowSerial))
+        stateStorage = storage
+        state = storage.state
+    }
+
+    /// A state for the current lookup, whose rows start after `rowSerial`.
+    private func freshState(rowSerial: UInt) -> RowDecodingState {
+        RowDecodingState(
+            row: row, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
+            context: .passUnretained(self), rowSerial: rowSerial)
     }
 
     /// Takes the statement's columns anew, after SQLite prepared it again.
     @inline(never)
     private func lookUpColumnsAgain() {
         lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
-        state.pointee = RowDecodingState(
-            row: row, keyPosition: 0, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
-            context: .passUnretained(self))
+        state.pointee = freshState(rowSerial: state.pointee.rowSerial)
     }
+
+    /// True when a decoder made for row `rowSerial` may read: the context is still on that row.
+    @inline(__always)
+    func isOnRow(_ rowSerial: UInt) -> Bool { state.pointee.rowSerial == rowSerial }
 
     /// True when `other` decodes exactly as this context's decoder does: the same key strategy, the same JSON
     /// decoder object, and the automatic date strategy on both (see ``RowDecoder/readsDatesAutomatically``).
@@ -248,12 +281,20 @@ final class RowDecodingContext {
 ///
 /// Rows decode into keyed types (structs with coding keys). A row of exactly one column also decodes as a
 /// single value, so `SELECT count(*)` reads as an `Int`.
+///
+/// Made for one row, whose serial it keeps: a decoder that user code keeps past its row (a type that stores
+/// it for lazy decoding) throws ``RowDecodingStateStorage/rowIsGone(codingPath:)`` from then on, rather than
+/// read a later row or a statement that is gone. The context it holds stays alive with it.
 struct StatementRowDecoder: Decoder {
     let context: RowDecodingContext
+    /// The row this decoder was made for (see ``RowDecodingState/rowSerial``).
+    let rowSerial: UInt
     var codingPath: [any CodingKey] { [] }
+    /// Always empty, and a value: keeping it is safe.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard context.isOnRow(rowSerial) else { throw RowDecodingStateStorage.rowIsGone(codingPath: []) }
         // The container holds nothing that changes between rows, so one serves every row of the fetch:
         // making it anew costs two generic metadata lookups and an allocation per row.
         if context.containerKeyType == ObjectIdentifier(type), let box = context.containerBox {
@@ -267,13 +308,24 @@ struct StatementRowDecoder: Decoder {
     /// needs stay out of `container(keyedBy:)`, which would otherwise make them on every row.
     @inline(never)
     private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        let container = KeyedDecodingContainer(RowKeyedContainer<Key>(state: context.state))
+        guard KeyedContainerLayout.isOneReference else {
+            // No box can tell whether this container is kept: it retains the state's storage itself, and the
+            // row's end revokes that state whatever happened to it.
+            context.handedOutUnboxedContainer = true
+            return KeyedDecodingContainer(
+                RowKeyedContainer<Key, RowDecodingStateStorage>(state: context.state, retainer: context.stateStorage))
+        }
+        let container = KeyedDecodingContainer(
+            RowKeyedContainer<Key, Unretained>(state: context.state, retainer: Unretained()))
+        // A box this replaces may hold a container of this same row: the row's end checks it too.
+        if let replaced = context.containerBox { context.replacedBoxes.append(replaced) }
         context.containerKeyType = ObjectIdentifier(type)
         context.containerBox = KeyedContainerBox(container)
         return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard context.isOnRow(rowSerial) else { throw RowDecodingStateStorage.rowIsGone(codingPath: []) }
         throw DecodingError.typeMismatch(
             [Any].self,
             .init(
@@ -283,6 +335,7 @@ struct StatementRowDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard context.isOnRow(rowSerial) else { throw RowDecodingStateStorage.rowIsGone(codingPath: []) }
         guard context.columnNames.count == 1 else {
             throw DecodingError.typeMismatch(
                 Any.self,
@@ -300,18 +353,39 @@ struct StatementRowDecoder: Decoder {
 /// Generic over the key type and reached through the standard library's type-erasing box, so it runs
 /// unspecialized: it uses the key only to find its column (``KeyTrail``), then hands over to the column
 /// reader, which is not generic.
-private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+private struct RowKeyedContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerProtocol {
     /// The context's state, not the context: the context keeps this container (in `containerBox`) for the
     /// rows after the first, so a strong reference would be a cycle, and every fetch would leak its context
-    /// and column lookup. The container is used only while a row decodes, inside `decodeRow`, which holds
-    /// the context.
+    /// and column lookup. The state stays valid for as long as any copy of this container lives: a boxed
+    /// container is plain data (`Retainer` is ``Unretained``), and ``RevokedRowStates`` keeps the state's
+    /// storage alive while user code holds a copy; an unboxed one retains the storage in `retainer`. A
+    /// container that user code keeps past its row is revoked when that row ends (see
+    /// ``RowDecodingStateStorage``): its reads then all miss the emptied key trail, and the slow paths below
+    /// check ``RowDecodingState/isRevoked`` before they reach the context.
     let state: UnsafeMutablePointer<RowDecodingState>
+    let retainer: Retainer
 
+    /// The context: only while the state is not revoked (the context may be gone after that).
     var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { context.columnNames.compactMap { Key(stringValue: context.lookup.keyString(forColumn: $0)) } }
+    /// The keys the row's columns answer to; none once the row is gone.
+    var allKeys: [Key] {
+        guard !state.pointee.isRevoked else { return [] }
+        return context.columnNames.compactMap { Key(stringValue: context.lookup.keyString(forColumn: $0)) }
+    }
 
-    func contains(_ key: Key) -> Bool { column(key, position: state.pointee.takeKeyPosition()) >= 0 }
+    /// True when the row has a column for `key`; also true once the row is gone, so that the decode that
+    /// follows throws the error that says so, where false would read as a column the row lacks.
+    func contains(_ key: Key) -> Bool {
+        column(key, position: state.pointee.takeKeyPosition()) >= 0 || state.pointee.isRevoked
+    }
+
+    /// The error for a container used after its row, or nil.
+    @inline(never)
+    private func rowIsGone(_ key: Key?) -> DecodingError? {
+        guard state.pointee.isRevoked else { return nil }
+        return RowDecodingStateStorage.rowIsGone(codingPath: key.map { [$0] } ?? [])
+    }
 
     /// The column `key` names, -1 for none: from the key trail, or else by the key's string.
     @inline(__always)
@@ -325,11 +399,12 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     /// run once per column of every row, and the code of the rare paths costs them registers and stack.
     @inline(never)
     private func lookUpColumn(_ key: Key, position: Int) -> Int32 {
-        context.lookup.column(forKey: key, position: position)
+        guard !state.pointee.isRevoked else { return -1 }
+        return context.lookup.column(forKey: key, position: position)
     }
 
     @inline(never)
-    private func keyNotFound(_ key: Key) -> DecodingError { context.keyNotFound(key) }
+    private func keyNotFound(_ key: Key) -> DecodingError { rowIsGone(key) ?? context.keyNotFound(key) }
 
     /// The reader for the column `key` names. It records the key by its position in the key trail, not as
     /// a String: only an error needs the key's name.
@@ -356,6 +431,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     /// SELECT; the error for two keys that differ only in case either way.
     @inline(never)
     private func absentColumn(_ key: Key) throws -> ColumnReader? {
+        if let gone = rowIsGone(key) { throw gone }
         if context.missingOptionalColumnIsNil, context.lookup.keyDiffering(inCaseFrom: key.stringValue) == nil {
             return nil
         }
@@ -431,14 +507,18 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        throw nestingError(key)
+        throw rowIsGone(key) ?? nestingError(key)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        throw nestingError(key)
+        throw rowIsGone(key) ?? nestingError(key)
     }
 
-    func superDecoder() throws -> any Decoder { StatementRowDecoder(context: context) }
+    /// A decoder over the same row, valid as long as this container is: for the row only.
+    func superDecoder() throws -> any Decoder {
+        if let gone = rowIsGone(nil) { throw gone }
+        return StatementRowDecoder(context: context, rowSerial: state.pointee.rowSerial)
+    }
 
     func superDecoder(forKey key: Key) throws -> any Decoder { ColumnValueDecoder(reader: try reader(key)) }
 
@@ -459,41 +539,66 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     /// Thrown when the type asks for a keyed or unkeyed container; caught by ``ColumnReader/decode(_:)``.
     struct NeedsContainer: Error {}
 
-    let reader: ColumnReader
+    /// The column, read only while the row it was made for is current: it refers to the row's memory
+    /// without retaining anything (see ``currentReader``).
+    private let reader: ColumnReader
     /// Keeps the context alive for as long as the type's own code holds this decoder: the reader refers to it
     /// without retaining it.
     private let context: RowDecodingContext
+    /// The row the reader was made for (see ``RowDecodingState/rowSerial``).
+    private let rowSerial: UInt
 
     init(reader: ColumnReader) {
         self.reader = reader
         self.context = reader.context
+        self.rowSerial = reader.state.pointee.rowSerial
     }
 
-    var codingPath: [any CodingKey] { reader.codingPath }
+    /// The reader, while its row is current: a type that keeps this decoder (a wrapper that stores it for
+    /// later) gets ``RowDecodingStateStorage/rowIsGone(codingPath:)`` after the row, never a later row's value
+    /// or memory the statement has let go of. A serial that matches means the context is still on the row,
+    /// with the state the reader points into.
+    private var currentReader: ColumnReader {
+        @inline(__always) get throws {
+            guard context.isOnRow(rowSerial) else { throw RowDecodingStateStorage.rowIsGone(codingPath: []) }
+            return reader
+        }
+    }
+
+    var codingPath: [any CodingKey] { context.isOnRow(rowSerial) ? reader.codingPath : [] }
+    /// Always empty, and a value: keeping it is safe.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        _ = try currentReader
         throw NeedsContainer()
     }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsContainer() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        _ = try currentReader
+        throw NeedsContainer()
+    }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        _ = try currentReader
+        return self
+    }
 
-    func decodeNil() -> Bool { reader.isNull }
-    func decode(_ type: Bool.Type) throws -> Bool { try reader.bool() }
-    func decode(_ type: String.Type) throws -> String { try reader.string() }
-    func decode(_ type: Double.Type) throws -> Double { try reader.double() }
-    func decode(_ type: Float.Type) throws -> Float { try reader.float() }
-    func decode(_ type: Int.Type) throws -> Int { try reader.integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try reader.integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try reader.integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try reader.integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try reader.integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try reader.integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try reader.integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try reader.integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try reader.integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try reader.integer(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try reader.decode(type) }
+    /// False once the row is gone, so that the decode that follows throws the error that says so.
+    func decodeNil() -> Bool { context.isOnRow(rowSerial) && reader.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try currentReader.bool() }
+    func decode(_ type: String.Type) throws -> String { try currentReader.string() }
+    func decode(_ type: Double.Type) throws -> Double { try currentReader.double() }
+    func decode(_ type: Float.Type) throws -> Float { try currentReader.float() }
+    func decode(_ type: Int.Type) throws -> Int { try currentReader.integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try currentReader.integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try currentReader.integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try currentReader.integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try currentReader.integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try currentReader.integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try currentReader.integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try currentReader.integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try currentReader.integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try currentReader.integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try currentReader.decode(type) }
 }
 
 extension Statement {

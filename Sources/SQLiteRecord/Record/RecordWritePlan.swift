@@ -63,7 +63,9 @@ final class RecordWritePlan {
         }
     }
 
-    let encoder: ColumnsEncoder
+    /// The encoder that binds records into ``statement``; replaced by ``replaceEncoderIfKept()`` when user
+    /// code kept its keyed container. Unchecked: a plan is used by one write at a time.
+    @exclusivity(unchecked) private(set) var encoder: ColumnsEncoder
     /// The prepared statement; not in the connection's statement cache, so nothing else binds it.
     let statement: Statement
     let binding: StatementBinding
@@ -118,6 +120,22 @@ final class RecordWritePlan {
     deinit {
         // The encoder's kept container refers back to it.
         encoder.dropContainer()
+    }
+
+    /// Retires the encoder, and goes on with a new one, when user code kept the keyed container of the record
+    /// just written (a type that stores it, or that encodes into the previous record's container from the
+    /// next record's `encode(to:)`): the kept container then throws for every value rather than bind it into
+    /// this plan's statement under a later write. Called when each write through the plan ends.
+    @inline(__always)
+    func replaceEncoderIfKept() {
+        if encoder.isHeldByUserCode { replaceEncoder() }
+    }
+
+    @inline(never)
+    private func replaceEncoder() {
+        let options = encoder.options
+        encoder.retire()
+        encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
     }
 }
 
@@ -247,6 +265,7 @@ extension Record {
         defer {
             plan.isInUse = false
             if binding.holdsLargeValue { binding.releaseValues() }
+            plan.replaceEncoderIfKept()
         }
         do {
             guard try plan.encoder.encode(self) else { return false }
