@@ -13,7 +13,7 @@ extension Record {
         ) {
             RecordSQL.delete(from: Self.tableName, primaryKey: Self.primaryKeyColumn)
         }
-        try db.run(sql: sql, arguments: [id])
+        try Self.explainingMissingTable { try db.run(sql: sql, arguments: [id]) }
         let deleted = db.changesCount > 0
         didDelete(deleted)
         return deleted

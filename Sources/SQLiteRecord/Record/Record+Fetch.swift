@@ -19,9 +19,11 @@ extension Record {
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        let filter = try checkedFilter(db, conditions, ordering)
-        return try fetchAll(
-            db, RecordSQL.select(from: tableName, where: filter, orderBy: ordering, limit: limit, offset: offset))
+        try explainingMissingTable {
+            let filter = try checkedFilter(db, conditions, ordering)
+            return try fetchAll(
+                db, RecordSQL.select(from: tableName, where: filter, orderBy: ordering, limit: limit, offset: offset))
+        }
     }
 
     /// The records a SQL condition of your own selects, with its arguments bound:
@@ -33,11 +35,13 @@ extension Record {
         _ db: Database, where sql: String, arguments: StatementArguments = [], orderBy ordering: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        _ = try checkedFilter(db, [:], ordering)
-        return try fetchAll(
-            db,
-            RecordSQL.select(
-                from: tableName, where: .sql(sql, arguments), orderBy: ordering, limit: limit, offset: offset))
+        try explainingMissingTable {
+            _ = try checkedFilter(db, [:], ordering)
+            return try fetchAll(
+                db,
+                RecordSQL.select(
+                    from: tableName, where: .sql(sql, arguments), orderBy: ordering, limit: limit, offset: offset))
+        }
     }
 
     /// The first record whose columns equal the given values (by `orderBy:` when given), or nil.
@@ -65,7 +69,14 @@ extension Record {
         ) {
             RecordSQL.selectOne(from: tableName, primaryKey: primaryKeyColumn)
         }
-        return try db.withStatement(sql: sql, arguments: [id]) { statement in
+        return try explainingMissingTable {
+            try fetchRow(db, sql: sql, id: id)
+        }
+    }
+
+    /// The row `sql` selects for `id`, decoded; nil when there is none.
+    private static func fetchRow(_ db: Database, sql: String, id: Int64) throws -> Self? {
+        try db.withStatement(sql: sql, arguments: [id]) { statement in
             guard try statement.step() else { return nil }
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: false, decoder: rowDecoder)
@@ -98,15 +109,17 @@ extension Record {
     ) throws
         -> Int
     {
-        let query = RecordSQL.count(from: tableName, where: try checkedFilter(db, conditions, []))
-        return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        try explainingMissingTable {
+            let query = RecordSQL.count(from: tableName, where: try checkedFilter(db, conditions, []))
+            return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        }
     }
 
     /// The number of rows a SQL condition of your own selects.
     /// - Throws: ``DatabaseError`` for SQL that SQLite rejects.
     public static func count(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
         let query = RecordSQL.count(from: tableName, where: .sql(sql, arguments))
-        return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        return try explainingMissingTable { Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0) }
     }
 
     /// True when a row has `id` as its primary key.
@@ -117,7 +130,7 @@ extension Record {
         ) {
             RecordSQL.count(from: tableName, where: [primaryKeyColumn: .integer(id)]).sql
         }
-        return try db.integerScalar(sql: sql, arguments: [id]) ?? 0 > 0
+        return try explainingMissingTable { try db.integerScalar(sql: sql, arguments: [id]) ?? 0 > 0 }
     }
 
     /// Runs `query` and decodes every row. The column lookup is built once for the statement, not per row.

@@ -225,13 +225,13 @@ extension Record {
             }
             arguments.values.append(.integer(id))
         }
-        try TextAffinityGuard.check(bound, table: Self.tableName, db: db)
+        try Self.explainingMissingTable { try TextAffinityGuard.check(bound, table: Self.tableName, db: db) }
         let sql = RecordSQLCache.sql(
             Self.self, kind.operation, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: bound.names
         ) {
             kind.sql(table: Self.tableName, columns: bound.names, primaryKey: Self.primaryKeyColumn)
         }
-        try db.run(sql: sql, arguments: arguments)
+        try Self.explainingMissingTable { try db.run(sql: sql, arguments: arguments) }
         let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
         if plans[key] == nil {
