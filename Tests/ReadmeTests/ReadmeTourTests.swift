@@ -149,6 +149,23 @@ final class ReadmeTourTests: XCTestCase {
         XCTAssertEqual(try City.fetch(orderBy: [.ascending("name")]).map(\.name), ["Marseille", "Paris", "Tokyo"])
     }
 
+    /// The README's advice for `async` functions: `await` after `try`, and a value returned from the
+    /// `@Sendable` write closure rather than a captured `var` mutated in it.
+    func testTheAsyncAdviceCompilesAndRuns() async throws {
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(
+                sql: "CREATE TABLE countries (id INTEGER PRIMARY KEY, name TEXT, iso TEXT, population INTEGER)")
+        }
+        var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+        france = try await queue.write { [france] db in
+            var copy = france
+            try copy.save(db)
+            return copy
+        }
+        XCTAssertEqual(france.id, 1)
+    }
+
     func testTheREADMEShowsThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

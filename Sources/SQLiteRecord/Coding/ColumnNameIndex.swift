@@ -10,6 +10,8 @@ struct ColumnNameIndex {
     private let exact: [String: Int32]
     /// Each ASCII-lowercased name to its first column, for keys spelled in another case.
     private let folded: [String: Int32]
+    /// True when two columns' names differ only in case (`SELECT 1 AS id, 2 AS ID`).
+    private let hasCaseVariants: Bool
 
     init(_ names: [String]) {
         var exact: [String: Int32] = [:]
@@ -22,11 +24,20 @@ struct ColumnNameIndex {
         }
         self.exact = exact
         self.folded = folded
+        hasCaseVariants = folded.count < exact.count
     }
 
     /// The column named `name`, exactly or else up to ASCII case; nil when there is none.
     func index(of name: String) -> Int32? {
         exact[name] ?? folded[RowLayout.asciiLowercased(name)]
+    }
+
+    /// True when a key asking for `name` could name the same column as another key spelled in another case:
+    /// `name` is no exact column name (it matches by folding, or not at all), or two columns differ only in
+    /// case. False for the common case, keys that spell their columns exactly, which then skip the check for
+    /// case conflicts between keys.
+    func mayConflictInCase(_ name: String) -> Bool {
+        hasCaseVariants || exact[name] == nil
     }
 
     /// True when `a` and `b` are different spellings of one SQLite identifier: equal once A-Z are lowered.

@@ -78,7 +78,9 @@ final class ColumnLookup {
         }
         var column = index(forKey: key) ?? -1
         // Two keys that name one column up to case: -2 sends every row of this key to the error path.
-        if keyDiffering(inCaseFrom: key, before: position) != nil { column = -2 }
+        if indexes.mayConflictInCase(columnName(forKey: key)), keyDiffering(inCaseFrom: key, before: position) != nil {
+            column = -2
+        }
         trail.pointee.record(key, column: column, at: position, keyType: type, keyBytes: bytes)
         return column
     }

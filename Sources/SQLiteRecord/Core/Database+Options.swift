@@ -101,6 +101,7 @@ extension Database {
         sqlite3_extended_result_codes(handle, 1)
         observeSchemaChanges()
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        BusyTimeouts.remember(options.busyTimeout, for: handle)
         // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is
         // not a column silently becomes a string and a query matches nothing instead of failing.
         try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)

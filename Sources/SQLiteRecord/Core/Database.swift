@@ -30,6 +30,8 @@ public final class Database {
     /// The error after which SQLite rolled back the whole transaction while a savepoint of
     /// ``transaction(_:_:)`` ran; the outermost transaction then rolls back and throws. See `savepoint`.
     var automaticRollbackCause: (any Error)?
+    /// The handler ``trace(_:)`` installed, kept alive while SQLite may call it.
+    var traceHandler: TraceHandlerBox?
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.
@@ -54,7 +56,7 @@ public final class Database {
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError(code, connection: handle, sql: nil)
             sqlite3_close_v2(handle)
-            throw error.prefixingMessage("cannot open database at \(path): ")
+            throw error.prefixingMessage("cannot open database at \(path): ").explainingOpenFailure(path: path)
         }
         self.handle = handle
         self.path = path
@@ -100,6 +102,8 @@ public final class Database {
         // The Record layer's plans hold prepared statements too.
         recordCache = nil
         stopObservingSchemaChanges()
+        sqlite3_trace_v2(handle, 0, nil, nil)
+        BusyTimeouts.forget(handle)
         // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)
     }

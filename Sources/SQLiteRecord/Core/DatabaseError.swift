@@ -91,6 +91,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
             let connectionCode = sqlite3_extended_errcode(connection)
             if connectionCode & 0xFF == code & 0xFF { extended = connectionCode }
             if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
+            // "database is locked" says what ran out and what to change.
+            if extended & 0xFF == SQLITE_BUSY { message += BusyTimeouts.advice(for: connection) }
         }
         self.init(
             resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments,

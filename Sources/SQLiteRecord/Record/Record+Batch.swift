@@ -56,10 +56,12 @@ extension Record {
     )
         throws -> Int
     {
-        let query = RecordSQL.deleteAll(from: tableName, where: try checkedFilter(db, conditions, []))
-        try checkWriteTarget(db, insertingWithoutID: false)
-        try db.run(sql: query.sql, arguments: query.arguments)
-        return db.changesCount
+        try explainingMissingTable {
+            let query = RecordSQL.deleteAll(from: tableName, where: try checkedFilter(db, conditions, []))
+            try checkWriteTarget(db, insertingWithoutID: false)
+            try db.run(sql: query.sql, arguments: query.arguments)
+            return db.changesCount
+        }
     }
 
     /// Deletes every row a SQL condition of your own selects: `deleteAll(db, where: "population < ?", arguments: [500])`.
@@ -69,8 +71,10 @@ extension Record {
     @discardableResult
     public static func deleteAll(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
         let query = RecordSQL.deleteAll(from: tableName, where: .sql(sql, arguments))
-        try checkWriteTarget(db, insertingWithoutID: false)
-        try db.run(sql: query.sql, arguments: query.arguments)
+        try explainingMissingTable {
+            try checkWriteTarget(db, insertingWithoutID: false)
+            try db.run(sql: query.sql, arguments: query.arguments)
+        }
         return db.changesCount
     }
 

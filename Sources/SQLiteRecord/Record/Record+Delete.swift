@@ -12,7 +12,7 @@ extension Record {
     public func delete(_ db: Database) throws -> Bool {
         let match = try Self.keyMatch(id)
         try willDelete(db)
-        let deleted = try Self.deleteRow(db, match)
+        let deleted = try Self.explainingMissingTable { try Self.deleteRow(db, match) }
         didDelete(deleted)
         return deleted
     }

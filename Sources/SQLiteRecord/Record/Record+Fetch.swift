@@ -19,9 +19,11 @@ extension Record {
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        let filter = try checkedFilter(db, conditions, ordering)
-        return try fetchAll(
-            db, RecordSQL.select(from: tableName, where: filter, orderBy: ordering, limit: limit, offset: offset))
+        try explainingMissingTable {
+            let filter = try checkedFilter(db, conditions, ordering)
+            return try fetchAll(
+                db, RecordSQL.select(from: tableName, where: filter, orderBy: ordering, limit: limit, offset: offset))
+        }
     }
 
     /// The records a SQL condition of your own selects, with its arguments bound:
@@ -33,11 +35,13 @@ extension Record {
         _ db: Database, where sql: String, arguments: StatementArguments = [], orderBy ordering: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        _ = try checkedFilter(db, [:], ordering)
-        return try fetchAll(
-            db,
-            RecordSQL.select(
-                from: tableName, where: .sql(sql, arguments), orderBy: ordering, limit: limit, offset: offset))
+        try explainingMissingTable {
+            _ = try checkedFilter(db, [:], ordering)
+            return try fetchAll(
+                db,
+                RecordSQL.select(
+                    from: tableName, where: .sql(sql, arguments), orderBy: ordering, limit: limit, offset: offset))
+        }
     }
 
     /// The first record whose columns equal the given values (by `orderBy:` when given), or nil.
@@ -63,6 +67,11 @@ extension Record {
     ///   nil key of a kind the client sets, or `DecodingError` for a stored value that does not fit its
     ///   property.
     public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
+        try explainingMissingTable { try fetchRow(db, id: id) }
+    }
+
+    /// The row with key `id`, decoded; nil when there is none.
+    private static func fetchRow(_ db: Database, id: ID) throws -> Self? {
         let sql: String
         let arguments: StatementArguments
         if keyIsRowID {
@@ -145,15 +154,17 @@ extension Record {
     ) throws
         -> Int
     {
-        let query = RecordSQL.count(from: tableName, where: try checkedFilter(db, conditions, []))
-        return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        try explainingMissingTable {
+            let query = RecordSQL.count(from: tableName, where: try checkedFilter(db, conditions, []))
+            return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        }
     }
 
     /// The number of rows a SQL condition of your own selects.
     /// - Throws: ``DatabaseError`` for SQL that SQLite rejects.
     public static func count(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
         let query = RecordSQL.count(from: tableName, where: .sql(sql, arguments))
-        return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        return try explainingMissingTable { Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0) }
     }
 
     /// True when a row has `id` as its primary key (false for a nil rowid).
@@ -161,8 +172,10 @@ extension Record {
     public static func exists(_ db: Database, id: ID) throws -> Bool {
         if keyIsRowID && RowIDKey.rowID(id) == nil { return false }
         let match = try keyMatch(id)
-        try checkKey(db, columns: match.columns)
-        return try countRows(db, match) > 0
+        return try explainingMissingTable {
+            try checkKey(db, columns: match.columns)
+            return try countRows(db, match) > 0
+        }
     }
 
     /// Runs `query` and decodes every row. The column lookup is built once for the statement, not per row.

@@ -181,7 +181,7 @@ extension Record {
         let type = ObjectIdentifier(Self.self)
         if plans.keyCheckedGeneration(type) == generation { return }
         let keyColumns = keyColumns()
-        let columns = try db.columns(in: tableName)
+        let columns = try explainingMissingTable { try db.columns(in: tableName) }
         let names = Set(columns.map { RowLayout.asciiLowercased($0.name) })
         for column in keyColumns where !names.contains(RowLayout.asciiLowercased(column)) {
             throw RecordError.unknownColumn(table: tableName, column: column, columns: columns.map(\.name))

@@ -317,7 +317,7 @@ extension Record {
         }
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
         // records written through it meet the same table.
-        try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID)
+        try Self.explainingMissingTable { try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID) }
         // SQLite computes generated columns and refuses writes that name them.
         let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
             .leavingOut(GeneratedColumns.of(Self.tableName, db: db))
@@ -332,13 +332,13 @@ extension Record {
             }
             arguments.values += key.values
         }
-        try TextAffinityGuard.check(bound, table: Self.tableName, db: db)
+        try Self.explainingMissingTable { try TextAffinityGuard.check(bound, table: Self.tableName, db: db) }
         let sql = RecordSQLCache.sql(
             Self.self, kind.operation, table: Self.tableName, primaryKey: layout.shape, columns: bound.names
         ) {
             kind.sql(table: Self.tableName, columns: bound.names, keyColumns: layout.columns, keyCounts: layout.counts)
         }
-        try db.run(sql: sql, arguments: arguments)
+        try Self.explainingMissingTable { try db.run(sql: sql, arguments: arguments) }
         let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
         if plans[planKey] == nil {

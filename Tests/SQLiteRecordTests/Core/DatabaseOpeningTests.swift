@@ -45,7 +45,11 @@ final class DatabaseOpeningTests: XCTestCase {
                 guard let error = error as? DatabaseError else { return XCTFail("\(error)") }
                 XCTAssertEqual(error.resultCode, .busy)
                 XCTAssertTrue(error.isBusy)
-                XCTAssertEqual(error.message, "database is locked")
+                XCTAssertEqual(
+                    error.message,
+                    "database is locked (another connection held the lock longer than this connection's busy "
+                        + "timeout of 0.3 seconds; raise Database.Options.busyTimeout, or keep other connections' "
+                        + "write transactions short)")
             }
             let waited = Date().timeIntervalSince(start)
             XCTAssertGreaterThanOrEqual(waited, 0.25)

@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+@testable import SQLiteRecord
+
+/// Errors that say what to do: a missing folder, a busy timeout that ran out.
+final class ErrorAdviceTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("error-advice-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try FileManager.default.removeItem(at: folder)
+    }
+
+    func testOpeningInAMissingFolderNamesTheFolder() throws {
+        let missing = folder.appendingPathComponent("not-yet")
+        let path = missing.appendingPathComponent("app.sqlite").path
+        XCTAssertThrowsError(try Database(path: path)) { error in
+            let error = error as? DatabaseError
+            XCTAssertEqual(error?.resultCode.primary, .cannotOpen)
+            XCTAssertEqual(
+                error?.message,
+                "cannot open database at \(path): unable to open database file (the folder \(missing.path) does "
+                    + "not exist: SQLite creates the file, not its folder; create it first, with "
+                    + "FileManager.createDirectory(atPath:withIntermediateDirectories:), or open the database with "
+                    + "RecordStore.open(name:folder:), which does)")
+        }
+    }
+
+    func testDatabaseIsLockedNamesTheBusyTimeout() throws {
+        let path = folder.appendingPathComponent("busy.sqlite").path
+        let holder = try Database(path: path)
+        try holder.execute(sql: "CREATE TABLE t(a)")
+        try holder.execute(sql: "BEGIN IMMEDIATE")
+        let waiter = try Database(path: path, options: .init(busyTimeout: 0.05))
+        XCTAssertThrowsError(try waiter.execute(sql: "INSERT INTO t VALUES (1)")) { error in
+            let error = error as? DatabaseError
+            XCTAssertEqual(error?.isBusy, true)
+            XCTAssertEqual(
+                error?.message,
+                "database is locked (another connection held the lock longer than this connection's busy timeout "
+                    + "of 0.05 seconds; raise Database.Options.busyTimeout, or keep other connections' write "
+                    + "transactions short)")
+        }
+        try holder.execute(sql: "ROLLBACK")
+    }
+}
