@@ -11,22 +11,36 @@ final class TransactionGuardTests: XCTestCase {
         static let tableName = "job"
     }
 
-    /// A statement that runs for minutes unless interrupted.
+    /// A statement that runs for minutes unless interrupted; `bulk_started` tells the test it is running.
     static let bulkInsertSQL = """
-        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 200000000) INSERT INTO bulk SELECT x FROM n
+        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 200000000) \
+        INSERT INTO bulk SELECT bulk_started(x) FROM n
         """
+
+    /// Signalled by `bulk_started` while the long statement runs.
+    private let bulkRuns = DispatchSemaphore(value: 0)
 
     private func makeQueue() throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
+        let bulkRuns = bulkRuns
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE job (id INTEGER PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE bulk (x)")
+            try db.createFunction("bulk_started", argumentCount: 1) { arguments in
+                if case .integer(1) = arguments.first { bulkRuns.signal() }
+                return arguments.first
+            }
         }
         return queue
     }
 
-    /// Interrupts `queue` after `delay` seconds, from another thread.
+    /// Interrupts `queue` from another thread once the long statement runs, 0.3 seconds into it.
     private func interrupt(_ queue: DatabaseQueue, after delay: Double) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { queue.interrupt() }
+        let bulkRuns = bulkRuns
+        DispatchQueue.global().async {
+            guard bulkRuns.wait(timeout: .now() + 30) == .success else { return }
+            Thread.sleep(forTimeInterval: delay)
+            queue.interrupt()
+        }
     }
 
     private func jobNames(_ queue: DatabaseQueue) throws -> [String] {

@@ -53,6 +53,8 @@ final class CrashSafetyTests: XCTestCase {
         let started = Date()
 
         var killsSurvived = 0
+        // Bodies that caught an interrupt and whose write then threw, as it must (--catch-interrupts).
+        var refusals = 0
         var killsAfterCommit = 0
         var rowsChecked = 0
         var expectedBatches: Int64 = 0
@@ -68,6 +70,7 @@ final class CrashSafetyTests: XCTestCase {
                 line.hasPrefix("committed ") ? Int64(line.dropFirst(10)) : nil
             }
             let lastReported = committed.last ?? first - 1
+            refusals += lines.filter { $0.hasPrefix("refused ") }.count
 
             // Reopen as a new process would, WAL and all.
             let db = try Database(path: path, options: .init(journalMode: .wal))
@@ -108,6 +111,9 @@ final class CrashSafetyTests: XCTestCase {
                 + "\(killsAfterCommit) kills landed after a COMMIT reached the WAL but before the writer reported it "
                 + "(its fsync), seed \(seed), \(String(format: "%.1f", seconds)) s")
         XCTAssertEqual(killsSurvived, Self.kills)
+        if writerArguments.contains("--catch-interrupts") {
+            XCTAssertGreaterThan(refusals, 0, "no body ever caught an interrupt before its kill")
+        }
         XCTAssertGreaterThan(
             expectedBatches, 0, "no batch was ever committed: the kills came too early to test anything")
     }

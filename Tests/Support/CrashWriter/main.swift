@@ -61,9 +61,16 @@ let schema = """
 
 /// Writes `items` in a body that catches the interrupt of a long statement and goes on; the write must throw.
 /// Returns true when it did (nothing committed, as the library promises).
+/// Signalled by the SQL function `noise_started` while the long statement of a body runs.
+let noiseRuns = DispatchSemaphore(value: 0)
+
 func writeCatchingAnInterrupt(_ queue: DatabaseQueue, _ items: [Item]) -> Bool {
     let interrupted = DispatchSemaphore(value: 0)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int.random(in: 1...15))) {
+    DispatchQueue.global().async {
+        // Once the long statement runs, a few milliseconds into it: the interrupt lands inside it.
+        if noiseRuns.wait(timeout: .now() + 30) == .success {
+            Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.015))
+        }
         queue.interrupt()
         interrupted.signal()
     }
@@ -77,7 +84,7 @@ func writeCatchingAnInterrupt(_ queue: DatabaseQueue, _ items: [Item]) -> Bool {
             do {
                 try db.execute(
                     sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 500000000) "
-                        + "INSERT INTO noise SELECT x FROM n")
+                        + "INSERT INTO noise SELECT noise_started(x) FROM n")
             } catch let error as DatabaseError where error.isInterrupted {
                 // Caught, as careless code does; what follows must not commit.
             }
@@ -138,6 +145,12 @@ do {
     let first = try queue.write { db -> Int64 in
         try db.execute(sql: schema)
         return (try db.scalar(Int64.self, sql: "SELECT max(batch) FROM items") ?? 0) + 1
+    }
+    try queue.write { db in
+        try db.createFunction("noise_started", argumentCount: 1) { arguments in
+            if case .integer(1) = arguments.first { noiseRuns.signal() }
+            return arguments.first
+        }
     }
     report("ready \(first)")
     var batch = first
