@@ -50,9 +50,10 @@ extension Database {
         do {
             let result = try body()
             if let cause = automaticRollbackCause { throw Self.rolledBackBySQLite(after: cause) }
-            guard isInsideTransaction else {
-                throw transactions.transactionWasRolledBack ? Self.rolledBackInsideBody : Self.endedInsideBody
-            }
+            // Also when the body began a transaction of its own after the rollback: what it did before the
+            // rollback is gone, so committing the rest would commit half the body.
+            if transactions.transactionWasRolledBack { throw Self.rolledBackInsideBody }
+            guard isInsideTransaction else { throw Self.endedInsideBody }
             transactions.commitsOwnTransaction = true
             defer { transactions.commitsOwnTransaction = false }
             try run(sql: "COMMIT TRANSACTION")

@@ -59,8 +59,7 @@ extension DatabaseQueue {
         _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
         try await perform { db in
-            try db.allowWrites()
-            return try body(db)
+            try db.outsideTransaction { try body(db) }
         }
     }
 

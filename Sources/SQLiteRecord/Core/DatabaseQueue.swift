@@ -109,15 +109,13 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// ``Database/transaction(_:_:)``. For the statements SQLite refuses inside a transaction: `VACUUM`,
     /// `PRAGMA foreign_keys`, `PRAGMA synchronous`, `PRAGMA journal_mode = WAL`. GRDB calls it the same.
     /// See <https://www.sqlite.org/lang_vacuum.html> and <https://www.sqlite.org/pragma.html>.
+    /// A transaction the body begins and leaves open is rolled back, and the call throws.
     /// - Throws: what `body` throws, or ``DatabaseError`` with `SQLITE_MISUSE` when called from inside
-    ///   another `read` or `write` on this queue.
+    ///   another `read` or `write` on this queue, or when `body` left a transaction open.
     public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try checkNotReentrant("writeWithoutTransaction")
         return try queue.sync {
-            try owner.run {
-                try database.allowWrites()
-                return try body(database)
-            }
+            try owner.run { try database.outsideTransaction { try body(database) } }
         }
     }
 

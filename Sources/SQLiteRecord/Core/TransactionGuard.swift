@@ -40,6 +40,9 @@ final class TransactionGuard {
     /// What the commit hook answers: 0 lets the commit go ahead, anything else turns it into a rollback.
     func commitHookAnswer() -> Int32 {
         if holdsTransaction && !commitsOwnTransaction { return 1 }
+        // Inside a read, or after one until the next write: a body that turned `query_only` off cannot
+        // commit either.
+        if refusesWrites { return 1 }
         schemaCache.changedSchemaInTransaction = false
         return 0
     }
@@ -52,6 +55,10 @@ final class TransactionGuard {
     /// A message for an error that the guard itself caused, in place of SQLite's terse one; nil for every
     /// other error.
     func explanation(for resultCode: ResultCode) -> String? {
+        if resultCode == .constraintCommitHook && refusesWrites && !holdsTransaction {
+            return "a read cannot write: DatabaseQueue.read runs its body in one read-only snapshot, and a commit "
+                + "inside it is refused even with PRAGMA query_only turned off; write inside DatabaseQueue.write"
+        }
         if resultCode == .constraintCommitHook && holdsTransaction {
             return "this statement ran after the transaction of its write had ended (SQLite rolls a whole "
                 + "transaction back on an interrupt and on some SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY or "
@@ -80,15 +87,42 @@ extension Database {
             transactionGuard.refusesWrites = true
         }
         try run(sql: TransactionKind.deferred.beginSQL)
+        // Rolled back, never committed, at the end: a body that turned `query_only` off and wrote has its
+        // writes undone (and the commit hook refuses any commit while writes are refused).
+        defer { if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") } }
+        let changesBefore = sqlite3_total_changes64(handle)
+        let result = try body()
+        if sqlite3_total_changes64(handle) != changesBefore {
+            throw DatabaseError(
+                resultCode: .readOnly,
+                message: "a read cannot write: the body changed rows (after turning PRAGMA query_only off), and its "
+                    + "changes were rolled back; write inside DatabaseQueue.write")
+        }
+        return result
+    }
+
+    /// Runs `body` outside any transaction the library opens, as ``DatabaseQueue/writeWithoutTransaction(_:)-3xevm``
+    /// does: each statement commits on its own, or in a transaction the body opens and ends. A transaction
+    /// the body leaves open is rolled back, so that it never swallows the writes of later calls.
+    /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_MISUSE` when `body` returned with a
+    ///   transaction of its own still open (it was rolled back).
+    func outsideTransaction<T>(_ body: () throws -> T) throws -> T {
+        try allowWrites()
+        let result: T
         do {
-            let result = try body()
-            // A read-only transaction has nothing to lose: a body that ended it early read what it read.
-            if isInsideTransaction { try run(sql: "COMMIT TRANSACTION") }
-            return result
+            result = try body()
         } catch {
             if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
             throw error
         }
+        if isInsideTransaction {
+            try? run(sql: "ROLLBACK TRANSACTION")
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "writeWithoutTransaction's body began a transaction and did not end it; it was rolled back. "
+                    + "End it with COMMIT inside the body, or use write, which commits for you")
+        }
+        return result
     }
 
     /// Turns `PRAGMA query_only` off again when a read left it on, before a transaction that may write.

@@ -49,18 +49,23 @@ extension Record {
             RecordSQL.delete(from: tableName, keyColumns: match.columns, counts: match.counts)
         }
         try db.run(sql: sql, arguments: match.arguments)
-        let deleted = db.changesCount > 0
-        if !deleted, try countRows(db, match) > 0 {
+        if db.changesCount > 0 { return true }
+        // A UUID another tool stored in another form.
+        if match.hasAlternateForms { return try deleteRow(db, match.allForms) }
+        if try countRows(db, match) > 0 {
             throw RecordError.rowNotDeleted(table: tableName, id: match.description)
         }
-        return deleted
+        return false
     }
 
-    /// The number of rows with key `match`: 0 or 1 once ``checkKey(_:columns:)`` passed.
+    /// The number of rows with key `match` (in the written form first, then, for a UUID, in any form): 0
+    /// or 1 once ``checkKey(_:columns:)`` passed.
     static func countRows(_ db: Database, _ match: KeyMatch) throws -> Int64 {
         let sql = RecordSQLCache.sql(Self.self, .exists, table: tableName, primaryKey: match.shape) {
             RecordSQL.countOne(from: tableName, keyColumns: match.columns, counts: match.counts)
         }
-        return try db.integerScalar(sql: sql, arguments: match.arguments) ?? 0
+        let count = try db.integerScalar(sql: sql, arguments: match.arguments) ?? 0
+        if count == 0 && match.hasAlternateForms { return try countRows(db, match.allForms) }
+        return count
     }
 }

@@ -72,24 +72,34 @@ extension Record {
 
     /// The row with key `id`, decoded; nil when there is none.
     private static func fetchRow(_ db: Database, id: ID) throws -> Self? {
-        let sql: String
-        let arguments: StatementArguments
         if keyIsRowID {
             guard let rowID = RowIDKey.rowID(id) else { return nil }
             try checkKey(db, columns: [primaryKeyColumn])
-            sql = RecordSQLCache.sql(Self.self, .selectOne, table: Self.tableName, primaryKey: Self.primaryKeyColumn) {
+            let sql = RecordSQLCache.sql(
+                Self.self, .selectOne, table: Self.tableName, primaryKey: Self.primaryKeyColumn
+            ) {
                 RecordSQL.selectOne(from: tableName, keyColumns: [primaryKeyColumn], counts: [1])
             }
-            arguments = [rowID]
-        } else {
-            let match = try keyMatch(id)
-            try checkKey(db, columns: match.columns)
-            sql = RecordSQLCache.sql(Self.self, .selectOne, table: Self.tableName, primaryKey: match.shape) {
-                RecordSQL.selectOne(from: tableName, keyColumns: match.columns, counts: match.counts)
-            }
-            arguments = match.arguments
+            return try fetchRow(db, sql: sql, arguments: [rowID])
         }
-        return try db.withStatement(sql: sql, arguments: arguments) { statement in
+        let match = try keyMatch(id)
+        try checkKey(db, columns: match.columns)
+        if let record = try fetchRow(db, match) { return record }
+        // A UUID another tool stored in another form.
+        return match.hasAlternateForms ? try fetchRow(db, match.allForms) : nil
+    }
+
+    /// The row with key `match`, decoded; nil when there is none.
+    private static func fetchRow(_ db: Database, _ match: KeyMatch) throws -> Self? {
+        let sql = RecordSQLCache.sql(Self.self, .selectOne, table: Self.tableName, primaryKey: match.shape) {
+            RecordSQL.selectOne(from: tableName, keyColumns: match.columns, counts: match.counts)
+        }
+        return try fetchRow(db, sql: sql, arguments: match.arguments)
+    }
+
+    /// The first row `sql` selects with `arguments`, decoded; nil when there is none.
+    private static func fetchRow(_ db: Database, sql: String, arguments: StatementArguments) throws -> Self? {
+        try db.withStatement(sql: sql, arguments: arguments) { statement in
             guard try statement.step() else { return nil }
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: false, decoder: rowDecoder)
@@ -101,18 +111,22 @@ extension Record {
         }
     }
 
-    /// The records whose keys are in `ids`, in no particular order, each once; empty for an empty list.
+    /// The records whose keys are in `ids`, in no particular order, each once (a key given twice returns its
+    /// record once); empty for an empty list. A UUID key matches its row in every stored form.
     ///
     /// The keys are bound as arguments, split over as many statements as SQLite's limit on bound values
     /// (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32,766 by default, 999 on older builds) needs, so any number of keys
     /// works. See <https://www.sqlite.org/limits.html#max_variable_number>.
     /// - Throws: as ``fetchOne(_:id:)``.
     public static func fetch<IDs: Collection>(_ db: Database, ids: IDs) throws -> [Self] where IDs.Element == ID {
+        // Each key once, so that a key given twice cannot return its row twice from two statements.
         var matches: [KeyMatch] = []
+        var seen = Set<KeyMatch>()
         matches.reserveCapacity(ids.count)
         for id in ids {
             if keyIsRowID && RowIDKey.rowID(id) == nil { continue }
-            matches.append(try keyMatch(id))
+            let match = try keyMatch(id).allForms
+            if seen.insert(match).inserted { matches.append(match) }
         }
         guard let first = matches.first else { return [] }
         try checkKey(db, columns: first.columns)

@@ -18,16 +18,23 @@ extension Record {
         }
         let match = try Self.keyMatch(id)
         try Self.checkKey(db, columns: match.columns)
-        if match.values.contains(where: { $0.count > 1 }) {
+        if match.hasAlternateForms {
             // Several stored forms: an upsert's conflict target sees only the one it writes.
             if try Self.exists(db, id: id) { try update(db) } else { try insert(db) }
             return
         }
         try willSave(db)
         if try !writeThroughPlan(.upsert, db: db) { try writeCollected(.upsert, db: db) }
-        // No change: the row was there with only key columns (DO NOTHING), or a trigger ignored the insert.
-        if db.changesCount == 0, try !Self.exists(db, id: id) {
-            throw RecordError.rowNotInserted(table: Self.tableName)
+        // No change: every column is a key column and the row was there (DO NOTHING), or a trigger ignored
+        // the row (a BEFORE INSERT trigger's RAISE(IGNORE) skips the DO UPDATE too).
+        if db.changesCount == 0 {
+            let exists = try Self.exists(db, id: id)
+            let keyColumns = Set(match.columns)
+            let generated = GeneratedColumns.of(Self.tableName, db: db)
+            let updatesColumns = try Self.recordEncoder.encode(self, tableName: Self.tableName).names
+                .contains { !keyColumns.contains($0) && !generated.contains($0) }
+            if !exists { throw RecordError.rowNotInserted(table: Self.tableName) }
+            if updatesColumns { throw RecordError.rowNotUpdated(table: Self.tableName, id: match.description) }
         }
     }
 

@@ -28,6 +28,12 @@ extension Record {
         guard try writeThroughPlan(.update, db: db, key: key) || writeCollected(.update, db: db, key: key) else {
             return
         }
+        if db.changesCount == 0, case .match(let match) = key, match.hasAlternateForms {
+            // A UUID another tool stored in another form.
+            let everyForm = WriteKey.match(match.allForms)
+            guard try writeThroughPlan(.update, db: db, key: everyForm) || writeCollected(.update, db: db, key: everyForm)
+            else { return }
+        }
         guard db.changesCount > 0 else {
             // No row changed: either none has the key, or the table ignored the update.
             let description = key.description

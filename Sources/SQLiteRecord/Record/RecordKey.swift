@@ -20,15 +20,36 @@ enum RowIDKey {
 
 /// A record's primary key as SQL matches it: its columns and, for each, the values that match the key.
 ///
-/// A column has one value, but a UUID key has every form a UUID is stored in by this library or by other
-/// tools (the form the type's encoder writes first, then lowercase text, uppercase text and the 16-byte
-/// BLOB), matched with `IN`: a row another tool wrote with uppercase text is found, updated and deleted
-/// like one this library wrote.
-struct KeyMatch: Equatable {
+/// A column has one value, the one the type's encoder writes. A UUID key also has the other forms a UUID
+/// is stored in by other tools (lowercase or uppercase text, with or without hyphens or braces, the 16-byte
+/// BLOB), every form the decoder reads: ``allForms`` matches them with `IN`. Calls by key try the written
+/// form first (one index probe, what rows this library wrote need) and the others only when it finds no
+/// row, so a row another tool wrote with uppercase text is found, updated and deleted like one this
+/// library wrote, and a row stored in two forms is touched once.
+struct KeyMatch: Hashable {
     /// The key's columns, in key order.
     var columns: [String]
     /// For each column, the values that match it; the first is the one the encoder writes.
     var values: [[SQLiteValue]]
+    /// For a UUID key, the UUID, whose other stored forms ``allForms`` adds.
+    var uuid: UUID?
+
+    /// True when the key may be stored in other forms than the one written (a UUID).
+    var hasAlternateForms: Bool { uuid != nil }
+
+    /// The key in every stored form: the written one first, then the others.
+    var allForms: KeyMatch {
+        guard let uuid, columns.count == 1, let written = values.first?.first else { return self }
+        let lower = uuid.uuidString.lowercased()
+        let upper = uuid.uuidString
+        let compactLower = lower.replacingOccurrences(of: "-", with: "")
+        let compactUpper = upper.replacingOccurrences(of: "-", with: "")
+        let forms: [SQLiteValue] = [
+            .text(lower), .text(upper), withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }, .text(compactLower),
+            .text(compactUpper), .text("{" + lower + "}"), .text("{" + upper + "}"),
+        ]
+        return KeyMatch(columns: columns, values: [[written] + forms.filter { $0 != written }], uuid: nil)
+    }
 
     /// Every value, in the order the SQL binds them.
     var arguments: StatementArguments { StatementArguments(values.flatMap { $0 }) }
@@ -115,7 +136,8 @@ extension Record {
         let encoding = keyEncoding()
         if ID.self == UUID.self {
             let uuid = unsafeBitCast(id, to: UUID.self)
-            return KeyMatch(columns: [primaryKeyColumn], values: [uuidForms(uuid, encoder: encoding.encoder)])
+            return KeyMatch(
+                columns: [primaryKeyColumn], values: [[writtenForm(uuid, encoder: encoding.encoder)]], uuid: uuid)
         }
         if encoding.isComposite {
             let columns = try encoding.encoder.encode(id, tableName: tableName)
@@ -131,19 +153,16 @@ extension Record {
         }
         if let uuid = id as? UUID {
             // An Optional<UUID> or another wrapper of one.
-            return KeyMatch(columns: [column], values: [uuidForms(uuid, encoder: encoding.encoder)])
+            return KeyMatch(columns: [column], values: [[value]], uuid: uuid)
         }
         return KeyMatch(columns: [column], values: [[value]])
     }
 
-    /// The forms a UUID is stored in, the one `encoder` writes first.
-    private static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
-        let lower = SQLiteValue.text(uuid.uuidString.lowercased())
-        let upper = SQLiteValue.text(uuid.uuidString)
-        let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
+    /// The form `encoder` writes `uuid` in.
+    private static func writtenForm(_ uuid: UUID, encoder: RecordEncoder) -> SQLiteValue {
         switch encoder.uuidEncodingStrategy {
-        case .lowercaseText: return [lower, upper, blob]
-        case .blob: return [blob, lower, upper]
+        case .lowercaseText: return .text(uuid.uuidString.lowercased())
+        case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
         }
     }
 

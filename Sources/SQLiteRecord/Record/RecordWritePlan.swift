@@ -311,6 +311,7 @@ extension Record {
     func writeCollected(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
         let options = Self.recordEncoder
         let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
+        try Self.checkNoCaseTwins(columns.names)
         let layout = try Self.keyLayout(of: id, key)
         for column in layout.columns where !columns.names.contains(column) {
             throw RecordError.missingPrimaryKey(table: Self.tableName, column: column)
@@ -348,6 +349,26 @@ extension Record {
                 tableName: Self.tableName, options: options, db: db)
         }
         return true
+    }
+
+    /// Throws when two of `names` differ only in ASCII case: SQLite takes them for one column, so one value
+    /// would be lost (the first on an insert, the last on an update), and the decoder refuses the type.
+    /// Checked on the collected way, where every plan is made.
+    /// - Throws: `EncodingError.invalidValue` naming both.
+    static func checkNoCaseTwins(_ names: [String]) throws {
+        var seen: [String: String] = [:]
+        for name in names {
+            let folded = RowLayout.asciiLowercased(name)
+            if let other = seen[folded], other != name {
+                throw EncodingError.invalidValue(
+                    name,
+                    .init(
+                        codingPath: [],
+                        debugDescription: "Coding keys \"\(other)\" and \"\(name)\" of \(Self.self) name one column of "
+                            + "table \"\(tableName)\" (SQLite compares names ASCII-case-insensitively); rename one"))
+            }
+            seen[folded] = name
+        }
     }
 
     /// `columns` without the key columns the statement of `kind` leaves out.

@@ -47,7 +47,7 @@ extension Record {
         }
         let columns = try db.columns(in: tableName)
         var mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
-        if let keyMismatch = try keyMismatch(keyColumns, db: db) { mismatches.append(keyMismatch) }
+        if let keyMismatch = try keyMismatch(keyColumns, probed: probed, db: db) { mismatches.append(keyMismatch) }
         guard mismatches.isEmpty else {
             throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
         }
@@ -55,9 +55,21 @@ extension Record {
 
     /// The key mismatch, when the type's key columns are neither the table's primary key nor a UNIQUE
     /// constraint on exactly those columns (views have no key to compare).
-    private static func keyMismatch(_ keyColumns: [String], db: Database) throws -> SchemaMismatch? {
+    private static func keyMismatch(
+        _ keyColumns: [String], probed: [RecordColumn], db: Database
+    ) throws -> SchemaMismatch? {
         let shape = try db.tableShape(tableName)
         if shape.isView { return nil }
+        // The rowid holds only integers: a UUID, text or enum-of-text key can never be stored there.
+        if keyColumns.count == 1, let alias = shape.rowIDAlias,
+            RowLayout.asciiLowercased(alias) == RowLayout.asciiLowercased(keyColumns[0]),
+            let column = probed.first(where: { $0.name == keyColumns[0] }), column.kind != .integer,
+            column.kind != .bool
+        {
+            return .incompatibleColumn(
+                alias, declaredType: "INTEGER PRIMARY KEY", valueType: column.valueType,
+                reason: "an INTEGER PRIMARY KEY column is the table's rowid, which holds only integers")
+        }
         let key = Set(keyColumns.map(RowLayout.asciiLowercased))
         if Set(shape.primaryKey.map(RowLayout.asciiLowercased)) == key { return nil }
         let unique = try db.indexes(on: tableName).contains { index in

@@ -172,6 +172,61 @@ final class TransactionGuardTests: XCTestCase {
         try assertUsable(queue)
     }
 
+    func testARollbackThenABeginInTheBodyCommitsNothing() throws {
+        let queue = try makeQueue()
+        XCTAssertThrowsError(
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO job (name) VALUES ('before')")
+                try? db.execute(sql: "ROLLBACK")
+                try db.execute(sql: "BEGIN")
+                try db.execute(sql: "INSERT INTO job (name) VALUES ('after')")
+            }
+        ) { error in
+            XCTAssertTrue("\(error)".contains("the transaction was rolled back inside its body"), "\(error)")
+        }
+        XCTAssertEqual(try jobNames(queue), [])
+        try assertUsable(queue)
+    }
+
+    func testATransactionLeftOpenByWriteWithoutTransactionIsRolledBackAndReported() throws {
+        let queue = try makeQueue()
+        XCTAssertThrowsError(
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN")
+                try db.execute(sql: "INSERT INTO job (name) VALUES ('half')")
+                try db.execute(sql: "INSERT INTO no_such_table VALUES (1)")
+            })
+        XCTAssertThrowsError(
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN; INSERT INTO job (name) VALUES ('open')")
+            }
+        ) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .misuse)
+            XCTAssertTrue("\(error)".contains("did not end it; it was rolled back"), "\(error)")
+        }
+        XCTAssertEqual(try jobNames(queue), [])
+        // Later writes commit for real: another connection sees them.
+        try assertUsable(queue)
+    }
+
+    func testAReadThatTurnsQueryOnlyOffStillCommitsNothing() throws {
+        let queue = try makeQueue()
+        XCTAssertThrowsError(
+            try queue.read { db in
+                try db.execute(sql: "PRAGMA query_only = 0; INSERT INTO job (name) VALUES ('sneaky')")
+            })
+        XCTAssertThrowsError(
+            try queue.read { db in
+                try db.execute(sql: "COMMIT; PRAGMA query_only = 0; INSERT INTO job (name) VALUES ('sneaky')")
+            }
+        ) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .constraintCommitHook)
+            XCTAssertTrue("\(error)".contains("a read cannot write"), "\(error)")
+        }
+        XCTAssertEqual(try jobNames(queue), [])
+        try assertUsable(queue)
+    }
+
     // MARK: - Reads
 
     func testAReadSeesOneSnapshotWhileAnotherConnectionCommits() throws {

@@ -152,6 +152,116 @@ final class RecordKeyTests: XCTestCase {
         }
     }
 
+    func testAUUIDInEveryFormTheDecoderReadsIsFoundUpdatedAndDeletedByItsKey() throws {
+        let queue = try makeQueue()
+        let braces = UUID()
+        let compact = UUID()
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO device VALUES (?, 'braces')", arguments: ["{\(braces.uuidString)}"])
+            try db.execute(
+                sql: "INSERT INTO device VALUES (?, 'compact')",
+                arguments: [compact.uuidString.lowercased().replacingOccurrences(of: "-", with: "")])
+        }
+        try queue.write { db in
+            var fetched = try Device.fetch(db, orderBy: [.ascending("name")])
+            XCTAssertEqual(fetched.map(\.id), [braces, compact])
+            XCTAssertEqual(try Device.fetchOne(db, id: braces)?.name, "braces")
+            XCTAssertEqual(try Device.fetchOne(db, id: compact)?.name, "compact")
+            // Fetched, changed, saved: the row another tool wrote is updated, never doubled.
+            fetched[0].name = "renamed"
+            try fetched[0].save(db)
+            XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT name FROM device ORDER BY name"), [
+                "compact", "renamed",
+            ])
+            XCTAssertTrue(try Device.delete(db, id: compact))
+            XCTAssertEqual(try Device.count(db), 1)
+        }
+    }
+
+    func testARowStoredInTwoFormsIsTouchedOnceByKey() throws {
+        let queue = try makeQueue()
+        let id = UUID()
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO device VALUES (?, 'lower')", arguments: [id.uuidString.lowercased()])
+            try db.execute(sql: "INSERT INTO device VALUES (?, 'upper')", arguments: [id.uuidString])
+            var device = Device(id: id, name: "saved")
+            try device.save(db)  // the written form, lowercase: that row only
+            XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT name FROM device ORDER BY name"), [
+                "saved", "upper",
+            ])
+            XCTAssertTrue(try Device.delete(db, id: id))
+            XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT name FROM device"), ["upper"])
+        }
+    }
+
+    func testAKeyGivenTwiceReturnsItsRecordOnceWhateverTheListSize() throws {
+        let queue = try makeQueue()
+        try queue.write { db in
+            var station = Station(id: 1, name: "one")
+            try station.insert(db)
+        }
+        // More keys than one statement binds (32,766): the two 1s land in different statements.
+        let ids = [1] + Array(100..<40_100) + [1]
+        let found = try queue.read { db in try Station.fetch(db, ids: ids) }
+        XCTAssertEqual(found.map(\.id), [1])
+        XCTAssertEqual(try queue.read { db in try Station.fetch(db, ids: [1, 1]) }.map(\.id), [1])
+    }
+
+    func testAnUpsertThatATriggerIgnoresThrows() throws {
+        let queue = try makeQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER currency_frozen BEFORE INSERT ON currency WHEN NEW.name = 'ignored'
+                    BEGIN SELECT RAISE(IGNORE); END
+                    """)
+        }
+        try queue.write { db in
+            var euro = Currency(id: "EUR", name: "Euro")
+            try euro.save(db)
+            euro.name = "ignored"
+            XCTAssertThrowsError(try euro.save(db)) { error in
+                XCTAssertEqual(error as? RecordError, .rowNotUpdated(table: "currency", id: "'EUR'"))
+            }
+            var yen = Currency(id: "JPY", name: "ignored")
+            XCTAssertThrowsError(try yen.save(db)) { error in
+                XCTAssertEqual(error as? RecordError, .rowNotInserted(table: "currency"))
+            }
+            XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT code || ':' || name FROM currency"), ["EUR:Euro"])
+        }
+    }
+
+    func testCodingKeysThatDifferOnlyInCaseAreRefusedBeforeWriting() throws {
+        struct Twin: Record {
+            var id: Int64?
+            var name: String
+            var Name: String
+            static let tableName = "twin"
+        }
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE twin (id INTEGER PRIMARY KEY, name TEXT)")
+        var twin = Twin(id: nil, name: "a", Name: "B")
+        XCTAssertThrowsError(try twin.save(db)) { error in
+            XCTAssertTrue("\(error)".contains("Coding keys \"name\" and \"Name\" of Twin name one column"), "\(error)")
+        }
+        XCTAssertNil(twin.id)
+        XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT count(*) FROM twin"), 0)
+    }
+
+    func testValidateSchemaReportsAKeyTheRowIDCannotHold() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE device (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        XCTAssertThrowsError(try Device.validateSchema(in: db)) { error in
+            XCTAssertEqual(
+                (error as? SchemaValidationError)?.mismatches,
+                [
+                    .incompatibleColumn(
+                        "id", declaredType: "INTEGER PRIMARY KEY", valueType: "UUID",
+                        reason: "an INTEGER PRIMARY KEY column is the table's rowid, which holds only integers")
+                ])
+        }
+    }
+
     func testAListOfKeysLongerThanSQLitesLimit() throws {
         let queue = try makeQueue()
         let ids = (0..<40_000).map { _ in UUID() }
