@@ -20,9 +20,13 @@ extension Record {
         try willSave(db)
         // The first insert of a type on a connection goes the collected way and prepares the plan that the
         // inserts after it bind straight into.
+        // Read once: in code that is not specialized for the record type, each look at `ID` costs a witness
+        // table lookup, and W1 inserts a record per call.
+        let isRowID = Self.keyIsRowID
+        let givenRowID = isRowID ? RowIDKey.rowID(id) : nil
         let kind: RecordWritePlan.Kind
-        if Self.keyIsRowID {
-            kind = RowIDKey.rowID(id) == nil ? .insertWithoutID : .insertWithID
+        if isRowID {
+            kind = givenRowID == nil ? .insertWithoutID : .insertWithID
         } else {
             // A key the client chose must be there: SQLite would take NULL in a rowid table's TEXT key.
             _ = try Self.keyMatch(id)
@@ -34,10 +38,14 @@ extension Record {
         // `sqlite3_last_insert_rowid` still names an earlier row when the statement inserted none (a conflict
         // clause or a trigger ignored it); the changes count of the statement itself tells.
         guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
-        if Self.keyIsRowID {
-            let rowID = db.lastInsertedRowID
-            if kind == .insertWithoutID { id = RowIDKey.key(rowID) }
-            didInsert(rowID: RowIDKey.rowID(id) ?? rowID)
+        if isRowID {
+            if let givenRowID {
+                didInsert(rowID: givenRowID)
+            } else {
+                let rowID = db.lastInsertedRowID
+                id = RowIDKey.key(rowID)
+                didInsert(rowID: rowID)
+            }
         } else {
             // A WITHOUT ROWID table has no rowid, and leaves sqlite3_last_insert_rowid as it was.
             didInsert(rowID: try db.tableShape(Self.tableName).hasRowID ? db.lastInsertedRowID : 0)
