@@ -2,7 +2,7 @@ import CSQLiteRecord
 
 /// What a connection knows of the transactions the library opened on it, kept where the connection's commit
 /// and rollback hooks can read it: the guard that stops work from committing on its own once SQLite has
-/// ended the transaction it belonged to, and the flag that makes a ``DatabaseQueue/read(_:)`` read-only.
+/// ended the transaction it belonged to, and the flag that makes a `read` read-only.
 ///
 /// SQLite rolls back a whole transaction on an interrupt and on some `SQLITE_FULL`, `SQLITE_IOERR`,
 /// `SQLITE_BUSY` and `SQLITE_NOMEM` errors, and a body's own SQL may run `COMMIT` or `ROLLBACK`. The
@@ -60,8 +60,8 @@ final class TransactionGuard {
                 + "let the error end the body, or run the rest in a new write"
         }
         if resultCode.primary == .readOnly && refusesWrites {
-            return "a read cannot write: DatabaseQueue.read runs its body in one read-only snapshot "
-                + "(PRAGMA query_only); run this statement inside DatabaseQueue.write instead"
+            return "a read cannot write: DatabaseQueue.read and DatabasePool.read run their body in one read-only "
+                + "snapshot (PRAGMA query_only); run this statement inside write instead"
         }
         return nil
     }
@@ -70,25 +70,57 @@ final class TransactionGuard {
 extension Database {
     /// Runs `body` in one DEFERRED transaction with writes refused (`PRAGMA query_only`): every statement of
     /// the body reads one snapshot of the database, and a statement that would write fails with
-    /// `SQLITE_READONLY` and a message that points at `write`. The snapshot begins at the body's first read.
-    /// See <https://www.sqlite.org/isolation.html> and <https://www.sqlite.org/pragma.html#pragma_query_only>.
+    /// `SQLITE_READONLY` and a message that points at `write`. The snapshot begins at the body's first read,
+    /// or at once when `startingNow` is true (a ``DatabasePool`` reader, whose snapshot should be the state
+    /// when the read began). See <https://www.sqlite.org/isolation.html> and
+    /// <https://www.sqlite.org/pragma.html#pragma_query_only>.
     /// - Throws: what `body` throws, or ``DatabaseError`` from BEGIN or COMMIT.
-    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+    func readSnapshot<T>(startingNow: Bool = false, _ body: () throws -> T) throws -> T {
         if isInsideTransaction { return try body() }
+        try beginReadSnapshot(startingNow: startingNow)
+        do {
+            let result = try body()
+            try endReadSnapshot()
+            return result
+        } catch {
+            abandonReadSnapshot()
+            throw error
+        }
+    }
+
+    /// Opens the read-only DEFERRED transaction of ``readSnapshot(startingNow:_:)``; with `startingNow`, also
+    /// reads the schema's first page, which makes SQLite take the snapshot now rather than at the first
+    /// statement of the body (in WAL mode, the snapshot is the last commit before that first read).
+    /// See <https://www.sqlite.org/wal.html#concurrency>.
+    /// - Throws: ``DatabaseError`` from the pragma, BEGIN or the read.
+    func beginReadSnapshot(startingNow: Bool) throws {
         if !transactionGuard.refusesWrites {
             try run(sql: "PRAGMA query_only = 1")
             transactionGuard.refusesWrites = true
         }
         try run(sql: TransactionKind.deferred.beginSQL)
+        // Another connection (a pool's writer, another process) may have changed the schema since the last
+        // snapshot: the cached columns are checked against `PRAGMA schema_version` again.
+        schemaCache.isCurrent = false
+        guard startingNow else { return }
         do {
-            let result = try body()
-            // A read-only transaction has nothing to lose: a body that ended it early read what it read.
-            if isInsideTransaction { try run(sql: "COMMIT TRANSACTION") }
-            return result
+            try run(sql: "SELECT rootpage FROM sqlite_master LIMIT 1")
         } catch {
-            if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
+            abandonReadSnapshot()
             throw error
         }
+    }
+
+    /// Ends the snapshot that ``beginReadSnapshot(startingNow:)`` opened. A read-only transaction has nothing
+    /// to lose: a body that ended it early read what it read.
+    /// - Throws: ``DatabaseError`` from COMMIT.
+    func endReadSnapshot() throws {
+        if isInsideTransaction { try run(sql: "COMMIT TRANSACTION") }
+    }
+
+    /// Rolls back the snapshot's transaction after an error, keeping the error that caused it.
+    func abandonReadSnapshot() {
+        if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
     }
 
     /// Turns `PRAGMA query_only` off again when a read left it on, before a transaction that may write.
