@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sanitizer runs for SQLiteRecord (issue 8), one after the other so that a 2-core machine stays usable:
-#   1. Thread Sanitizer on the concurrency suite,
+#   1. Thread Sanitizer on the concurrency suites (ConcurrencyTests, PoolConcurrencyTests: 8 readers and a
+#      writer on a DatabasePool) and the pool's own suites (DatabasePoolTests, DatabasePoolAsyncTests),
 #   2. Address Sanitizer on the whole XCTest suite (detect_leaks=0: XCTest itself leaks on Linux), but for
 #      the test that asserts resident memory stays flat: ASan's quarantine holds freed memory by design,
 #      so that test measures ASan, not the library.
@@ -27,14 +28,16 @@ for step in "${steps[@]}"; do
     case "$step" in
     tsan)
         log="$logs/tsan.log"
+        tsan_suites='ConcurrencyTests|DatabasePoolTests|DatabasePoolAsyncTests'  # a regex: PoolConcurrencyTests too
         # TSan sees NSLock and dispatch queues; the library uses nothing else (Mutex would be invisible to it).
         swift build --build-tests --sanitize=thread --scratch-path "$root/tsan-build" >"$log" 2>&1 &&
             TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" swift test --skip-build --sanitize=thread \
-                --scratch-path "$root/tsan-build" --filter ConcurrencyTests >>"$log" 2>&1
+                --scratch-path "$root/tsan-build" --filter "$tsan_suites" >>"$log" 2>&1
         result=$?
         if grep -q "ThreadSanitizer" "$log"; then result=1; fi
         grep -E "ConcurrencyTests:|Executed|ThreadSanitizer|SUMMARY" "$log" | sort -u
-        report "TSan (ConcurrencyTests)" "$result" "$log"
+        report "TSan (ConcurrencyTests, PoolConcurrencyTests, DatabasePoolTests, DatabasePoolAsyncTests)" \
+            "$result" "$log"
         ;;
     asan)
         log="$logs/asan.log"
