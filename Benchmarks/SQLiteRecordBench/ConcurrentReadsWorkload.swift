@@ -31,8 +31,12 @@ enum ConcurrentReadsWorkload {
         let rowsWritten: Int
         /// The longest a single read call took, waiting included.
         let longestRead: Double
+        /// The CPU time the reader threads used, in seconds: with a queue, a read runs on its caller's thread
+        /// too, so both sides count the same work. It shows what a read costs whatever else the machine runs.
+        let readerCPU: Double
 
         var readsPerSecond: Double { Double(reads) / seconds }
+        var readerCPUPerRead: Double { reads > 0 ? readerCPU / Double(reads) : .nan }
         var rowsWrittenPerSecond: Double { Double(rowsWritten) / seconds }
     }
 
@@ -44,13 +48,15 @@ enum ConcurrentReadsWorkload {
         private(set) var rowsRead = 0
         private(set) var rowsWritten = 0
         private(set) var longestRead = 0.0
+        private(set) var readerCPU = 0.0
         private(set) var failure: (any Error)?
 
-        func add(reads: Int, rows: Int, longest: Double) {
+        func add(reads: Int, rows: Int, longest: Double, cpu: Double) {
             lock.lock()
             self.reads += reads
             rowsRead += rows
             longestRead = max(longestRead, longest)
+            readerCPU += cpu
             lock.unlock()
         }
         func add(written: Int) {
@@ -110,7 +116,7 @@ enum ConcurrentReadsWorkload {
                     longest = max(longest, MonotonicClock.seconds() - began)
                     reads += 1
                 }
-                totals.add(reads: reads, rows: rows, longest: longest)
+                totals.add(reads: reads, rows: rows, longest: longest, cpu: threadCPUSeconds())
             }.start()
         }
         done.enter()
@@ -145,7 +151,14 @@ enum ConcurrentReadsWorkload {
         }
         return Measurement(
             kind: kind, seconds: elapsed, reads: totals.reads, rowsRead: totals.rowsRead,
-            rowsWritten: totals.rowsWritten, longestRead: totals.longestRead)
+            rowsWritten: totals.rowsWritten, longestRead: totals.longestRead, readerCPU: totals.readerCPU)
+    }
+
+    /// The calling thread's CPU time so far, in seconds (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Runs both sides `repetitions` times, alternating which goes first.
@@ -172,6 +185,8 @@ enum ConcurrentReadsWorkload {
         let queueRowsWrittenPerSecond: Double
         let poolLongestRead: Double
         let queueLongestRead: Double
+        let poolCPUPerRead: Double
+        let queueCPUPerRead: Double
         let seconds: Double
         let repetitions: Int
 
@@ -186,6 +201,8 @@ enum ConcurrentReadsWorkload {
             queueRowsWrittenPerSecond = queue.map(\.rowsWrittenPerSecond).median
             poolLongestRead = pool.map(\.longestRead).max() ?? .nan
             queueLongestRead = queue.map(\.longestRead).max() ?? .nan
+            poolCPUPerRead = pool.map(\.readerCPUPerRead).median
+            queueCPUPerRead = queue.map(\.readerCPUPerRead).median
             self.seconds = seconds
             self.repetitions = pool.count
         }
@@ -198,10 +215,12 @@ enum ConcurrentReadsWorkload {
                 medians (longest read: of all runs)
                   pool:  \(format(poolReadsPerSecond, "%.0f")) reads/s, \
                 \(format(poolRowsWrittenPerSecond, "%.0f")) rows written/s, longest read \
-                \(format(poolLongestRead * 1000, "%.1f")) ms
+                \(format(poolLongestRead * 1000, "%.1f")) ms, reader CPU \
+                \(format(poolCPUPerRead * 1000, "%.3f")) ms/read
                   queue: \(format(queueReadsPerSecond, "%.0f")) reads/s, \
                 \(format(queueRowsWrittenPerSecond, "%.0f")) rows written/s, longest read \
-                \(format(queueLongestRead * 1000, "%.1f")) ms
+                \(format(queueLongestRead * 1000, "%.1f")) ms, reader CPU \
+                \(format(queueCPUPerRead * 1000, "%.3f")) ms/read
                   reads/s pool / queue: \(format(readRatio, "%.2f")) (goal 1.7)
                 """
         }
@@ -224,6 +243,8 @@ enum ConcurrentReadsWorkload {
                 "\"queue_rows_written_per_s\":\(number(queueRowsWrittenPerSecond, 6))",
                 "\"pool_longest_read_s\":\(number(poolLongestRead, 4))",
                 "\"queue_longest_read_s\":\(number(queueLongestRead, 4))",
+                "\"pool_reader_cpu_s_per_read\":\(number(poolCPUPerRead, 4))",
+                "\"queue_reader_cpu_s_per_read\":\(number(queueCPUPerRead, 4))",
             ]
             return "{" + fields.joined(separator: ",") + "}"
         }

@@ -21,7 +21,7 @@ final class ConcurrentReadsWorkloadTests: XCTestCase {
         for field in [
             "\"workload\":\"W8\"", "\"pool_reads_per_s\":", "\"queue_reads_per_s\":", "\"read_ratio\":",
             "\"pool_rows_written_per_s\":", "\"queue_rows_written_per_s\":", "\"pool_longest_read_s\":",
-            "\"queue_longest_read_s\":",
+            "\"queue_longest_read_s\":", "\"pool_reader_cpu_s_per_read\":",
         ] {
             XCTAssertTrue(summary.json.contains(field), "\(field) in \(summary.json)")
         }
