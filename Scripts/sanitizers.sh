@@ -5,7 +5,7 @@
 #   2. Address Sanitizer on the whole XCTest suite (detect_leaks=0: XCTest itself leaks on Linux), but for
 #      the test that asserts resident memory stays flat: ASan's quarantine holds freed memory by design,
 #      so that test measures ASan, not the library.
-#   3. valgrind memcheck, for leaks of our own code, on the sample and on the crash writer.
+#   3. valgrind memcheck, for leaks of our own code, on the sample and on the crash writer (queue and pool).
 # Each step prints PASS or FAIL; the script exits non-zero when any step failed.
 # Usage: Scripts/sanitizers.sh [tsan] [asan] [memcheck]   (no argument: all three)
 # Build folders: /tmp/tsan-build, /tmp/asan-build, /tmp/rel-build (override with SANITIZER_SCRATCH_ROOT).
@@ -57,9 +57,11 @@ for step in "${steps[@]}"; do
         result=$?
         bin=$(swift build --scratch-path "$root/rel-build" --show-bin-path)
         # The sample builds its database on the first run (an import of 34,006 cities) and answers from it on
-        # the second; the crash writer writes 20 batches into a WAL file and exits.
+        # the second; the crash writer writes 20 batches into a WAL file and exits, through a queue, then
+        # through a DatabasePool (reading each batch back on a reader).
         for run in "countries-cities --db $db_folder/x.sqlite JP" "countries-cities --db $db_folder/x.sqlite JP" \
-            "SQLiteRecordCrashWriter $db_folder/crash.sqlite --batch-size 10 --batches 20"; do
+            "SQLiteRecordCrashWriter $db_folder/crash.sqlite --batch-size 10 --batches 20" \
+            "SQLiteRecordCrashWriter $db_folder/pool.sqlite --batch-size 10 --batches 20 --pool"; do
             [ "$result" -eq 0 ] || break
             # shellcheck disable=SC2086
             valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
@@ -71,7 +73,7 @@ for step in "${steps[@]}"; do
             if [ "$code" -ne 0 ]; then result=$code; fi
         done
         rm -rf "$db_folder"
-        report "valgrind memcheck (sample, crash writer)" "$result" "$log"
+        report "valgrind memcheck (sample, crash writer on a queue and on a pool)" "$result" "$log"
         ;;
     *)
         echo "unknown step $step (tsan, asan, memcheck)" >&2
