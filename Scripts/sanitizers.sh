@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sanitizer runs for SQLiteRecord (issue 8), one after the other so that a 2-core machine stays usable:
-#   1. Thread Sanitizer on the concurrency suite,
+#   1. Thread Sanitizer on the concurrency suites (ConcurrencyTests, PoolConcurrencyTests: 8 readers and a
+#      writer on a DatabasePool) and the pool's own suites (DatabasePoolTests, DatabasePoolAsyncTests),
 #   2. Address Sanitizer on the whole XCTest suite (detect_leaks=0: XCTest itself leaks on Linux), but for
 #      the test that asserts resident memory stays flat: ASan's quarantine holds freed memory by design,
 #      so that test measures ASan, not the library.
-#   3. valgrind memcheck, for leaks of our own code, on the sample and on the crash writer.
+#   3. valgrind memcheck, for leaks of our own code, on the sample and on the crash writer (queue and pool).
 # Each step prints PASS or FAIL; the script exits non-zero when any step failed.
 # Usage: Scripts/sanitizers.sh [tsan] [asan] [memcheck]   (no argument: all three)
 # Build folders: /tmp/tsan-build, /tmp/asan-build, /tmp/rel-build (override with SANITIZER_SCRATCH_ROOT).
@@ -27,14 +28,16 @@ for step in "${steps[@]}"; do
     case "$step" in
     tsan)
         log="$logs/tsan.log"
+        tsan_suites='ConcurrencyTests|DatabasePoolTests|DatabasePoolAsyncTests'  # a regex: PoolConcurrencyTests too
         # TSan sees NSLock and dispatch queues; the library uses nothing else (Mutex would be invisible to it).
         swift build --build-tests --sanitize=thread --scratch-path "$root/tsan-build" >"$log" 2>&1 &&
             TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" swift test --skip-build --sanitize=thread \
-                --scratch-path "$root/tsan-build" --filter ConcurrencyTests >>"$log" 2>&1
+                --scratch-path "$root/tsan-build" --filter "$tsan_suites" >>"$log" 2>&1
         result=$?
         if grep -q "ThreadSanitizer" "$log"; then result=1; fi
         grep -E "ConcurrencyTests:|Executed|ThreadSanitizer|SUMMARY" "$log" | sort -u
-        report "TSan (ConcurrencyTests)" "$result" "$log"
+        report "TSan (ConcurrencyTests, PoolConcurrencyTests, DatabasePoolTests, DatabasePoolAsyncTests)" \
+            "$result" "$log"
         ;;
     asan)
         log="$logs/asan.log"
@@ -54,9 +57,11 @@ for step in "${steps[@]}"; do
         result=$?
         bin=$(swift build --scratch-path "$root/rel-build" --show-bin-path)
         # The sample builds its database on the first run (an import of 34,006 cities) and answers from it on
-        # the second; the crash writer writes 20 batches into a WAL file and exits.
+        # the second; the crash writer writes 20 batches into a WAL file and exits, through a queue, then
+        # through a DatabasePool (reading each batch back on a reader).
         for run in "countries-cities --db $db_folder/x.sqlite JP" "countries-cities --db $db_folder/x.sqlite JP" \
-            "SQLiteRecordCrashWriter $db_folder/crash.sqlite --batch-size 10 --batches 20"; do
+            "SQLiteRecordCrashWriter $db_folder/crash.sqlite --batch-size 10 --batches 20" \
+            "SQLiteRecordCrashWriter $db_folder/pool.sqlite --batch-size 10 --batches 20 --pool"; do
             [ "$result" -eq 0 ] || break
             # shellcheck disable=SC2086
             valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
@@ -68,7 +73,7 @@ for step in "${steps[@]}"; do
             if [ "$code" -ne 0 ]; then result=$code; fi
         done
         rm -rf "$db_folder"
-        report "valgrind memcheck (sample, crash writer)" "$result" "$log"
+        report "valgrind memcheck (sample, crash writer on a queue and on a pool)" "$result" "$log"
         ;;
     *)
         echo "unknown step $step (tsan, asan, memcheck)" >&2

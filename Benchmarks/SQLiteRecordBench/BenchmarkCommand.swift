@@ -42,14 +42,24 @@ enum BenchmarkCommand {
             printLine("warning: a debug build; measure with -c release")
         #endif
 
-        let timings = try BenchmarkRun.run(options.workloads, input: input, repetitions: options.repetitions) {
-            printError("  \($0)")
-        }
-        let memory = options.workloads.contains(.fetchAll) ? try PeakMemory.measureW2(cities: cities) : nil
+        if !options.workloads.isEmpty {
+            let timings = try BenchmarkRun.run(options.workloads, input: input, repetitions: options.repetitions) {
+                printError("  \($0)")
+            }
+            let memory = options.workloads.contains(.fetchAll) ? try PeakMemory.measureW2(cities: cities) : nil
 
-        printLine(BenchmarkReport.table(timings, memory: memory))
-        if options.json {
-            for line in BenchmarkReport.jsonLines(timings, memory: memory) { printLine(line) }
+            printLine(BenchmarkReport.table(timings, memory: memory))
+            if options.json {
+                for line in BenchmarkReport.jsonLines(timings, memory: memory) { printLine(line) }
+            }
+        }
+        if options.runsConcurrentReads {
+            let results = try ConcurrentReadsWorkload.runAll(
+                input: input, seconds: options.concurrentReadSeconds, repetitions: options.repetitions
+            ) { printError("  \($0)") }
+            let summary = ConcurrentReadsWorkload.Summary(results, seconds: options.concurrentReadSeconds)
+            printLine(summary.table)
+            if options.json { printLine(summary.json) }
         }
     }
 

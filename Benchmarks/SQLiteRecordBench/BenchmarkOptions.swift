@@ -3,7 +3,7 @@ import Foundation
 /// The command line, parsed by hand.
 ///
 /// ```
-/// sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3]
+/// sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3,W8] [--w8-seconds S]
 /// ```
 /// `--rss-child W2-library|W2-baseline --database PATH` is internal: the parent starts itself that way to
 /// measure one side's peak memory.
@@ -12,6 +12,10 @@ struct BenchmarkOptions: Equatable {
     var repetitions = 5
     var json = false
     var workloads = Workload.allCases
+    /// True when W8 (``ConcurrentReadsWorkload``, pool against queue) was asked for.
+    var runsConcurrentReads = false
+    /// Seconds each side of W8 runs per repetition.
+    var concurrentReadSeconds = ConcurrentReadsWorkload.defaultSeconds
     /// Set in a peak-memory child: the side whose W2 it runs.
     var rssChild: Side?
     /// The database a peak-memory child reads.
@@ -19,7 +23,7 @@ struct BenchmarkOptions: Equatable {
     var showsHelp = false
 
     static let usage = """
-        Usage: sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3]
+        Usage: sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3,W8] [--w8-seconds S]
 
         Runs the same workloads through SQLiteRecord and through hand-written sqlite3 calls, and prints the
         median and minimum seconds of each side and their ratio.
@@ -29,7 +33,9 @@ struct BenchmarkOptions: Equatable {
           --repetitions N    timed runs per workload and side after one warm-up (default: 5)
           --json             also print one JSON line per workload
           --workloads LIST   only these workloads, comma-separated: W1 insert, W2 fetch all, W3 lookups,
-                             W4 fetch by country, W5 decode only (default: all)
+                             W4 fetch by country, W5 decode only (default: W1 to W5); W8, run only when
+                             named: 2 threads of W4 fetches beside a writer, DatabasePool against DatabaseQueue
+          --w8-seconds S     seconds each side of W8 runs per repetition (default: \(Int(ConcurrentReadsWorkload.defaultSeconds)))
           --help             this text
         """
 
@@ -59,7 +65,19 @@ struct BenchmarkOptions: Equatable {
             case "--json":
                 options.json = true
             case "--workloads":
-                options.workloads = try parseWorkloads(try value(for: argument))
+                let names = try value(for: argument).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).uppercased()
+                }
+                options.runsConcurrentReads = names.contains(ConcurrentReadsWorkload.name)
+                let others = names.filter { $0 != ConcurrentReadsWorkload.name }
+                let onlyW8 = others.isEmpty && options.runsConcurrentReads
+                options.workloads = onlyW8 ? [] : try parseWorkloads(others.joined(separator: ","))
+            case "--w8-seconds":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw BenchmarkError("--w8-seconds needs a positive number of seconds, not \"\(text)\"")
+                }
+                options.concurrentReadSeconds = seconds
             case "--rss-child":
                 let text = try value(for: argument)
                 guard text.hasPrefix("W2-"), let side = Side(rawValue: String(text.dropFirst(3))) else {

@@ -166,6 +166,24 @@ final class ReadmeTourTests: XCTestCase {
         XCTAssertEqual(france.id, 1)
     }
 
+    func testTheQueueOrPoolSectionRuns() throws {
+        func openLibrary(at path: String) throws -> DatabasePool {
+            let pool = try DatabasePool(path: path)  // WAL mode; reads run beside the write
+            try RecordStore.use(pool)  // save(), fetch() and the async twins now go through the pool
+            return pool
+        }
+
+        let pool = try openLibrary(at: folder.appendingPathComponent("library.sqlite").path)
+        try pool.write { db in
+            try db.execute(
+                sql: "CREATE TABLE countries (id INTEGER PRIMARY KEY, name TEXT, iso TEXT, population INTEGER)")
+        }
+        var peru = Country(id: nil, name: "Peru", iso: "PE", population: 34_000_000)
+        try peru.save()
+        XCTAssertEqual(try Country.fetch().map(\.name), ["Peru"])
+        XCTAssertEqual(try pool.read { db in try db.scalar(String.self, sql: "PRAGMA journal_mode") }, "wal")
+    }
+
     func testTheREADMEShowsThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -175,7 +193,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 4)
+        XCTAssertEqual(blocks.count, 5)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

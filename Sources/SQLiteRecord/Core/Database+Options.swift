@@ -2,8 +2,9 @@ import CSQLiteRecord
 import Foundation
 
 extension Database {
-    /// How a connection is opened and set up: given to ``Database/init(path:options:)`` and
-    /// ``DatabaseQueue/init(path:options:)``.
+    /// How a connection is opened and set up: given to ``Database/init(path:options:)``,
+    /// ``DatabaseQueue/init(path:options:)`` and ``DatabasePool/init(path:options:)`` (which applies them to
+    /// its writer and to each reader).
     ///
     /// ```swift
     /// let reader = try Database(path: "world.sqlite", options: .init(readOnly: true, busyTimeout: 1))
@@ -35,13 +36,18 @@ extension Database {
         /// their description; when false (the default) descriptions give only how many there were, so that
         /// logs do not leak stored data. ``DatabaseError/arguments`` holds the values either way.
         public var showsArgumentsInErrors: Bool
+        /// The most reader connections a ``DatabasePool`` opens, each when a read first needs it: as many
+        /// reads run at once, and a read beyond them waits for one to finish. At least 1; ignored by
+        /// ``Database`` and ``DatabaseQueue``. Default 5, GRDB's too: more than the cores of most devices,
+        /// few enough that the connections' page caches stay small.
+        public var maximumReaderCount: Int
 
         /// Options with SQLite's defaults except foreign keys on and a 5-second busy timeout.
         /// - Parameters: see each property; `busyTimeout` is in seconds.
         public init(
             readOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: TimeInterval = 5,
             foreignKeys: Bool = true, journalMode: JournalMode? = nil, statementCacheCapacity: Int = 128,
-            showsArgumentsInErrors: Bool = false
+            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5
         ) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
@@ -50,11 +56,13 @@ extension Database {
             self.journalMode = journalMode
             self.statementCacheCapacity = statementCacheCapacity
             self.showsArgumentsInErrors = showsArgumentsInErrors
+            self.maximumReaderCount = maximumReaderCount
         }
 
         /// The flags for `sqlite3_open_v2`.
         var openFlags: Int32 {
-            // The connection is only ever used by one thread at a time (DatabaseQueue serializes), so SQLite's
+            // The connection is only ever used by one thread at a time (DatabaseQueue serializes; a DatabasePool
+            // hands each reader to one read at a time), so SQLite's
             // own per-connection mutex is not needed. sqlite3_interrupt, the one call made from another
             // thread, is documented safe without it.
             var flags = SQLITE_OPEN_NOMUTEX
@@ -116,7 +124,7 @@ extension Database {
     /// Runs `PRAGMA journal_mode = mode` and checks the answer: SQLite answers with the mode in force, which
     /// is not the one asked for when the database cannot use it (an in-memory database only has `memory`
     /// and `off`).
-    private func setJournalMode(_ mode: JournalMode) throws {
+    func setJournalMode(_ mode: JournalMode) throws {
         let sql = "PRAGMA journal_mode = \(mode.rawValue)"  // a case name from the enum, not user input
         let statement = try makeStatement(sql: sql)
         let current = try statement.step() ? statement.string(at: 0).lowercased() : ""

@@ -66,11 +66,11 @@ extension DatabaseQueue {
     /// Runs `work` on `queue`, resuming the caller with its result, and interrupts it when the calling
     /// task is cancelled while it runs.
     private func perform<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let operation = QueueOperation(connection: database.handle)
+        let operation = QueueOperation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 queue.async {
-                    guard operation.start() else {
+                    guard operation.start(on: self.database.handle) else {
                         continuation.resume(throwing: CancellationError())
                         return
                     }
@@ -92,27 +92,26 @@ extension DatabaseQueue {
 /// after `finish()` would hit the next caller's statement instead. Both sides take `lock`, so the state
 /// cannot change between the handler's check and its `sqlite3_interrupt` call.
 final class QueueOperation: @unchecked Sendable {
-    // @unchecked Sendable: `state` is read and written only with `lock` held. `connection` is immutable and
-    // used only for sqlite3_interrupt, which SQLite documents as safe from any thread; while the state is
-    // `running`, the queue block holds the DatabaseQueue, so the connection is open.
+    // @unchecked Sendable: `state` and `connection` are read and written only with `lock` held. `connection`
+    // is used only for sqlite3_interrupt, which SQLite documents as safe from any thread; while the state is
+    // `running`, the block that runs the operation holds the connection's owner (the DatabaseQueue, or the
+    // DatabasePool that lent the reader), so the connection is open.
     private enum State {
         case pending, running, finished, cancelled
     }
 
     private let lock = NSLock()
     private var state = State.pending
-    private let connection: OpaquePointer
+    private var connection: OpaquePointer?
 
-    init(connection: OpaquePointer) {
-        self.connection = connection
-    }
-
-    /// Marks the operation as running; false when it was cancelled first and must not run.
-    func start() -> Bool {
+    /// Marks the operation as running on `connection` (known only now for a pool's reads); false when it was
+    /// cancelled first and must not run.
+    func start(on connection: OpaquePointer) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard state == .pending else { return false }
         state = .running
+        self.connection = connection
         return true
     }
 
@@ -130,7 +129,7 @@ final class QueueOperation: @unchecked Sendable {
         defer { lock.unlock() }
         switch state {
         case .pending: state = .cancelled
-        case .running: sqlite3_interrupt(connection)
+        case .running: if let connection { sqlite3_interrupt(connection) }
         case .finished, .cancelled: break
         }
     }

@@ -28,6 +28,8 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// closure that hops to another queue with `sync` and calls back into this one would escape the
     /// `queueKey` check and deadlock (libdispatch then traps); the owner thread catches it.
     let owner = QueueOwner()
+    /// What the queue is called in errors: `DatabaseQueue`, or `DatabasePool` for a pool's writer.
+    let name: String
 
     /// The database file's path, or `":memory:"`.
     public var path: String { database.path }
@@ -39,9 +41,15 @@ public final class DatabaseQueue: @unchecked Sendable {
     ///   - options: how to open and set up the connection.
     /// - Throws: ``DatabaseError`` as ``Database/init(path:options:)``: `SQLITE_CANTOPEN`, `SQLITE_NOTADB`,
     ///   `SQLITE_CORRUPT`.
-    public init(path: String, options: Database.Options) throws {
-        database = try Database(path: path, options: options)
-        queue = DispatchQueue(label: "SQLiteRecord.DatabaseQueue")
+    public convenience init(path: String, options: Database.Options) throws {
+        self.init(database: try Database(path: path, options: options), name: "DatabaseQueue")
+    }
+
+    /// A queue around `database`, an open connection: a ``DatabasePool``'s writer, named `name` in errors.
+    init(database: Database, name: String) {
+        self.database = database
+        self.name = name
+        queue = DispatchQueue(label: "SQLiteRecord.\(name)")
         queue.setSpecific(key: queueKey, value: true)
     }
 
@@ -128,11 +136,16 @@ public final class DatabaseQueue: @unchecked Sendable {
         sqlite3_interrupt(database.handle)
     }
 
+    /// True when the calling thread runs a block on this queue now: a `read` or `write` there would deadlock.
+    var isCurrentThreadInside: Bool {
+        DispatchQueue.getSpecific(key: queueKey) == true || owner.isCurrentThread
+    }
+
     private func checkNotReentrant(_ call: String) throws {
-        if DispatchQueue.getSpecific(key: queueKey) == true || owner.isCurrentThread {
+        if isCurrentThreadInside {
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "DatabaseQueue.\(call) was called from inside read or write on the same queue, which "
+                message: "\(name).\(call) was called from inside read or write on the same queue, which "
                     + "would deadlock; use the Database that the outer closure receives")
         }
     }

@@ -2,7 +2,7 @@ import CSQLiteRecord
 
 /// What a connection knows of the transactions the library opened on it, kept where the connection's commit
 /// and rollback hooks can read it: the guard that stops work from committing on its own once SQLite has
-/// ended the transaction it belonged to, and the flag that makes a ``DatabaseQueue/read(_:)`` read-only.
+/// ended the transaction it belonged to, and the flag that makes a `read` read-only.
 ///
 /// SQLite rolls back a whole transaction on an interrupt and on some `SQLITE_FULL`, `SQLITE_IOERR`,
 /// `SQLITE_BUSY` and `SQLITE_NOMEM` errors, and a body's own SQL may run `COMMIT` or `ROLLBACK`. The
@@ -30,6 +30,8 @@ final class TransactionGuard {
     /// True while `PRAGMA query_only` is on because the library set it (inside a read): writes then fail with
     /// `SQLITE_READONLY`, which ``explanation(for:)`` words for the reader.
     @exclusivity(unchecked) var refusesWrites = false
+    /// `sqlite3_total_changes64` when the current read snapshot began: a read whose body changed rows throws.
+    @exclusivity(unchecked) var changesAtSnapshotStart: Int64 = 0
     /// The connection's schema cache, which the same hooks keep honest.
     let schemaCache: SchemaCache
 
@@ -67,8 +69,8 @@ final class TransactionGuard {
                 + "let the error end the body, or run the rest in a new write"
         }
         if resultCode.primary == .readOnly && refusesWrites {
-            return "a read cannot write: DatabaseQueue.read runs its body in one read-only snapshot "
-                + "(PRAGMA query_only); run this statement inside DatabaseQueue.write instead"
+            return "a read cannot write: DatabaseQueue.read and DatabasePool.read run their body in one read-only "
+                + "snapshot (PRAGMA query_only); run this statement inside write instead"
         }
         return nil
     }
@@ -77,28 +79,69 @@ final class TransactionGuard {
 extension Database {
     /// Runs `body` in one DEFERRED transaction with writes refused (`PRAGMA query_only`): every statement of
     /// the body reads one snapshot of the database, and a statement that would write fails with
-    /// `SQLITE_READONLY` and a message that points at `write`. The snapshot begins at the body's first read.
-    /// See <https://www.sqlite.org/isolation.html> and <https://www.sqlite.org/pragma.html#pragma_query_only>.
-    /// - Throws: what `body` throws, or ``DatabaseError`` from BEGIN or COMMIT.
-    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+    /// `SQLITE_READONLY` and a message that points at `write`. The snapshot begins at the body's first read,
+    /// or at once when `startingNow` is true (a ``DatabasePool`` reader, whose snapshot should be the state
+    /// when the read began). The transaction is rolled back, never committed, at the end: a body that turned
+    /// `query_only` off and wrote has its writes undone and the read throws (and the commit hook refuses any
+    /// commit while writes are refused). See <https://www.sqlite.org/isolation.html> and
+    /// <https://www.sqlite.org/pragma.html#pragma_query_only>.
+    /// - Throws: what `body` throws, ``DatabaseError`` from BEGIN, or ``DatabaseError`` with `SQLITE_READONLY`
+    ///   when the body changed rows.
+    func readSnapshot<T>(startingNow: Bool = false, _ body: () throws -> T) throws -> T {
         if isInsideTransaction { return try body() }
+        try beginReadSnapshot(startingNow: startingNow)
+        do {
+            let result = try body()
+            try endReadSnapshot()
+            return result
+        } catch {
+            abandonReadSnapshot()
+            throw error
+        }
+    }
+
+    /// Opens the read-only DEFERRED transaction of ``readSnapshot(startingNow:_:)``; with `startingNow`, also
+    /// reads the schema's first page, which makes SQLite take the snapshot now rather than at the first
+    /// statement of the body (in WAL mode, the snapshot is the last commit before that first read).
+    /// See <https://www.sqlite.org/wal.html#concurrency>.
+    /// - Throws: ``DatabaseError`` from the pragma, BEGIN or the read.
+    func beginReadSnapshot(startingNow: Bool) throws {
         if !transactionGuard.refusesWrites {
             try run(sql: "PRAGMA query_only = 1")
             transactionGuard.refusesWrites = true
         }
         try run(sql: TransactionKind.deferred.beginSQL)
-        // Rolled back, never committed, at the end: a body that turned `query_only` off and wrote has its
-        // writes undone (and the commit hook refuses any commit while writes are refused).
-        defer { if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") } }
-        let changesBefore = sqlite3_total_changes64(handle)
-        let result = try body()
-        if sqlite3_total_changes64(handle) != changesBefore {
+        transactionGuard.changesAtSnapshotStart = sqlite3_total_changes64(handle)
+        // Another connection (a pool's writer, another process) may have changed the schema since the last
+        // snapshot: the cached columns are checked against `PRAGMA schema_version` again.
+        schemaCache.isCurrent = false
+        guard startingNow else { return }
+        do {
+            try run(sql: "SELECT rootpage FROM sqlite_master LIMIT 1")
+        } catch {
+            abandonReadSnapshot()
+            throw error
+        }
+    }
+
+    /// Ends the snapshot that ``beginReadSnapshot(startingNow:)`` opened, with a ROLLBACK: a read has nothing
+    /// to commit.
+    /// - Throws: ``DatabaseError`` with `SQLITE_READONLY` when the body changed rows (after turning `PRAGMA
+    ///   query_only` off); they were rolled back.
+    func endReadSnapshot() throws {
+        let changed = sqlite3_total_changes64(handle) != transactionGuard.changesAtSnapshotStart
+        if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
+        if changed {
             throw DatabaseError(
                 resultCode: .readOnly,
                 message: "a read cannot write: the body changed rows (after turning PRAGMA query_only off), and its "
-                    + "changes were rolled back; write inside DatabaseQueue.write")
+                    + "changes were rolled back; write inside write")
         }
-        return result
+    }
+
+    /// Rolls back the snapshot's transaction after an error, keeping the error that caused it.
+    func abandonReadSnapshot() {
+        if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
     }
 
     /// Runs `body` outside any transaction the library opens, as ``DatabaseQueue/writeWithoutTransaction(_:)-3xevm``

@@ -54,7 +54,7 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Records of table \"\(table)\" encode no \"\(column)\" column for their id; when CodingKeys "
                 + "renames id, set static primaryKeyColumn to that name"
         case .noDefaultStore:
-            return "No default database: call RecordStore.use(_:) with a DatabaseQueue first, "
+            return "No default database: call RecordStore.use(_:) with a DatabaseQueue or DatabasePool first, "
                 + "or pass a Database explicitly"
         case .missingKey(let table, let column):
             return "The record for table \"\(table)\" has no value for its key column \"\(column)\": set the key "

@@ -7,15 +7,16 @@ import Foundation
 public enum RecordStore {
     // `current` is read and written only while `lock` is held.
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var current: DatabaseQueue?
+    nonisolated(unsafe) private static var current: (any DatabaseWriter)?
 
-    /// Makes `queue` the default for every call that takes no database, replacing any earlier one.
+    /// Makes `writer` (a ``DatabaseQueue`` or a ``DatabasePool``) the default for every call that takes no
+    /// database, replacing any earlier one. Through a pool, fetches run beside the saves.
     /// - Throws: ``DatabaseError`` when the database cannot be read (its schema is checked once here, so a
     ///   broken file is reported at set-up rather than at the first save).
-    public static func use(_ queue: DatabaseQueue) throws {
-        _ = try queue.read { db in try db.tableExists("sqlite_master") }
+    public static func use(_ writer: any DatabaseWriter) throws {
+        _ = try writer.read { db in try db.tableExists("sqlite_master") }
         lock.lock()
-        current = queue
+        current = writer
         lock.unlock()
     }
 
@@ -90,22 +91,29 @@ public enum RecordStore {
         try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// The queue set by ``use(_:)``, or nil before it was called.
+    /// The queue set by ``use(_:)``, or nil before it was called or when the default is a ``DatabasePool``.
     public static var queue: DatabaseQueue? {
+        writer as? DatabaseQueue
+    }
+
+    /// The queue or pool set by ``use(_:)``, or nil before it was called.
+    public static var writer: (any DatabaseWriter)? {
         lock.lock()
         defer { lock.unlock() }
         return current
     }
 
-    /// Forgets the default queue; later calls without a database throw ``RecordError/noDefaultStore``.
+    /// Forgets the default queue or pool; later calls without a database throw ``RecordError/noDefaultStore``.
     public static func reset() {
         lock.lock()
         current = nil
         lock.unlock()
     }
 
-    static func defaultQueue() throws -> DatabaseQueue {
-        guard let queue else { throw RecordError.noDefaultStore }
-        return queue
+    /// The default queue or pool. (Named for the queue it was before pools; kept so that the Record calls
+    /// that use it did not change.)
+    static func defaultQueue() throws -> any DatabaseWriter {
+        guard let writer else { throw RecordError.noDefaultStore }
+        return writer
     }
 }

@@ -93,8 +93,9 @@ public struct DatabaseMigrator: Sendable {
 
     /// Applies the migrations that have not run yet, in order, each in an IMMEDIATE transaction of its own.
     ///
-    /// The queue's connection is taken through ``DatabaseQueue/read(_:)-7l4om``, which serializes access to it
-    /// without opening a transaction: ``DatabaseQueue/write(_:)-3p679`` would wrap everything in one transaction,
+    /// `writer` is a ``DatabaseQueue`` or a ``DatabasePool`` (any ``DatabaseWriter``). Its writer connection is
+    /// taken through `writeWithoutTransaction`, which serializes access to it without opening a transaction:
+    /// `write` would wrap everything in one transaction,
     /// where `PRAGMA foreign_keys` cannot be changed and a failing migration would undo the ones before it.
     /// The migrator opens each migration's transaction itself.
     /// - Throws: ``MigrationError/unknownAppliedMigrations(unknown:path:)`` before anything changes when the
@@ -103,25 +104,25 @@ public struct DatabaseMigrator: Sendable {
     ///   migration leaves a row whose foreign key points nowhere (that migration is rolled back);
     ///   ``MigrationError/duplicateMigration(_:)``; what a migration throws, unchanged (that migration is
     ///   rolled back, those before it stay applied); ``DatabaseError`` from BEGIN, COMMIT or the ledger,
-    ///   or with `SQLITE_MISUSE` when called from inside `read` or `write` on the same queue.
-    public func migrate(_ queue: DatabaseQueue) throws {
-        try queue.writeWithoutTransaction { db in try run(db, upTo: nil) }
+    ///   or with `SQLITE_MISUSE` when called from inside `read` or `write` on the same queue or pool.
+    public func migrate(_ writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in try run(db, upTo: nil) }
     }
 
-    /// Applies the migrations that have not run yet, up to and including `identifier`, as ``migrate(_:)-8enk1``
+    /// Applies the migrations that have not run yet, up to and including `identifier`, as ``migrate(_:)-5g3eh``
     /// does; later ones are left for another call (a test of an intermediate state, say).
-    /// - Throws: as ``migrate(_:)-8enk1``, and ``MigrationError/unregisteredMigration(_:)`` when no migration has
+    /// - Throws: as ``migrate(_:)-5g3eh``, and ``MigrationError/unregisteredMigration(_:)`` when no migration has
     ///   that identifier.
-    public func migrate(_ queue: DatabaseQueue, upTo identifier: String) throws {
-        try queue.writeWithoutTransaction { db in try run(db, upTo: identifier) }
+    public func migrate(_ writer: any DatabaseWriter, upTo identifier: String) throws {
+        try writer.writeWithoutTransaction { db in try run(db, upTo: identifier) }
     }
 
-    /// The async twin of ``migrate(_:)-8enk1``: the calling task is suspended, not its thread, while the queue
-    /// runs the migrations.
-    /// - Throws: as ``migrate(_:)-8enk1``, and `CancellationError` when the task was cancelled before they
+    /// The async twin of ``migrate(_:)-5g3eh``: the calling task is suspended, not its thread, while the queue
+    /// or pool runs the migrations.
+    /// - Throws: as ``migrate(_:)-5g3eh``, and `CancellationError` when the task was cancelled before they
     ///   started.
-    public func migrate(_ queue: DatabaseQueue) async throws {
-        try await queue.writeWithoutTransaction { db in try run(db, upTo: nil) }
+    public func migrate(_ writer: any DatabaseWriter) async throws {
+        try await writer.writeWithoutTransaction { db in try run(db, upTo: nil) }
     }
 
     /// Applies the migrations that have not run yet on `db`.
@@ -130,7 +131,7 @@ public struct DatabaseMigrator: Sendable {
     /// Inside a transaction of the caller's (``DatabaseQueue/write(_:)-3p679``), each runs in a savepoint of it: the
     /// migrations and whatever else the transaction does (a first import of data, say) commit or roll back
     /// together, and a migration needing ``ForeignKeyChecks/deferred`` is refused before anything runs.
-    /// - Throws: as ``migrate(_:)-8enk1``, and ``MigrationError/foreignKeysCannotBeDisabledInTransaction(migration:)``
+    /// - Throws: as ``migrate(_:)-5g3eh``, and ``MigrationError/foreignKeysCannotBeDisabledInTransaction(migration:)``
     ///   inside a transaction when a pending migration needs foreign keys off.
     public func migrate(_ db: Database) throws {
         try run(db, upTo: nil)

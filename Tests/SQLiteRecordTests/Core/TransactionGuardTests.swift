@@ -263,7 +263,7 @@ final class TransactionGuardTests: XCTestCase {
             }
         ) { error in
             XCTAssertEqual((error as? DatabaseError)?.resultCode, .readOnly)
-            XCTAssertTrue("\(error)".contains("run this statement inside DatabaseQueue.write"), "\(error)")
+            XCTAssertTrue("\(error)".contains("run this statement inside write"), "\(error)")
         }
         XCTAssertThrowsError(try queue.read { db in try db.execute(sql: "CREATE TABLE other (x)") })
         XCTAssertThrowsError(try queue.read { db in try db.execute(sql: "DELETE FROM job") })

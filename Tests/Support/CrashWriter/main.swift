@@ -6,8 +6,11 @@ import SQLiteRecord
 /// written the batches it was asked for.
 ///
 /// ```
-/// SQLiteRecordCrashWriter DB_PATH [--batch-size N] [--batches M] [--catch-interrupts]
+/// SQLiteRecordCrashWriter DB_PATH [--batch-size N] [--batches M] [--catch-interrupts] [--pool]
 /// ```
+///
+/// With `--pool`, it writes through a DatabasePool instead of a DatabaseQueue, and after each commit reads
+/// the batch back on a reader (a read beside the next write) before it reports the commit.
 ///
 /// With `--catch-interrupts`, each batch is first written by a body that catches an interrupt: it inserts
 /// half the batch, runs a long INSERT into `noise` that another thread interrupts (SQLite then rolls the whole
@@ -64,7 +67,7 @@ let schema = """
 /// Signalled by the SQL function `noise_started` while the long statement of a body runs.
 let noiseRuns = DispatchSemaphore(value: 0)
 
-func writeCatchingAnInterrupt(_ queue: DatabaseQueue, _ items: [Item]) -> Bool {
+func writeCatchingAnInterrupt(_ queue: any DatabaseWriter, _ items: [Item]) -> Bool {
     let interrupted = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
         // Once the long statement runs, a few milliseconds into it: the interrupt lands inside it.
@@ -123,10 +126,15 @@ arguments.removeFirst()
 var batchSize: Int64 = 25
 var batchLimit: Int64?
 var catchesInterrupts = false
+var usesPool = false
 while let option = arguments.first {
     arguments.removeFirst()
     if option == "--catch-interrupts" {
         catchesInterrupts = true
+        continue
+    }
+    if option == "--pool" {
+        usesPool = true
         continue
     }
     guard let text = arguments.first, let value = Int64(text), value > 0 else {
@@ -141,7 +149,9 @@ while let option = arguments.first {
 }
 
 do {
-    let queue = try DatabaseQueue(path: path, options: .init(journalMode: .wal))
+    let queue: any DatabaseWriter =
+        usesPool
+        ? try DatabasePool(path: path) : try DatabaseQueue(path: path, options: .init(journalMode: .wal))
     let first = try queue.write { db -> Int64 in
         try db.execute(sql: schema)
         return (try db.scalar(Int64.self, sql: "SELECT max(batch) FROM items") ?? 0) + 1
@@ -163,6 +173,14 @@ do {
             report("refused \(batch)")
         }
         try queue.write { db in try Item.save(db, &items) }
+        if usesPool {
+            let stored = try queue.read { db in
+                try db.scalar(Int64.self, sql: "SELECT count(*) FROM items WHERE batch = ?", arguments: [batch])
+            }
+            guard stored == Int64(items.count) else {
+                fail("batch \(batch) reads back \(stored ?? -1) rows of \(items.count)", status: 1)
+            }
+        }
         report("committed \(batch)")
         batch += 1
     }
