@@ -137,7 +137,7 @@ extension Record {
     }
 
     /// The forms a UUID is stored in, the one `encoder` writes first.
-    private static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
+    static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
         let lower = SQLiteValue.text(uuid.uuidString.lowercased())
         let upper = SQLiteValue.text(uuid.uuidString)
         let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
@@ -146,6 +146,9 @@ extension Record {
         case .blob: return [blob, lower, upper]
         }
     }
+
+    /// ``recordEncoder``, read once per type (the default one builds a JSONEncoder each time it is read).
+    static func cachedRecordEncoder() -> RecordEncoder { keyEncoding().encoder }
 
     /// The type's key encoding, worked out on first use.
     private static func keyEncoding() -> KeyEncoding {
