@@ -29,7 +29,8 @@ struct BenchmarkOptions: Equatable {
           --repetitions N    timed runs per workload and side after one warm-up (default: 5)
           --json             also print one JSON line per workload
           --workloads LIST   only these workloads, comma-separated: W1 insert, W2 fetch all, W3 lookups,
-                             W4 fetch by country, W5 decode only (default: all)
+                             W4 fetch by country, W4-request the same through a request,
+                             W5 decode only (default: all)
           --help             this text
         """
 
@@ -85,7 +86,7 @@ struct BenchmarkOptions: Equatable {
         var chosen: Set<Workload> = []
         for name in text.split(separator: ",") {
             let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
-            guard let workload = Workload(rawValue: trimmed) else {
+            guard let workload = Workload.allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
                 let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
                 throw BenchmarkError("Unknown workload \"\(name)\" in --workloads; the workloads are \(names)")
             }

@@ -35,6 +35,8 @@ enum WorkloadRunner {
                 case .fetchAll: return try LibraryWorkloads.fetchAll(from: queue)
                 case .lookUp: return try LibraryWorkloads.lookUp(input.lookupIDs, in: queue)
                 case .fetchByCountry: return try LibraryWorkloads.fetchByCountry(input.countryCodes, in: queue)
+                case .fetchByCountryRequest:
+                    return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
                 case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
                 }
             }
@@ -47,7 +49,8 @@ enum WorkloadRunner {
                     return []
                 case .fetchAll, .decodeOnly: return try BaselineWorkloads.fetchAll(from: db)
                 case .lookUp: return try BaselineWorkloads.lookUp(input.lookupIDs, in: db)
-                case .fetchByCountry: return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
+                case .fetchByCountry, .fetchByCountryRequest:
+                    return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
                 }
             }
         }
