@@ -1,4 +1,4 @@
-/// `"column" = value` in the SET clause of a request's ``QueryInterfaceRequest/updateAll(_:_:)``.
+/// `"column" = value` in the SET clause of a request's ``QueryInterfaceRequest/updateAll(_:_:)-(_,[ColumnAssignment])``.
 ///
 /// ```swift
 /// try City.filter(Column("country_code") == "FR").updateAll(db, Column("population").set(to: Column("population") + 1))

@@ -19,7 +19,7 @@ extension Record {
         all().order(orderings)
     }
 
-    /// `expressions` of every row (see ``QueryInterfaceRequest/select(_:)-([any SQLExpressible])``).
+    /// `expressions` of every row (see ``QueryInterfaceRequest/select(_:)-([SQLExpressible])``).
     public static func select(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<Self> {
         all().select(expressions)
     }
