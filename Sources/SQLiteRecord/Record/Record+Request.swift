@@ -79,8 +79,11 @@ extension QueryInterfaceRequest {
     /// The first record the request selects, or nil.
     /// - Throws: as ``fetch(_:)``.
     public func fetchOne(_ db: Database) throws -> Base? {
-        try limit(1, offset: offsetCount).fetch(db).first
+        try limitedToOne.fetch(db).first
     }
+
+    /// The request with a limit of one row (none when its own limit is 0), its offset kept.
+    var limitedToOne: Self { limit(limitCount == 0 ? 0 : 1, offset: offsetCount) }
 
     /// The selected columns of every row, decoded as `type`: a selection with aggregates, or a few columns,
     /// into a `Decodable` type of your own (a column it does not ask for is ignored; an Optional property
@@ -108,7 +111,7 @@ extension QueryInterfaceRequest {
     /// A single value that is NULL (the `max` of no rows) is nil too.
     /// - Throws: as ``fetch(_:)``.
     public func fetchOne<T: Decodable>(_ db: Database, as type: T.Type) throws -> T? {
-        let query = try limit(1, offset: offsetCount).compiled(db, .select)
+        let query = try limitedToOne.compiled(db, .select)
         return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
             guard try statement.step() else { return nil }
             if statement.columnCount == 1 && statement.isNull(at: 0) { return nil }

@@ -25,6 +25,8 @@ final class RecordRequestTests: XCTestCase {
         XCTAssertTrue(try Novel.filter(Key.pages > 400).exists(db))
         XCTAssertEqual(try Novel.order(Key.pages).fetchOne(db)?.title, "100% Pure_Essays")
         XCTAssertNil(try Novel.filter(Key.pages > 1_000).fetchOne(db))
+        XCTAssertNil(try Novel.order(Key.pages).limit(0).fetchOne(db))
+        XCTAssertEqual(try Novel.order(Key.pages).limit(3, offset: 1).fetchOne(db)?.pages, 96)
         XCTAssertEqual(try Novel.order(Key.pages).limit(2, offset: 1).fetch(db).map(\.pages), [96, 145])
         XCTAssertEqual(try Novel.limit(2).count(db), 2)
         XCTAssertEqual(try Novel.all().count(db), 5)
@@ -83,6 +85,8 @@ final class RecordRequestTests: XCTestCase {
         XCTAssertEqual(try ids(Novel.filter(Key.isbn == QueryFixtures.isbn).order(Key.id)), [1, 4, 5])
         XCTAssertEqual(try ids(Novel.filter(Key.isbn.in([QueryFixtures.isbn, UUID()])).order(Key.id)), [1, 4, 5])
         XCTAssertEqual(try ids(Novel.filter(Key.isbn != QueryFixtures.isbn)), [])
+        let maybe: UUID? = QueryFixtures.isbn
+        XCTAssertEqual(try ids(Novel.filter(Key.isbn == maybe).order(Key.id)), [1, 4, 5])
     }
 
     /// A record type whose encoder stores UUIDs as BLOBs, dates as unix seconds and keys in snake_case.
