@@ -33,7 +33,8 @@ struct BenchmarkOptions: Equatable {
           --repetitions N    timed runs per workload and side after one warm-up (default: 5)
           --json             also print one JSON line per workload
           --workloads LIST   only these workloads, comma-separated: W1 insert, W2 fetch all, W3 lookups,
-                             W4 fetch by country, W5 decode only (default: W1 to W5); W8, run only when
+                             W4 fetch by country, W4-request the same through a request,
+                             W5 decode only (default: W1 to W5, W3-uuid, W4-request); W8, run only when
                              named: 2 threads of W4 fetches beside a writer, DatabasePool against DatabaseQueue
           --w8-seconds S     seconds each side of W8 runs per repetition (default: \(Int(ConcurrentReadsWorkload.defaultSeconds)))
           --help             this text
@@ -103,7 +104,7 @@ struct BenchmarkOptions: Equatable {
         var chosen: Set<Workload> = []
         for name in text.split(separator: ",") {
             let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
-            guard let workload = Workload(rawValue: trimmed) else {
+            guard let workload = Workload.allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
                 let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
                 throw BenchmarkError("Unknown workload \"\(name)\" in --workloads; the workloads are \(names)")
             }

@@ -63,6 +63,21 @@ enum LibraryWorkloads {
         }
     }
 
+    /// W4-request: W4 through a request, with the column named by a coding key: what a user of the query
+    /// interface writes.
+    static func fetchByCountryRequest(_ codes: [String], in queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in
+            var cities: [BenchCity] = []
+            for code in codes {
+                cities += try BenchCity.filter(Column(BenchCity.CodingKeys.countryCode) == code)
+                    .order(Column(BenchCity.CodingKeys.population).descending)
+                    .limit(BenchSchema.countryPageSize)
+                    .fetch(db)
+            }
+            return cities
+        }
+    }
+
     /// W5: a statement of the caller's, stepped by hand, each row decoded by `RowDecoder`.
     static func decodeAll(from queue: DatabaseQueue) throws -> [BenchCity] {
         try queue.read { db in

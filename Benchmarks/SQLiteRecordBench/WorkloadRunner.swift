@@ -36,6 +36,8 @@ enum WorkloadRunner {
                 case .lookUp: return try LibraryWorkloads.lookUp(input.lookupIDs, in: queue)
                 case .lookUpUUID: return try LibraryWorkloads.lookUp(input.lookupUUIDs, in: queue)
                 case .fetchByCountry: return try LibraryWorkloads.fetchByCountry(input.countryCodes, in: queue)
+                case .fetchByCountryRequest:
+                    return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
                 case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
                 }
             }
@@ -49,7 +51,8 @@ enum WorkloadRunner {
                 case .fetchAll, .decodeOnly: return try BaselineWorkloads.fetchAll(from: db)
                 case .lookUp: return try BaselineWorkloads.lookUp(input.lookupIDs, in: db)
                 case .lookUpUUID: return try BaselineWorkloads.lookUp(input.lookupUUIDs, in: db)
-                case .fetchByCountry: return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
+                case .fetchByCountry, .fetchByCountryRequest:
+                    return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
                 }
             }
         }

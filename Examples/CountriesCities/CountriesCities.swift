@@ -6,9 +6,12 @@ import SQLiteRecord
 @main
 struct CountriesCities {
     static let usage = """
-        usage: countries-cities [--db PATH] [--data DIR] [--demo] [ISO]
+        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--search TEXT] [--min-population N] [ISO]
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
+          --search TEXT         cities whose name holds TEXT (any case of A-Z; % and _ are plain characters),
+                                most populous first; with ISO, in that country only
+          --min-population N    only cities of at least N inhabitants (with --search, or on its own)
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
           --demo      save, update and delete records on a temporary copy of the database, printing each step
@@ -21,6 +24,11 @@ struct CountriesCities {
         var iso: String?
         var demo = false
         var help = false
+        var search: String?
+        var minimumPopulation: Int64?
+
+        /// True when the cities are searched rather than a country or the world summarized.
+        var searches: Bool { search != nil || minimumPopulation != nil }
     }
 
     static func main() {
@@ -47,6 +55,18 @@ struct CountriesCities {
                     throw SampleError.usage("\(argument) needs a value\n\(usage)")
                 }
                 if argument == "--db" { options.databasePath = value } else { options.dataDirectory = value }
+            case "--search", "--min-population":
+                guard let value = remaining.popFirst() else {
+                    throw SampleError.usage("\(argument) needs a value\n\(usage)")
+                }
+                if argument == "--search" {
+                    options.search = value
+                } else {
+                    guard let number = Int64(value), number >= 0 else {
+                        throw SampleError.usage("--min-population needs a whole number, not \"\(value)\"\n\(usage)")
+                    }
+                    options.minimumPopulation = number
+                }
             case "--demo":
                 options.demo = true
             case "-h", "--help":
@@ -70,7 +90,9 @@ struct CountriesCities {
             return
         }
         try queue.read { db in
-            if let iso = options.iso {
+            if options.searches {
+                try printSearch(options, db, output: output)
+            } else if let iso = options.iso {
                 try printCountry(iso, db, output: output)
             } else {
                 try printWorld(db, output: output)
@@ -148,6 +170,31 @@ struct CountriesCities {
             db, where: ["country_id": country.id], orderBy: [.descending("population"), .ascending("name")], limit: 10)
         for (rank, city) in cities.enumerated() {
             output(String(format: "%2d. ", rank + 1) + "\(city.name) (\(grouped(city.population)))")
+        }
+    }
+
+    /// The cities `--search` and `--min-population` ask for (in the ISO's country when one is given), most
+    /// populous first, as a request: the search text is matched literally, so `%` and `_` find only names
+    /// holding them.
+    static func printSearch(_ options: Options, _ db: Database, output: (String) -> Void) throws {
+        typealias Key = City.CodingKeys
+        var request = City.all()
+        if let text = options.search { request = request.filter(Key.name.contains(text)) }
+        if let minimum = options.minimumPopulation { request = request.filter(Key.population >= minimum) }
+        if let iso = options.iso {
+            guard let country = try Country.filter(Country.CodingKeys.iso == iso).fetchOne(db) else {
+                throw SampleError.unknownCountry(iso)
+            }
+            request = request.filter(Key.countryId == country.id)
+        }
+        let total = try request.count(db)
+        let found = total == 1 ? "1 city" : "\(grouped(total)) cities"
+        output(found + (total > 10 ? "; the ten most populous:" : total > 0 ? ":" : ""))
+        let cities = try request.order(Key.population.descending, Key.name.ascending).limit(10).fetch(db)
+        for (rank, city) in cities.enumerated() {
+            let country = try city.countryId.flatMap { try Country.fetchOne(db, id: $0) }
+            let place = country.map { "\(city.name), \($0.name)" } ?? city.name
+            output(String(format: "%2d. ", rank + 1) + "\(place) (\(grouped(city.population)))")
         }
     }
 

@@ -27,7 +27,8 @@ struct Country: Record, Equatable {
 
     static let tableName = "countries"
 
-    enum CodingKeys: String, CodingKey {
+    /// Columns as well as keys (``ColumnExpression``): requests name them, `Country.CodingKeys.iso == "FR"`.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, iso, iso3, fips, name, capital, population, tld, phone, languages, neighbours
         case geonameId = "geoname_id"
         case isoNumeric = "iso_numeric"
@@ -58,7 +59,8 @@ struct City: Record, Equatable {
 
     static let tableName = "cities"
 
-    enum CodingKeys: String, CodingKey {
+    /// Columns as well as keys: `City.CodingKeys.population > 1_000_000`.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, name, latitude, longitude, population, timezone
         case countryId = "country_id"
         case geonameId = "geoname_id"

@@ -72,6 +72,7 @@ final class BenchmarkAgreementTests: XCTestCase {
         }.reduce(0, +)
         XCTAssertEqual(expected, 167)
         try assertSidesAgree(.fetchByCountry, rows: expected)
+        try assertSidesAgree(.fetchByCountryRequest, rows: expected)
     }
 
     func testDecodeOnlyAgrees() throws { try assertSidesAgree(.decodeOnly, rows: 200) }

@@ -125,7 +125,28 @@ struct DiaryEntry: Record {
     static let tableName = "diary"
 }
 
+// Queries.md
+
+enum Shelving: String, Codable, CaseIterable, Sendable {
+    case front, back
+}
+
+struct Copy: Record {
+    var id: Int64?
+    var bookId: Int64?
+    var barcode: UUID
+    var shelf: Shelving
+    static let tableName = "copies"
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, barcode, shelf
+        case bookId = "book_id"
+    }
+}
+
 import XCTest
+
+// The SQL the Queries article shows beside each request is checked against what the request compiles to.
+@testable import SQLiteRecord
 
 final class DocCArticleSnippetTests: XCTestCase {
     private var folder: URL!
@@ -409,6 +430,165 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int, 0)
     }
 
+    /// Queries.md: each request runs, and its SQL is the SQL the article shows.
+    func testTheQueriesArticleRuns() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try Author.createTable(in: db)
+            try Book.createTable(in: db)
+            try Copy.createTable(in: db)
+        }
+        try RecordStore.use(queue)
+        var austen = Author(name: "Jane Austen")
+        try austen.save()
+        var books = [
+            Book(title: "Emma", publishedAt: Date(timeIntervalSince1970: -4_898_000_000)),
+            Book(title: "Persuasion"), Book(title: "Pride and Prejudice"), Book(title: "Lady Susan (draft)"),
+        ]
+        try austen.save(children: &books)
+        let barcode = UUID()
+        var copies = [
+            Copy(id: nil, bookId: 1, barcode: barcode, shelf: .front),
+            Copy(id: nil, bookId: 2, barcode: UUID(), shelf: .back),
+        ]
+        try Copy.save(&copies)
+        func sql(
+            _ request: QueryInterfaceRequest<some Record>, _ statement: RequestStatement = .select
+        ) throws -> String {
+            try queue.read { db in try request.compiled(db, statement).sql }
+        }
+
+        let title = Column(Book.CodingKeys.title)
+        let published = Column(Book.CodingKeys.publishedAt)
+        let recent = try Book.filter(published >= Date(timeIntervalSince1970: 0))
+            .order(published.descending, title)
+            .limit(10)
+            .fetch()
+        // SELECT * FROM "books" WHERE "published_at" >= ? ORDER BY "published_at" DESC, "title" ASC LIMIT ?
+        let emma = try Book.filter(title == "Emma").fetchOne()
+        // SELECT * FROM "books" WHERE "title" = ? LIMIT ?
+        let undated = try Book.filter(published == nil).count()
+        // SELECT count(*) FROM "books" WHERE "published_at" IS NULL
+        let pride = try Book.filter(title.hasPrefix("Pride")).exists()
+        // SELECT EXISTS (SELECT * FROM "books" WHERE "title" LIKE ? ESCAPE '\')
+
+        XCTAssertEqual(recent.count, 0)
+        XCTAssertEqual(emma?.id, 1)
+        XCTAssertEqual(undated, 3)
+        XCTAssertTrue(pride)
+        XCTAssertEqual(
+            try sql(
+                Book.filter(published >= Date(timeIntervalSince1970: 0)).order(published.descending, title).limit(10)),
+            "SELECT * FROM \"books\" WHERE \"published_at\" >= ? ORDER BY \"published_at\" DESC, \"title\" ASC LIMIT ?")
+        XCTAssertEqual(
+            try sql(Book.filter(title == "Emma").limit(1)), "SELECT * FROM \"books\" WHERE \"title\" = ? LIMIT ?")
+        XCTAssertEqual(
+            try sql(Book.filter(published == nil), .count),
+            "SELECT count(*) FROM \"books\" WHERE \"published_at\" IS NULL")
+        XCTAssertEqual(
+            try sql(Book.filter(title.hasPrefix("Pride")), .exists),
+            "SELECT EXISTS (SELECT * FROM \"books\" WHERE \"title\" LIKE ? ESCAPE '\\')")
+
+        let front = try Copy.filter(Copy.CodingKeys.shelf == Shelving.front).fetch()
+        // SELECT * FROM "copies" WHERE "shelf" = ?  (bound: TEXT 'front')
+        let copy = try Copy.filter(Copy.CodingKeys.barcode == barcode).fetchOne()
+        // SELECT * FROM "copies" WHERE "barcode" IN (?, ?, ?) LIMIT ?  (its three stored forms)
+
+        XCTAssertEqual(front.map(\.bookId), [1])
+        XCTAssertEqual(copy?.bookId, 1)
+        let shelfQuery = try queue.read { db in
+            try Copy.filter(Copy.CodingKeys.shelf == Shelving.front).compiled(db, .select)
+        }
+        XCTAssertEqual(shelfQuery.sql, "SELECT * FROM \"copies\" WHERE \"shelf\" = ?")
+        XCTAssertEqual(shelfQuery.arguments.values, [.text("front")])
+        XCTAssertEqual(
+            try sql(Copy.filter(Copy.CodingKeys.barcode == barcode).limit(1)),
+            "SELECT * FROM \"copies\" WHERE \"barcode\" IN (?, ?, ?) LIMIT ?")
+
+        let austens = Book.filter(Column("author_id") == austen.id && !(title == "Emma"))
+        // WHERE "author_id" = ? AND NOT "title" = ?
+        let either = Book.filter(title.in(["Emma", "Persuasion"]) || published == nil)
+        // WHERE "title" IN (?, ?) OR "published_at" IS NULL
+        let nothing = Book.filter(title.in([String]()))
+        // WHERE 0  (an empty list matches no row)
+        let between = Book.filter(Column("id").between(1, and: 3))
+        // WHERE "id" BETWEEN ? AND ?
+        let doubled = Book.filter(Column("id") * 2 > 5)
+        // WHERE "id" * ? > ?
+        let percent = Book.filter(title.contains("100%"))
+        // WHERE "title" LIKE ? ESCAPE '\'  (bound: '%100\%%')
+        let caseless = Book.filter(title.collating(.nocase) == "emma")
+        // WHERE "title" COLLATE "NOCASE" = ?
+        let custom = Book.filter(sql: "length(title) > ?", arguments: [8])
+        // WHERE (length(title) > ?)
+
+        let expected: [(QueryInterfaceRequest<Book>, String, Int)] = [
+            (austens, "\"author_id\" = ? AND NOT \"title\" = ?", 3),
+            (either, "\"title\" IN (?, ?) OR \"published_at\" IS NULL", 4),
+            (nothing, "0", 0),
+            (between, "\"id\" BETWEEN ? AND ?", 3),
+            (doubled, "\"id\" * ? > ?", 2),
+            (percent, "\"title\" LIKE ? ESCAPE '\\'", 0),
+            (caseless, "\"title\" COLLATE \"NOCASE\" = ?", 1),
+            (custom, "(length(title) > ?)", 3),
+        ]
+        for (request, condition, count) in expected {
+            XCTAssertEqual(try sql(request), "SELECT * FROM \"books\" WHERE " + condition)
+            XCTAssertEqual(try request.count(), count, condition)
+        }
+        XCTAssertEqual(
+            try queue.read { db in try percent.compiled(db, .select).arguments.values }, [.text("%100\\%%")])
+
+        struct AuthorCount: Decodable {
+            var authorId: Int64?
+            var books: Int
+        }
+        let counts = try Book.select(Column("author_id").forKey("authorId"), SQLExpression.countAll.forKey("books"))
+            .group(Column("author_id"))
+            .having(count(Column("id")) > 1)
+            .fetch(as: AuthorCount.self)
+        // SELECT "author_id" AS "authorId", count(*) AS "books" FROM "books" GROUP BY "author_id" HAVING count("id") > ?
+        let longest = try Book.select(max(Column("id"))).fetchOne(as: Int.self)
+        // SELECT max("id") FROM "books" LIMIT ?
+
+        XCTAssertEqual(counts.map(\.authorId), [1])
+        XCTAssertEqual(counts.map(\.books), [4])
+        XCTAssertEqual(longest, 4)
+        XCTAssertEqual(
+            try sql(
+                Book.select(Column("author_id").forKey("authorId"), SQLExpression.countAll.forKey("books"))
+                    .group(Column("author_id")).having(count(Column("id")) > 1)),
+            "SELECT \"author_id\" AS \"authorId\", count(*) AS \"books\" FROM \"books\" GROUP BY \"author_id\" "
+                + "HAVING count(\"id\") > ?")
+        XCTAssertEqual(
+            try sql(Book.select(max(Column("id"))).limit(1)), "SELECT max(\"id\") FROM \"books\" LIMIT ?")
+
+        try Book.filter(published == nil).updateAll(published.set(to: Date(timeIntervalSince1970: 0)))
+        // UPDATE "books" SET "published_at" = ? WHERE "published_at" IS NULL
+        try Book.filter(title.hasSuffix("(draft)")).deleteAll()
+        // DELETE FROM "books" WHERE "title" LIKE ? ESCAPE '\'
+        try Book.order(Column("id").descending).limit(1).deleteAll()
+        // DELETE FROM "books" WHERE rowid IN (SELECT rowid FROM "books" ORDER BY "id" DESC LIMIT ?)
+        try queue.read { db in
+            let cursor = try Book.order(title).fetchCursor(db)
+            while let book = try cursor.next() { print(book.title) }
+        }
+
+        XCTAssertEqual(try Book.order(title).fetch().map(\.title), ["Emma", "Persuasion"])
+        XCTAssertEqual(try Book.filter(published == nil).count(), 0)
+        let update = try queue.read { db in
+            try Book.filter(published == nil).compiled(
+                db, .update, assignments: [published.set(to: Date(timeIntervalSince1970: 0))])
+        }
+        XCTAssertEqual(update.sql, "UPDATE \"books\" SET \"published_at\" = ? WHERE \"published_at\" IS NULL")
+        XCTAssertEqual(
+            try sql(Book.filter(title.hasSuffix("(draft)")), .delete),
+            "DELETE FROM \"books\" WHERE \"title\" LIKE ? ESCAPE '\\'")
+        XCTAssertEqual(
+            try sql(Book.order(Column("id").descending).limit(1), .delete),
+            "DELETE FROM \"books\" WHERE rowid IN (SELECT rowid FROM \"books\" ORDER BY \"id\" DESC LIMIT ?)")
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -432,7 +612,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 20, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 26, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

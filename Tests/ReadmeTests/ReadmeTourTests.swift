@@ -130,6 +130,22 @@ final class ReadmeTourTests: XCTestCase {
         try ann.save()  // updated, never a second row
         let traveler = try Traveler.fetchOne(id: ann.id)
 
+        let population = Column(City.CodingKeys.population)
+        let name = Column(City.CodingKeys.name)
+        let millions = try City.filter(population > 1_000_000 && name != "Tokyo")
+            .order(population.descending)
+            .fetch()  // SELECT * FROM "cities" WHERE "population" > ? AND "name" <> ? ORDER BY "population" DESC
+        let marseilles = try City.filter(name.hasPrefix("Mar")).count()  // % and _ in the text are plain characters
+        let listed = try City.filter(name.in(["Paris", "Lyon"])).fetch()
+        let everyone = try City.select(sum(population)).fetchOne(as: Int.self)
+        try City.filter(population < 1_000_000).updateAll(population.set(to: population + 1))
+
+        XCTAssertEqual(millions.map(\.name), ["Paris"])
+        XCTAssertEqual(marseilles, 1)
+        XCTAssertEqual(listed.map(\.name), ["Paris"])
+        XCTAssertEqual(everyone, 12_749_913)
+        XCTAssertEqual(try City.fetchOne(where: ["name": "Marseille"])?.population, 870_732)
+
         XCTAssertEqual(france.id, 1)
         XCTAssertEqual(traveler?.name, "Ann B.")
         XCTAssertEqual(try Traveler.count(), 1)
@@ -193,7 +209,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 5)
+        XCTAssertEqual(blocks.count, 6)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

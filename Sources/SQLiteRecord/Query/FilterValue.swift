@@ -7,7 +7,8 @@ import Foundation
 /// form), uppercase text (`UUID().uuidString`, what Apple's APIs and many other tools write), and the 16
 /// bytes as a BLOB (``RecordEncoder/UUIDEncodingStrategy/blob``). A filter on a UUID matches all three:
 /// `"id" IN (?, ?, ?)`, which an index on the column still serves. Every filter form the library writes
-/// (the `where:` dictionaries of fetch, count and deleteAll) builds its conditions here.
+/// (the `where:` dictionaries of fetch, count and deleteAll) builds its conditions here, and requests
+/// compare a UUID with the same three forms.
 struct FilterValue: Equatable {
     /// The stored forms that match, the encoder's own first; empty for NULL, which matches `IS NULL`.
     let forms: [SQLiteValue]
@@ -33,19 +34,6 @@ struct FilterValue: Equatable {
             self.init(uuid)
         } else {
             self.init(try value?.checkedSQLiteValue() ?? .null)
-        }
-    }
-
-    /// The condition on `column`: `"column" IS NULL`, `"column" = ?` or `"column" IN (?, ?, ?)`, and the
-    /// values its parameters bind, in order.
-    func condition(on column: String) -> (sql: String, arguments: [SQLiteValue]) {
-        let name = SQLIdentifier.quoted(column)
-        switch forms.count {
-        case 0: return (name + " IS NULL", [])
-        case 1: return (name + " = ?", forms)
-        default:
-            let parameters = repeatElement("?", count: forms.count).joined(separator: ", ")
-            return (name + " IN (" + parameters + ")", forms)
         }
     }
 }

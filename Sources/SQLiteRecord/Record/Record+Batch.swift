@@ -56,12 +56,7 @@ extension Record {
     )
         throws -> Int
     {
-        try explainingMissingTable {
-            let query = RecordSQL.deleteAll(from: tableName, where: try checkedFilter(db, conditions, []))
-            try checkWriteTarget(db, insertingWithoutID: false)
-            try db.run(sql: query.sql, arguments: query.arguments)
-            return db.changesCount
-        }
+        try request(where: conditions).deleteAll(db)
     }
 
     /// Deletes every row a SQL condition of your own selects: `deleteAll(db, where: "population < ?", arguments: [500])`.
@@ -70,12 +65,7 @@ extension Record {
     ///   ``RecordError/viewNotWritable(table:)`` for a view.
     @discardableResult
     public static func deleteAll(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
-        let query = RecordSQL.deleteAll(from: tableName, where: .sql(sql, arguments))
-        try explainingMissingTable {
-            try checkWriteTarget(db, insertingWithoutID: false)
-            try db.run(sql: query.sql, arguments: query.arguments)
-        }
-        return db.changesCount
+        try request(sql: sql, arguments: arguments).deleteAll(db)
     }
 
     /// ``deleteAll(_:where:)`` through the default queue (``RecordStore``).

@@ -19,11 +19,7 @@ extension Record {
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        try explainingMissingTable {
-            let filter = try checkedFilter(db, conditions, ordering)
-            return try fetchAll(
-                db, RecordSQL.select(from: tableName, where: filter, orderBy: ordering, limit: limit, offset: offset))
-        }
+        try request(where: conditions, orderBy: ordering, limit: limit, offset: offset).fetch(db)
     }
 
     /// The records a SQL condition of your own selects, with its arguments bound:
@@ -35,13 +31,7 @@ extension Record {
         _ db: Database, where sql: String, arguments: StatementArguments = [], orderBy ordering: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        try explainingMissingTable {
-            _ = try checkedFilter(db, [:], ordering)
-            return try fetchAll(
-                db,
-                RecordSQL.select(
-                    from: tableName, where: .sql(sql, arguments), orderBy: ordering, limit: limit, offset: offset))
-        }
+        try request(sql: sql, arguments: arguments, orderBy: ordering, limit: limit, offset: offset).fetch(db)
     }
 
     /// The first record whose columns equal the given values (by `orderBy:` when given), or nil.
@@ -168,17 +158,13 @@ extension Record {
     ) throws
         -> Int
     {
-        try explainingMissingTable {
-            let query = RecordSQL.count(from: tableName, where: try checkedFilter(db, conditions, []))
-            return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
-        }
+        try request(where: conditions).count(db)
     }
 
     /// The number of rows a SQL condition of your own selects.
     /// - Throws: ``DatabaseError`` for SQL that SQLite rejects.
     public static func count(_ db: Database, where sql: String, arguments: StatementArguments = []) throws -> Int {
-        let query = RecordSQL.count(from: tableName, where: .sql(sql, arguments))
-        return try explainingMissingTable { Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0) }
+        try request(sql: sql, arguments: arguments).count(db)
     }
 
     /// True when a row has `id` as its primary key (false for a nil rowid).
@@ -214,23 +200,6 @@ extension Record {
             }
             return records
         }
-    }
-
-    /// The `where:` values as a filter, after checking every key and `orderBy:` column against the table's
-    /// real columns.
-    static func checkedFilter(
-        _ db: Database, _ conditions: [String: (any SQLiteValueConvertible)?], _ ordering: [Ordering]
-    ) throws -> Filter {
-        let requested = Array(conditions.keys) + ordering.map(\.column)
-        if !requested.isEmpty {
-            let known = try db.derivedSchemaValue(for: KnownColumns.self, table: tableName) { KnownColumns($0) }
-            for column in requested.sorted() where !known.contains(column) {
-                throw RecordError.unknownColumn(table: tableName, column: column, columns: known.names)
-            }
-        }
-        // The checked conversion: a UInt64 above Int64.max is an error, not a REAL that matches nothing. A UUID
-        // matches each of its stored forms.
-        return .equal(try conditions.mapValues(FilterValue.init(filtering:)))
     }
 }
 

@@ -39,6 +39,14 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// INSTEAD OF triggers, so the library cannot tell what it wrote. Nothing was written; write to the
     /// tables behind the view, or run the SQL with ``Database/execute(sql:arguments:)``.
     case viewNotWritable(table: String)
+    /// A value in a request is not the value of one column: a struct or an array (where no list is
+    /// expected) that would encode to several, a NaN, an integer above `Int64.max`, a date with no stored
+    /// form. `column` is the column it is compared with or assigned to (nil when there is none) and `type`
+    /// the value's Swift type. Nothing ran.
+    case invalidQueryValue(table: String, column: String?, type: String, reason: String)
+    /// A request asks for something SQL cannot do with it (deleting the rows of a grouped request, say).
+    /// Nothing ran.
+    case invalidQuery(table: String, reason: String)
 
     /// A sentence for a log: what failed and where.
     public var description: String {
@@ -80,6 +88,11 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\"\(table)\" is a view: SQLite reports neither the rowid nor the changes of writes made through "
                 + "its INSTEAD OF triggers, so records are not written to it; write to its tables, or run the "
                 + "SQL with Database.execute(sql:arguments:)"
+        case .invalidQueryValue(let table, let column, let type, let reason):
+            let place = column.map { "column \"\($0)\" of table \"\(table)\"" } ?? "a request on table \"\(table)\""
+            return "A \(type) value cannot be compared with or stored in \(place): \(reason)"
+        case .invalidQuery(let table, let reason):
+            return "Invalid request on table \"\(table)\": \(reason)"
         }
     }
 }

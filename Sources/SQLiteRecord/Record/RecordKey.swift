@@ -158,6 +158,18 @@ extension Record {
         return KeyMatch(columns: [column], values: [[value]])
     }
 
+    /// The forms a UUID is stored in, the one `encoder` writes first: what a request's equality on a UUID
+    /// matches.
+    static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
+        let lower = SQLiteValue.text(uuid.uuidString.lowercased())
+        let upper = SQLiteValue.text(uuid.uuidString)
+        let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
+        switch encoder.uuidEncodingStrategy {
+        case .lowercaseText: return [lower, upper, blob]
+        case .blob: return [blob, lower, upper]
+        }
+    }
+
     /// The form `encoder` writes `uuid` in.
     private static func writtenForm(_ uuid: UUID, encoder: RecordEncoder) -> SQLiteValue {
         switch encoder.uuidEncodingStrategy {
@@ -165,6 +177,9 @@ extension Record {
         case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
         }
     }
+
+    /// ``recordEncoder``, read once per type (the default one builds a JSONEncoder each time it is read).
+    static func cachedRecordEncoder() -> RecordEncoder { keyEncoding().encoder }
 
     /// The type's key encoding, worked out on first use.
     private static func keyEncoding() -> KeyEncoding {

@@ -148,6 +148,8 @@ final class RecordWritePlans {
 
     // Unchecked: a connection is used on one thread at a time.
     @exclusivity(unchecked) private var plans: [Key: RecordWritePlan] = [:]
+    /// The SQL of the request shapes run on this connection.
+    let requestSQL = RequestSQLCache()
     /// How many records were written through a plan on this connection (tests check the plans are used).
     @exclusivity(unchecked) private(set) var writes = 0
     /// The plan found last: a loop that saves records of one type finds it without hashing.

@@ -15,22 +15,22 @@ final class FilterValueTests: XCTestCase {
     private let token = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
     private var tokenBytes: Data { withUnsafeBytes(of: token.uuid) { Data($0) } }
 
-    func testTheSQLOfEachForm() {
-        XCTAssertEqual(FilterValue(.null).condition(on: "t").sql, "\"t\" IS NULL")
-        XCTAssertEqual(FilterValue(.integer(3)).condition(on: "t").sql, "\"t\" = ?")
-        let uuid = FilterValue(token).condition(on: "token")
-        XCTAssertEqual(uuid.sql, "\"token\" IN (?, ?, ?)")
+    func testTheSQLOfEachForm() throws {
+        XCTAssertEqual(FilterValue(.null).forms, [])
+        XCTAssertEqual(FilterValue(.integer(3)).forms, [.integer(3)])
         XCTAssertEqual(
-            uuid.arguments,
+            FilterValue(token).forms,
             [
                 .text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"), .text("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
                 .blob(tokenBytes),
             ])
-        let query = RecordSQL.select(
-            from: "devices", where: .equal(["token": FilterValue(token), "id": FilterValue(.integer(1))]),
-            orderBy: [], limit: nil)
+        let db = try devicesDatabase()
+        let query = try Device.request(where: ["token": token, "id": 1]).compiled(db, .select)
         XCTAssertEqual(query.sql, "SELECT * FROM \"devices\" WHERE \"id\" = ? AND \"token\" IN (?, ?, ?)")
         XCTAssertEqual(query.arguments.values.count, 4)
+        XCTAssertEqual(
+            try Device.request(where: ["token": nil]).compiled(db, .select).sql,
+            "SELECT * FROM \"devices\" WHERE \"token\" IS NULL")
     }
 
     private func devicesDatabase() throws -> Database {

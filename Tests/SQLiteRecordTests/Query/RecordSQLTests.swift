@@ -22,18 +22,31 @@ final class RecordSQLTests: XCTestCase {
             RecordSQL.selectOne(from: "cities", primaryKey: "id"), "SELECT * FROM \"cities\" WHERE \"id\" = ?")
     }
 
-    func testSelectWithConditionsOrderingAndLimit() {
-        let query = RecordSQL.select(
-            from: "cities", where: ["name": .text("Paris"), "country_id": .integer(3), "founded_at": .null],
-            orderBy: [.descending("population"), .ascending("name")], limit: 10)
+    /// The `where:` dictionary forms are requests: the same SQL text as before they were.
+    func testSelectWithConditionsOrderingAndLimit() throws {
+        struct Place: Record {
+            var id: Int64?
+            static let tableName = "cities"
+        }
+        struct Plain: Record {
+            var id: Int64?
+            static let tableName = "t"
+        }
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE cities (id INTEGER PRIMARY KEY, name, country_id, founded_at, population)")
+        try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, a)")
+        let query = try Place.request(
+            where: ["name": "Paris", "country_id": 3, "founded_at": nil],
+            orderBy: [.descending("population"), .ascending("name")], limit: 10
+        ).compiled(db, .select)
         XCTAssertEqual(
             query.sql,
             "SELECT * FROM \"cities\" WHERE \"country_id\" = ? AND \"founded_at\" IS NULL AND \"name\" = ? "
                 + "ORDER BY \"population\" DESC, \"name\" ASC LIMIT ?")
         XCTAssertEqual(query.arguments.values, [.integer(3), .text("Paris"), .integer(10)])
-        XCTAssertEqual(RecordSQL.select(from: "t", where: [:], orderBy: [], limit: nil).sql, "SELECT * FROM \"t\"")
+        XCTAssertEqual(try Plain.request(where: [:]).compiled(db, .select).sql, "SELECT * FROM \"t\"")
         XCTAssertEqual(
-            RecordSQL.count(from: "t", where: ["a": .integer(1)]),
+            try Plain.request(where: ["a": 1]).compiled(db, .count),
             SQLQuery(sql: "SELECT count(*) FROM \"t\" WHERE \"a\" = ?", arguments: [1]))
     }
 

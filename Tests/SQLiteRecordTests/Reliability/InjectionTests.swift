@@ -43,6 +43,29 @@ final class InjectionTests: XCTestCase {
                 ("deleteAll(where:)", { try City.deleteAll(db, where: [name: "Paris"]) }),
                 ("orderBy ascending", { try City.fetch(db, orderBy: [.ascending(name)]) }),
                 ("orderBy descending", { try City.fetch(db, where: "1", orderBy: [.descending(name)], limit: 1) }),
+                // The request API: every place a column can stand.
+                ("filter ==", { try City.filter(Column(name) == "Paris").fetch(db) }),
+                ("filter == nil", { try City.filter(Column(name) == nil).count(db) }),
+                ("filter <", { try City.filter(Column(name) < 3).exists(db) }),
+                ("filter in", { try City.filter(Column(name).in(["a", "b"])).fetch(db) }),
+                ("filter empty in", { try City.filter(Column(name).in([String]())).fetch(db) }),
+                ("filter between", { try City.filter(Column(name).between(1, and: 2)).fetch(db) }),
+                ("filter hasPrefix", { try City.filter(Column(name).hasPrefix("P")).fetch(db) }),
+                ("filter like", { try City.filter(Column(name).like("%")).fetch(db) }),
+                ("filter nocase", { try City.filter(Column(name).collating(.nocase) == "x").fetch(db) }),
+                ("filter arithmetic", { try City.filter(Column(name) * 2 > 1).fetch(db) }),
+                ("filter column == column", { try City.filter(Column("name") == Column(name)).fetch(db) }),
+                ("order", { try City.order(Column(name).descending).fetch(db) }),
+                ("order nulls", { try City.order(Column(name).ascending(nulls: .last)).fetchOne(db) as Any }),
+                ("select", { try City.select(Column(name)).fetch(db, as: String.self) }),
+                ("select max", { try City.select(max(Column(name))).fetchOne(db, as: Int.self) as Any }),
+                ("group", { try City.select(SQLExpression.countAll).group(Column(name)).fetch(db, as: Int.self) }),
+                ("having", { try City.all().group(Column("name")).having(count(Column(name)) > 1).count(db) }),
+                ("cursor", { try City.filter(Column(name) != 1).fetchCursor(db) }),
+                ("request deleteAll", { try City.filter(Column(name) == "Paris").deleteAll(db) }),
+                ("updateAll set", { try City.all().updateAll(db, Column(name).set(to: 1)) }),
+                ("updateAll value", { try City.all().updateAll(db, Column("name").set(to: Column(name))) }),
+                ("limited deleteAll", { try City.order(Column(name).ascending).limit(1).deleteAll(db) }),
             ]
             for (call, run) in asColumn {
                 attempts += 1
@@ -61,8 +84,26 @@ final class InjectionTests: XCTestCase {
             XCTAssertEqual(try City.fetch(db, where: "name = ?", arguments: [name]).count, 1)
             XCTAssertEqual(try City.count(db, where: ["name": name, "population": 7]), 1)
             XCTAssertEqual(try City.fetchOne(db, id: city.id ?? 0)?.name, name)
+            // Through requests: the value is bound, search text is literal, an alias and a collation name
+            // are quoted.
+            XCTAssertEqual(try City.filter(Column("name") == name).fetch(db).map(\.id), [city.id])
+            XCTAssertEqual(try City.filter(Column("name").in([name, "nowhere"])).count(db), 1)
+            XCTAssertEqual(try City.filter(Column("name").hasPrefix(name) && Column("population") == 7).count(db), 1)
+            XCTAssertEqual(try City.filter(Column("name").contains(name) && Column("population") == 7).count(db), 1)
+            XCTAssertEqual(try City.filter(Column("name").hasSuffix(name) && Column("population") == 7).count(db), 1)
+            if !name.contains("\u{0}") {  // SQL text holding a NUL is refused, as the test below shows
+                XCTAssertEqual(
+                    try City.filter(Column("id") == city.id).select(Column("name").forKey(name))
+                        .fetchOne(db, as: String.self),
+                    name)
+            }
+            XCTAssertThrowsError(try City.filter(Column("name").collating(SQLCollation(name)) == name).fetch(db)) {
+                XCTAssertNotNil($0 as? DatabaseError, "\($0)")
+            }
+            XCTAssertEqual(try City.filter(Column("id") == city.id).updateAll(db, Column("name").set(to: name)), 1)
+            XCTAssertEqual(try City.filter(SQLExpression(sql: "name = ?", arguments: [name])).count(db), 1)
             XCTAssertEqual(try City.deleteAll(db, where: ["name": name]), 1)
-            attempts += 6
+            attempts += 15
         }
         attempts += try TableNames.run(Zero.self, db: db, test: self)
 

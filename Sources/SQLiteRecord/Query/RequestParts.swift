@@ -1,0 +1,16 @@
+/// The parts of a request, apart from its record type.
+struct RequestParts {
+    var selection: [ExpressionNode] = []
+    var isDistinct = false
+    var filter: ExpressionNode?
+    var grouping: [ExpressionNode] = []
+    var having: ExpressionNode?
+    var orderings: [SQLOrdering] = []
+    var limit: Int?
+    var offset: Int?
+
+    /// True when a count needs no subquery: every row of the table that matches the filter counts once.
+    var isPlain: Bool {
+        selection.isEmpty && !isDistinct && grouping.isEmpty && having == nil && limit == nil && offset == nil
+    }
+}

@@ -1,0 +1,94 @@
+/// Lists, ranges, text patterns and collations.
+extension SQLExpressible {
+    /// `self IN (?, ?, ...)`: equal to one of `values`. A UUID matches each form it is stored in, as `==`
+    /// does. An empty list matches no row (`0`, as SQLite evaluates `IN ()`); a list longer than SQLite's
+    /// limit on bound values is bound as one JSON array and read back with `json_each` (see
+    /// <https://www.sqlite.org/json1.html#jeach>), so any length works.
+    public func `in`<Value: Encodable & Sendable>(_ values: some Sequence<Value>) -> SQLExpression {
+        SQLExpression(.list(sqlExpression.node, values.map { .encodable($0) }, negated: false))
+    }
+
+    /// `self NOT IN (?, ?, ...)`: equal to none of `values`; every row when the list is empty (`1`). As
+    /// with `!=`, a NULL is in no list and out of none: `NOT IN` does not match it.
+    public func notIn<Value: Encodable & Sendable>(_ values: some Sequence<Value>) -> SQLExpression {
+        SQLExpression(.list(sqlExpression.node, values.map { .encodable($0) }, negated: true))
+    }
+
+    /// `self BETWEEN ? AND ?`: from `lower` to `upper`, both included.
+    public func between<Value: Encodable & Sendable>(_ lower: Value, and upper: Value) -> SQLExpression {
+        SQLExpression(
+            .between(sqlExpression.node, .value(.encodable(lower)), .value(.encodable(upper)), negated: false))
+    }
+
+    /// `self NOT BETWEEN ? AND ?`.
+    public func notBetween<Value: Encodable & Sendable>(_ lower: Value, and upper: Value) -> SQLExpression {
+        SQLExpression(.between(sqlExpression.node, .value(.encodable(lower)), .value(.encodable(upper)), negated: true))
+    }
+
+    /// `self LIKE ?` with `pattern` as you write it: `%` matches any text, `_` any one character, and ASCII
+    /// letters match in either case. For text a user typed, use ``hasPrefix(_:)``, ``contains(_:)`` or
+    /// ``hasSuffix(_:)``, which match it literally. See <https://www.sqlite.org/lang_expr.html#like>.
+    public func like(_ pattern: String) -> SQLExpression {
+        SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: false))
+    }
+
+    /// `self NOT LIKE ?`.
+    public func notLike(_ pattern: String) -> SQLExpression {
+        SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: true))
+    }
+
+    /// Text that starts with `text`, taken literally: `self LIKE ? ESCAPE '\'` with `text%`, where each `%`,
+    /// `_` and `\` of `text` is escaped, so search text never acts as a wildcard. ASCII letters match in
+    /// either case, as LIKE matches them; an index on the column can serve it only under SQLite's LIKE
+    /// optimization rules (<https://www.sqlite.org/optoverview.html#like_opt>).
+    public func hasPrefix(_ text: String) -> SQLExpression {
+        SQLExpression(.like(sqlExpression.node, .value(.searchText(text, .prefix)), escaped: true, negated: false))
+    }
+
+    /// Text that holds `text` anywhere, taken literally: `self LIKE ? ESCAPE '\'` with `%text%`, as
+    /// ``hasPrefix(_:)``.
+    public func contains(_ text: String) -> SQLExpression {
+        SQLExpression(.like(sqlExpression.node, .value(.searchText(text, .contains)), escaped: true, negated: false))
+    }
+
+    /// Text that ends with `text`, taken literally: `self LIKE ? ESCAPE '\'` with `%text`, as
+    /// ``hasPrefix(_:)``.
+    public func hasSuffix(_ text: String) -> SQLExpression {
+        SQLExpression(.like(sqlExpression.node, .value(.searchText(text, .suffix)), escaped: true, negated: false))
+    }
+
+    /// `self COLLATE name`: compares and sorts under `collation`. `Column("name").collating(.nocase) == "paris"`
+    /// matches "Paris". See <https://www.sqlite.org/datatype3.html#collation>.
+    public func collating(_ collation: SQLCollation) -> SQLExpression {
+        SQLExpression(.collate(sqlExpression.node, collation.name))
+    }
+
+    /// The expression under the name `key` in a selection (`expression AS "key"`), so that it decodes into
+    /// the property of that coding key.
+    public func forKey<Key: CodingKey>(_ key: Key) -> SQLExpression {
+        SQLExpression(.alias(sqlExpression.node, key.stringValue))
+    }
+
+    /// The expression under the name `name` in a selection (`expression AS "name"`).
+    public func forKey(_ name: String) -> SQLExpression {
+        SQLExpression(.alias(sqlExpression.node, name))
+    }
+}
+
+/// A collating sequence: how text compares and sorts. See <https://www.sqlite.org/datatype3.html#collation>.
+public struct SQLCollation: Sendable, Hashable {
+    /// The collation's name, quoted where it is written.
+    public let name: String
+
+    /// The collation called `name`: one of SQLite's or one registered on the connection.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// Byte by byte (memcmp): SQLite's default.
+    public static let binary = SQLCollation("BINARY")
+    /// The 26 ASCII letters in either case as equal; other characters byte by byte.
+    public static let nocase = SQLCollation("NOCASE")
+    /// As ``binary``, ignoring trailing spaces.
+    public static let rtrim = SQLCollation("RTRIM")
+}

@@ -1,0 +1,259 @@
+/// Requests start from the record type: `City.filter(...)`, `City.order(...)`, `City.all()`.
+extension Record {
+    /// Every row of the table, as a request to refine: `City.all().order(Column("name").ascending)`.
+    public static func all() -> QueryInterfaceRequest<Self> { QueryInterfaceRequest() }
+
+    /// The rows that match `predicate`: `City.filter(Column("population") > 1_000_000)`.
+    public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> {
+        all().filter(predicate)
+    }
+
+    /// The rows SQL of your own selects, with its arguments bound (see
+    /// ``QueryInterfaceRequest/filter(sql:arguments:)``).
+    public static func filter(sql: String, arguments: StatementArguments = []) -> QueryInterfaceRequest<Self> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+
+    /// Every row, sorted by `orderings`.
+    public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
+        all().order(orderings)
+    }
+
+    /// `expressions` of every row (see ``QueryInterfaceRequest/select(_:)-([SQLExpressible])``).
+    public static func select(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<Self> {
+        all().select(expressions)
+    }
+
+    /// At most `limit` rows, after skipping `offset`.
+    public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> {
+        all().limit(limit, offset: offset)
+    }
+
+    /// The request the `where:` dictionary forms run: ANDed equalities in column-name order (nil matches
+    /// NULL, a UUID each of its stored forms), sorted and paged.
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` for a value with no exact SQLite form (a `UInt64`
+    ///   above `Int64.max`).
+    static func request(
+        where conditions: [String: (any SQLiteValueConvertible)?], orderBy ordering: [Ordering] = [],
+        limit: Int? = nil, offset: Int? = nil
+    ) throws -> QueryInterfaceRequest<Self> {
+        var request =
+            conditions.isEmpty
+            ? all() : all().filter(equalities: try conditions.mapValues(FilterValue.init(filtering:)))
+        request.orderings = ordering.map(\.sqlOrdering)
+        request.limitCount = limit
+        request.offsetCount = offset
+        return request
+    }
+
+    /// The request of the `where sql:` forms.
+    static func request(
+        sql: String, arguments: StatementArguments, orderBy ordering: [Ordering] = [], limit: Int? = nil,
+        offset: Int? = nil
+    ) -> QueryInterfaceRequest<Self> {
+        var request = all().filter(sql: sql, arguments: arguments)
+        request.orderings = ordering.map(\.sqlOrdering)
+        request.limitCount = limit
+        request.offsetCount = offset
+        return request
+    }
+}
+
+/// Running a request on a connection.
+extension QueryInterfaceRequest {
+    /// The records the request selects.
+    ///
+    /// ```swift
+    /// let cities = try City.filter(Column("country_code") == "FR").order(Column("population").descending).limit(10).fetch(db)
+    /// // SELECT * FROM "cities" WHERE "country_code" = ? ORDER BY "population" DESC LIMIT ?
+    /// ```
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column that is not in the table,
+    ///   ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one column's
+    ///   value (nothing runs either way), ``DatabaseError`` when the table is missing or SQL of your own is
+    ///   wrong, or `DecodingError` naming the column whose value does not fit its property.
+    public func fetch(_ db: Database) throws -> [Base] {
+        try Base.explainingMissingTable {
+            let query = try compiled(db, .select)
+            return try Base.fetchAll(db, query, tableName: selection.isEmpty ? Base.tableName : nil)
+        }
+    }
+
+    /// The first record the request selects, or nil.
+    /// - Throws: as ``fetch(_:)``.
+    public func fetchOne(_ db: Database) throws -> Base? {
+        try Base.explainingMissingTable {
+            try limitedToOne.fetch(db).first
+        }
+    }
+
+    /// The request with a limit of one row (none when its own limit is 0), its offset kept.
+    var limitedToOne: Self { limit(limitCount == 0 ? 0 : 1, offset: offsetCount) }
+
+    /// The selected columns of every row, decoded as `type`: a selection with aggregates, or a few columns,
+    /// into a `Decodable` type of your own (a column it does not ask for is ignored; an Optional property
+    /// with no column is nil). Decoded with the record type's ``Record/rowDecoder``.
+    ///
+    /// ```swift
+    /// struct CountryCount: Decodable { var countryCode: String; var cities: Int }
+    /// let counts = try City.select(Column("country_code").forKey("countryCode"), SQLExpression.countAll.forKey("cities"))
+    ///     .group(Column("country_code")).fetch(db, as: CountryCount.self)
+    /// ```
+    /// A type that decodes a single value (`Int`, `String`, ...) reads a selection of one column.
+    /// - Throws: as ``fetch(_:)``.
+    public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
+        try Base.explainingMissingTable {
+            let query = try compiled(db, .select)
+            return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
+                let context = RowDecodingContext(
+                    statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: Base.rowDecoder)
+                var values: [T] = []
+                while try statement.step() { values.append(try context.decodeRow(T.self)) }
+                return values
+            }
+        }
+    }
+
+    /// The first selected row decoded as `type`, or nil when there is none: `City.select(max(Column("population"))).fetchOne(db, as: Int.self)`.
+    /// A single value that is NULL (the `max` of no rows) is nil too.
+    /// - Throws: as ``fetch(_:)``.
+    public func fetchOne<T: Decodable>(_ db: Database, as type: T.Type) throws -> T? {
+        try Base.explainingMissingTable {
+            let query = try limitedToOne.compiled(db, .select)
+            return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
+                guard try statement.step() else { return nil }
+                if statement.columnCount == 1 && statement.isNull(at: 0) { return nil }
+                let context = RowDecodingContext(
+                    statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: Base.rowDecoder)
+                return try context.decodeRow(T.self)
+            }
+        }
+    }
+
+    /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or the rows of the
+    /// whole request counted in a subquery when it is grouped, distinct or limited.
+    /// - Throws: as ``fetch(_:)``, except decoding.
+    public func count(_ db: Database) throws -> Int {
+        try Base.explainingMissingTable {
+            let query = try compiled(db, .count)
+            return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+        }
+    }
+
+    /// True when the request selects at least one row: `SELECT EXISTS (SELECT ...)`.
+    /// - Throws: as ``count(_:)``.
+    public func exists(_ db: Database) throws -> Bool {
+        try Base.explainingMissingTable {
+            let query = try compiled(db, .exists)
+            return try db.integerScalar(sql: query.sql, arguments: query.arguments) == 1
+        }
+    }
+
+    /// A cursor over the records, decoded one at a time as it is iterated: memory stays flat however many
+    /// rows there are. Use it where `db` is used (inside the same queue closure), as ``RowCursor``.
+    /// - Throws: as ``fetch(_:)`` for compiling and binding; errors while stepping and decoding come from
+    ///   ``RecordCursor/next()``.
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<Base> {
+        try Base.explainingMissingTable {
+            let query = try compiled(db, .select)
+            let statement = try db.cachedStatement(sql: query.sql)
+            statement.isCheckedOut = true
+            do {
+                try statement.bind(query.arguments)
+            } catch {
+                statement.resetAndClearBindings()
+                statement.isCheckedOut = false
+                throw error
+            }
+            return RecordCursor(statement: statement, tableName: selection.isEmpty ? Base.tableName : nil)
+        }
+    }
+
+    /// Deletes every row the request selects, without decoding them (callbacks are not called). A request
+    /// with a limit deletes the rows it would fetch, in its order (`WHERE rowid IN (SELECT rowid ...)`).
+    /// - Returns: how many rows were deleted.
+    /// - Throws: as ``fetch(_:)`` for columns and values, ``RecordError/viewNotWritable(table:)`` for a
+    ///   view, ``RecordError/invalidQuery(table:reason:)`` for a grouped request, or ``DatabaseError`` (a
+    ///   foreign key still references a row); nothing is deleted then.
+    @discardableResult
+    public func deleteAll(_ db: Database) throws -> Int {
+        try Base.explainingMissingTable {
+            try Base.checkWriteTarget(db, insertingWithoutID: false)
+            let query = try compiled(db, .delete)
+            try db.run(sql: query.sql, arguments: query.arguments)
+            return db.changesCount
+        }
+    }
+
+    /// Sets columns of every row the request selects, in one UPDATE, without decoding them (callbacks are
+    /// not called): `updateAll(db, Column("population").set(to: Column("population") + 1))`.
+    /// - Returns: how many rows were updated; 0, running nothing, when `assignments` is empty.
+    /// - Throws: as ``deleteAll(_:)``, and ``DatabaseError`` for a constraint the new values break.
+    @discardableResult
+    public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
+        try updateAll(db, assignments)
+    }
+
+    /// ``updateAll(_:_:)-(_,ColumnAssignment...)`` with the assignments in an array.
+    /// - Throws: as ``deleteAll(_:)``.
+    @discardableResult
+    public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+        try Base.explainingMissingTable {
+            guard !assignments.isEmpty else { return 0 }
+            try Base.checkWriteTarget(db, insertingWithoutID: false)
+            let query = try compiled(db, .update, assignments: assignments)
+            try db.run(sql: query.sql, arguments: query.arguments)
+            return db.changesCount
+        }
+    }
+
+    // MARK: Compiling
+
+    var parts: RequestParts {
+        RequestParts(
+            selection: selection, isDistinct: isDistinct, filter: filter, grouping: grouping, having: havingFilter,
+            orderings: orderings, limit: limitCount, offset: offsetCount)
+    }
+
+    /// The request as SQL and arguments. Values are bound in one walk that also records the request's
+    /// shape; the SQL of a shape is written, and its columns checked against the table, once per connection
+    /// and schema.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``,
+    ///   ``RecordError/invalidQueryValue(table:column:type:reason:)``, ``RecordError/invalidQuery(table:reason:)``,
+    ///   or ``DatabaseError`` reading the schema.
+    func compiled(
+        _ db: Database, _ statement: RequestStatement, assignments: [ColumnAssignment] = []
+    ) throws -> SQLQuery {
+        let table = Base.tableName
+        let parts = self.parts
+        var binder = RequestCompiler(binding: RecordRequestBinding<Base>(), table: table, isWriting: false)
+        try binder.compile(parts, as: statement, assignments: assignments)
+        let key = RequestSQLCache.Key(type: ObjectIdentifier(Base.self), tokens: binder.tokens)
+        let cache = RecordWritePlans.of(db).requestSQL
+        let generation = try db.currentSchemaGeneration()
+        if let entry = cache.entry(for: key), entry.generation == generation {
+            return SQLQuery(sql: entry.sql, arguments: binder.arguments)
+        }
+        var writer = RequestCompiler(binding: RecordRequestBinding<Base>(), table: table, isWriting: true)
+        try writer.compile(parts, as: statement, assignments: assignments) {
+            let shape = try db.tableShape(table)
+            return shape.hasRowID ? nil : shape.primaryKey
+        }
+        try Base.checkColumns(db, writer.columns, aliases: writer.aliases)
+        cache.insert(RequestSQLCache.Entry(sql: writer.sql, generation: generation), for: key)
+        return SQLQuery(sql: writer.sql, arguments: writer.arguments)
+    }
+}
+
+extension Record {
+    /// Throws unless every name in `columns` is a column of the table (or one of the selection's
+    /// `aliases`), ASCII case-insensitively as SQLite matches them.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for the first that is not.
+    static func checkColumns(_ db: Database, _ columns: [String], aliases: [String]) throws {
+        guard !columns.isEmpty else { return }
+        let known = try db.derivedSchemaValue(for: KnownColumns.self, table: tableName) { KnownColumns($0) }
+        let folded = Set(aliases.map(RowLayout.asciiLowercased))
+        for column in columns where !known.contains(column) && !folded.contains(RowLayout.asciiLowercased(column)) {
+            throw RecordError.unknownColumn(table: tableName, column: column, columns: known.names)
+        }
+    }
+}
