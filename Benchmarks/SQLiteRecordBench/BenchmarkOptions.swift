@@ -29,7 +29,8 @@ struct BenchmarkOptions: Equatable {
           --repetitions N    timed runs per workload and side after one warm-up (default: 5)
           --json             also print one JSON line per workload
           --workloads LIST   only these workloads, comma-separated: W1 insert, W2 fetch all, W3 lookups,
-                             W4 fetch by country, W5 decode only (default: all)
+                             W3-uuid lookups by UUID, W4 fetch by country, W5 decode only, and W2-row,
+                             W3-row, W5-row through a row initializer (default: all)
           --help             this text
         """
 
@@ -84,8 +85,9 @@ struct BenchmarkOptions: Equatable {
     static func parseWorkloads(_ text: String) throws -> [Workload] {
         var chosen: Set<Workload> = []
         for name in text.split(separator: ",") {
+            // Any case: W2-ROW and w3-uuid name W2-row and W3-uuid.
             let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
-            guard let workload = Workload(rawValue: trimmed) else {
+            guard let workload = Workload.allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
                 let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
                 throw BenchmarkError("Unknown workload \"\(name)\" in --workloads; the workloads are \(names)")
             }

@@ -60,7 +60,7 @@ enum PeakMemory {
             cities = try LibraryWorkloads.fetchAll(from: queue)
         case .baseline:
             let db = try BaselineDatabase(path: path)
-            cities = try BaselineWorkloads.fetchAll(from: db)
+            cities = try db.read { try BaselineWorkloads.fetchAll(from: db) }
         }
         guard let peak = peakResidentKilobytes() else {
             throw BenchmarkError("Cannot read this process's peak resident memory")

@@ -76,6 +76,28 @@ final class BenchmarkAgreementTests: XCTestCase {
 
     func testDecodeOnlyAgrees() throws { try assertSidesAgree(.decodeOnly, rows: 200) }
 
+    func testRowInitializerTwinsAgree() throws {
+        try assertSidesAgree(.fetchAllRow, rows: 200)
+        try assertSidesAgree(.lookUpRow, rows: 500)
+        try assertSidesAgree(.decodeOnlyRow, rows: 200)
+    }
+
+    /// BenchRowCity's init(row:) reads what its Decodable conformance (BenchCity's) reads, row for row.
+    func testRowInitializerIsInStepWithDecodable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = try Self.sampleInput()
+        try WorkloadRunner.prepareDatabase(at: directory.databasePath, for: .fetchAll, cities: input.cities)
+        let queue = try LibraryWorkloads.open(path: directory.databasePath)
+        XCTAssertEqual(try queue.read { db in try BenchRowCity.checkRowInitializer(db) }, 200)
+    }
+
+    func testWorkloadNamesParseInAnyCase() throws {
+        XCTAssertEqual(
+            try BenchmarkOptions.parseWorkloads("w2-ROW,W3-uuid,W5-row,W2"),
+            [.fetchAll, .fetchAllRow, .lookUpUUID, .decodeOnlyRow])
+    }
+
     /// The read workloads return exactly the cities that were inserted.
     func testFetchAllReturnsTheInput() throws {
         let input = try Self.sampleInput()
