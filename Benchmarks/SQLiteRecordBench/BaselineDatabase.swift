@@ -40,6 +40,22 @@ final class BaselineDatabase {
         }
     }
 
+    /// Runs `body` inside one read transaction (`BEGIN` ... `COMMIT`), as a hand-written read of many rows
+    /// or many lookups is written: the library's `read` is one transaction too, so neither side pays a
+    /// transaction per statement. Rolled back when `body` throws.
+    /// - Throws: what `body` throws, or ``BenchmarkError`` from BEGIN or COMMIT.
+    func read<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Prepares one statement (`sqlite3_prepare_v3`).
     /// - Throws: ``BenchmarkError`` with SQLite's message and the SQL.
     func prepare(_ sql: String) throws -> BaselineStatement {

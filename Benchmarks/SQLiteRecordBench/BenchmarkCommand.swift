@@ -20,6 +20,10 @@ enum BenchmarkCommand {
         do {
             if let side = options.rssChild, let path = options.databasePath {
                 printLine(try PeakMemory.runChild(side: side, databasePath: path))
+            } else if let child = options.scaleChild, let path = options.databasePath {
+                printLine(try ScaleChild.run(child.read, side: child.side, databasePath: path).line)
+            } else if let rows = options.scale {
+                try runScale(options, rows: rows)
             } else {
                 try run(options)
             }
@@ -60,6 +64,23 @@ enum BenchmarkCommand {
             let summary = ConcurrentReadsWorkload.Summary(results, seconds: options.concurrentReadSeconds)
             printLine(summary.table)
             if options.json { printLine(summary.json) }
+        }
+    }
+
+    /// The scale run: data, one run per size and side, report.
+    static func runScale(_ options: BenchmarkOptions, rows: Int) throws {
+        let cities = try CitiesFile.load(path: options.dataPath)
+        let fileName = URL(fileURLWithPath: options.dataPath).lastPathComponent
+        printLine(
+            "sqlite-record-bench --scale: \(fileName), \(cities.count) cities repeated with new ids up to \(rows) rows; "
+                + "each run once per side; rows per second, memory in MB")
+        #if DEBUG
+            printLine("warning: a debug build; measure with -c release")
+        #endif
+        let results = try ScaleRun.run(cities: cities, largest: rows) { printError("  \($0)") }
+        printLine(ScaleRun.table(results))
+        if options.json {
+            for line in ScaleRun.jsonLines(results) { printLine(line) }
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// ```
 /// `--rss-child W2-library|W2-baseline --database PATH` is internal: the parent starts itself that way to
 /// measure one side's peak memory.
-struct BenchmarkOptions: Equatable {
+struct BenchmarkOptions {
     var dataPath = CitiesFile.defaultPath
     var repetitions = 5
     var json = false
@@ -18,12 +18,17 @@ struct BenchmarkOptions: Equatable {
     var concurrentReadSeconds = ConcurrentReadsWorkload.defaultSeconds
     /// Set in a peak-memory child: the side whose W2 it runs.
     var rssChild: Side?
-    /// The database a peak-memory child reads.
+    /// The database a peak-memory or scale child reads.
     var databasePath: String?
+    /// `--scale N`: the scale run up to N rows instead of the workloads.
+    var scale: Int?
+    /// Set in a scale child: what it reads, through which side.
+    var scaleChild: (read: ScaleChild.Read, side: Side)?
     var showsHelp = false
 
     static let usage = """
         Usage: sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3,W8] [--w8-seconds S]
+               sqlite-record-bench [--data CSV] [--json] --scale ROWS
 
         Runs the same workloads through SQLiteRecord and through hand-written sqlite3 calls, and prints the
         median and minimum seconds of each side and their ratio.
@@ -33,10 +38,15 @@ struct BenchmarkOptions: Equatable {
           --repetitions N    timed runs per workload and side after one warm-up (default: 5)
           --json             also print one JSON line per workload
           --workloads LIST   only these workloads, comma-separated: W1 insert, W2 fetch all, W3 lookups,
-                             W4 fetch by country, W4-request the same through a request,
-                             W5 decode only (default: W1 to W5, W3-uuid, W4-request); W8, run only when
-                             named: 2 threads of W4 fetches beside a writer, DatabasePool against DatabaseQueue
+                             W3-uuid lookups by UUID, W4 fetch by country, W4-request the same through a
+                             request, W5 decode only, and W2-row, W3-row, W5-row through a row initializer
+                             (default: all of these); W8, run only when named: 2 threads of W4 fetches beside
+                             a writer, DatabasePool against DatabaseQueue
           --w8-seconds S     seconds each side of W8 runs per repetition (default: \(Int(ConcurrentReadsWorkload.defaultSeconds)))
+          --scale ROWS       instead of the workloads: the cities repeated with new ids up to ROWS rows (the
+                             data's size, 500,000, each doubling below ROWS, then ROWS); W1, W2 and a cursor
+                             over all rows at each size, once per side, with rows per second and peak memory
+                             (W2 and the cursor each in a process of its own)
           --help             this text
         """
 
@@ -85,6 +95,19 @@ struct BenchmarkOptions: Equatable {
                     throw BenchmarkError("--rss-child takes W2-library or W2-baseline, not \"\(text)\"")
                 }
                 options.rssChild = side
+            case "--scale":
+                let text = try value(for: argument)
+                guard let rows = Int(text.replacingOccurrences(of: "_", with: "")), rows >= 1 else {
+                    throw BenchmarkError("--scale needs a number of rows of at least 1, not \"\(text)\"")
+                }
+                options.scale = rows
+            case "--scale-child":
+                let text = try value(for: argument)
+                guard let child = ScaleChild.parse(text) else {
+                    throw BenchmarkError(
+                        "--scale-child takes W2 or cursor, a dash and library or baseline, not \"\(text)\"")
+                }
+                options.scaleChild = child
             case "--database":
                 options.databasePath = try value(for: argument)
             case "--help", "-h":
@@ -93,8 +116,8 @@ struct BenchmarkOptions: Equatable {
                 throw BenchmarkError("Unknown argument \"\(argument)\"\n\n\(usage)")
             }
         }
-        if options.rssChild != nil && options.databasePath == nil {
-            throw BenchmarkError("--rss-child needs --database PATH")
+        if (options.rssChild != nil || options.scaleChild != nil) && options.databasePath == nil {
+            throw BenchmarkError("--rss-child and --scale-child need --database PATH")
         }
         return options
     }
@@ -103,6 +126,7 @@ struct BenchmarkOptions: Equatable {
     static func parseWorkloads(_ text: String) throws -> [Workload] {
         var chosen: Set<Workload> = []
         for name in text.split(separator: ",") {
+            // Any case: W2-ROW and w3-uuid name W2-row and W3-uuid.
             let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
             guard let workload = Workload.allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
                 let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")

@@ -47,6 +47,20 @@ enum PeakMemory {
         #endif
     }
 
+    /// This process's resident set size now, in kilobytes: `VmRSS` in /proc/self/status on Linux; elsewhere
+    /// the peak so far, which is what the scale run's start figure needs (no row read yet).
+    static func currentResidentKilobytes() -> Int? {
+        #if os(Linux)
+            if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+                for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+                    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                    if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes }
+                }
+            }
+        #endif
+        return peakResidentKilobytes()
+    }
+
     // MARK: The child
 
     /// The child's whole work: W2 on the database at `path` through `side`, keeping the rows alive until the
@@ -60,7 +74,7 @@ enum PeakMemory {
             cities = try LibraryWorkloads.fetchAll(from: queue)
         case .baseline:
             let db = try BaselineDatabase(path: path)
-            cities = try BaselineWorkloads.fetchAll(from: db)
+            cities = try db.read { try BaselineWorkloads.fetchAll(from: db) }
         }
         guard let peak = peakResidentKilobytes() else {
             throw BenchmarkError("Cannot read this process's peak resident memory")

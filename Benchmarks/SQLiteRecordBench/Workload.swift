@@ -6,8 +6,12 @@ enum Workload: String, CaseIterable, Sendable {
     case insert = "W1"
     /// Every row fetched into `[BenchCity]`.
     case fetchAll = "W2"
+    /// W2 through a row initializer (``BenchRowCity``).
+    case fetchAllRow = "W2-row"
     /// Point lookups by primary key, with ids drawn from the data with a fixed seed.
     case lookUp = "W3"
+    /// W3 through a row initializer.
+    case lookUpRow = "W3-row"
     /// W3's lookups in a table keyed by a UUID (lowercase text), the same cities drawn.
     case lookUpUUID = "W3-uuid"
     /// The 50 most populous cities of each of the most frequent country codes, through an index.
@@ -17,6 +21,8 @@ enum Workload: String, CaseIterable, Sendable {
     case fetchByCountryRequest = "W4-request"
     /// Every row decoded from a statement stepped by hand, without the fetch call around it.
     case decodeOnly = "W5"
+    /// W5 through a row initializer.
+    case decodeOnlyRow = "W5-row"
 
     /// What the table prints beside the name.
     var title: String {
@@ -28,8 +34,14 @@ enum Workload: String, CaseIterable, Sendable {
         case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
         case .fetchByCountryRequest: return "filter(==).order(desc).limit by country"
         case .decodeOnly: return "decode only, stepped statement"
+        case .fetchAllRow: return "fetch all, init(row:)"
+        case .lookUpRow: return "fetchOne(id:) lookups, init(row:)"
+        case .decodeOnlyRow: return "decode only, init(row:)"
         }
     }
+
+    /// True for the twins that read ``BenchRowCity`` through its row initializer.
+    var readsRowInitializer: Bool { self == .fetchAllRow || self == .lookUpRow || self == .decodeOnlyRow }
 
     /// True when the workload reads a table that is filled (untimed) before it runs.
     var readsPopulatedTable: Bool { self != .insert }

@@ -1,3 +1,5 @@
+import SQLiteRecord
+
 /// What one run of one workload on one side measured.
 struct Measurement: Equatable {
     /// Rows inserted (W1) or read (W2 to W5).
@@ -27,32 +29,26 @@ enum WorkloadRunner {
             // The queue is released (the connection closed) at the end of this scope, before W1's table is
             // read back.
             let queue = try LibraryWorkloads.open(path: path)
-            (cities, seconds) = try MonotonicClock.measure { () throws -> [BenchCity] in
-                switch workload {
-                case .insert:
-                    try LibraryWorkloads.insert(input.cities, into: queue)
-                    return []
-                case .fetchAll: return try LibraryWorkloads.fetchAll(from: queue)
-                case .lookUp: return try LibraryWorkloads.lookUp(input.lookupIDs, in: queue)
-                case .lookUpUUID: return try LibraryWorkloads.lookUp(input.lookupUUIDs, in: queue)
-                case .fetchByCountry: return try LibraryWorkloads.fetchByCountry(input.countryCodes, in: queue)
-                case .fetchByCountryRequest:
-                    return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
-                case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
-                }
+            if workload.readsRowInitializer {
+                (cities, seconds) = try LibraryWorkloads.measureRowVariant(workload, input: input, in: queue)
+            } else {
+                (cities, seconds) = try measureLibrary(workload, input: input, in: queue)
             }
         case .baseline:
+            // Every read workload in one transaction, as the library's `read` runs it: a lookup then pays
+            // for no transaction of its own (see BaselineDatabase.read(_:)).
             let db = try BaselineDatabase(path: path)
             (cities, seconds) = try MonotonicClock.measure { () throws -> [BenchCity] in
                 switch workload {
                 case .insert:
                     try BaselineWorkloads.insert(input.cities, into: db)
                     return []
-                case .fetchAll, .decodeOnly: return try BaselineWorkloads.fetchAll(from: db)
-                case .lookUp: return try BaselineWorkloads.lookUp(input.lookupIDs, in: db)
-                case .lookUpUUID: return try BaselineWorkloads.lookUp(input.lookupUUIDs, in: db)
+                case .fetchAll, .decodeOnly, .fetchAllRow, .decodeOnlyRow:
+                    return try db.read { try BaselineWorkloads.fetchAll(from: db) }
+                case .lookUp, .lookUpRow: return try db.read { try BaselineWorkloads.lookUp(input.lookupIDs, in: db) }
+                case .lookUpUUID: return try db.read { try BaselineWorkloads.lookUp(input.lookupUUIDs, in: db) }
                 case .fetchByCountry, .fetchByCountryRequest:
-                    return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
+                    return try db.read { try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db) }
                 }
             }
         }
@@ -64,6 +60,29 @@ enum WorkloadRunner {
         var checksum = Checksum()
         checksum.add(cities)
         return Measurement(rows: cities.count, checksum: checksum, seconds: seconds)
+    }
+
+    /// Times one of the library's Codable workloads (the row-initializer twins go through
+    /// ``LibraryWorkloads/measureRowVariant(_:input:in:)``).
+    private static func measureLibrary(
+        _ workload: Workload, input: WorkloadInput, in queue: DatabaseQueue
+    ) throws -> (result: [BenchCity], seconds: Double) {
+        try MonotonicClock.measure { () throws -> [BenchCity] in
+            switch workload {
+            case .insert:
+                try LibraryWorkloads.insert(input.cities, into: queue)
+                return []
+            case .fetchAll: return try LibraryWorkloads.fetchAll(from: queue)
+            case .lookUp: return try LibraryWorkloads.lookUp(input.lookupIDs, in: queue)
+            case .lookUpUUID: return try LibraryWorkloads.lookUp(input.lookupUUIDs, in: queue)
+            case .fetchByCountry: return try LibraryWorkloads.fetchByCountry(input.countryCodes, in: queue)
+            case .fetchByCountryRequest:
+                return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
+            case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
+            case .fetchAllRow, .lookUpRow, .decodeOnlyRow:
+                throw BenchmarkError("\(workload.rawValue) runs through LibraryWorkloads.measureRowVariant")
+            }
+        }
     }
 
     /// Creates the table (W1), or creates, fills and indexes it (the read workloads), through a baseline

@@ -77,6 +77,28 @@ final class BenchmarkAgreementTests: XCTestCase {
 
     func testDecodeOnlyAgrees() throws { try assertSidesAgree(.decodeOnly, rows: 200) }
 
+    func testRowInitializerTwinsAgree() throws {
+        try assertSidesAgree(.fetchAllRow, rows: 200)
+        try assertSidesAgree(.lookUpRow, rows: 500)
+        try assertSidesAgree(.decodeOnlyRow, rows: 200)
+    }
+
+    /// BenchRowCity's init(row:) reads what its Decodable conformance (BenchCity's) reads, row for row.
+    func testRowInitializerIsInStepWithDecodable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = try Self.sampleInput()
+        try WorkloadRunner.prepareDatabase(at: directory.databasePath, for: .fetchAll, cities: input.cities)
+        let queue = try LibraryWorkloads.open(path: directory.databasePath)
+        XCTAssertEqual(try queue.read { db in try BenchRowCity.checkRowInitializer(db) }, 200)
+    }
+
+    func testWorkloadNamesParseInAnyCase() throws {
+        XCTAssertEqual(
+            try BenchmarkOptions.parseWorkloads("w2-ROW,W3-uuid,W5-row,W2"),
+            [.fetchAll, .fetchAllRow, .lookUpUUID, .decodeOnlyRow])
+    }
+
     /// The read workloads return exactly the cities that were inserted.
     func testFetchAllReturnsTheInput() throws {
         let input = try Self.sampleInput()
@@ -152,6 +174,46 @@ final class BenchmarkAgreementTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--repetitions", "0"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W9"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--rss-child", "W2-library"]))
+        let scale = try BenchmarkOptions.parse(["--scale", "2_000_000"])
+        XCTAssertEqual(scale.scale, 2_000_000)
+        let child = try BenchmarkOptions.parse(["--scale-child", "cursor-baseline", "--database", "db.sqlite"])
+        XCTAssertEqual(child.scaleChild?.read, .cursor)
+        XCTAssertEqual(child.scaleChild?.side, .baseline)
+        XCTAssertThrowsError(try BenchmarkOptions.parse(["--scale-child", "W2-library"]))
+        XCTAssertThrowsError(try BenchmarkOptions.parse(["--scale", "0"]))
+    }
+
+    /// The scale data repeats the cities under new ids and dates of their position, every id distinct.
+    func testScaleDataRepeatsTheCitiesWithNewIDs() throws {
+        let cities = try Self.sampleInput().cities
+        let scaled = ScaleData.cities(cities, count: 450)
+        XCTAssertEqual(scaled.count, 450)
+        XCTAssertEqual(Set(scaled.compactMap(\.id)).count, 450)
+        XCTAssertEqual(scaled[200].id, 1_000_597 + 1)
+        XCTAssertEqual(scaled[200].name, cities[0].name)
+        XCTAssertEqual(scaled[449].createdAt, BenchCity.createdAt(forIndex: 449))
+        XCTAssertEqual(ScaleData.cities(cities, count: 10), Array(cities.prefix(10)))
+        XCTAssertEqual(
+            ScaleData.sizes(dataCount: 234_908, largest: 2_000_000), [234_908, 500_000, 1_000_000, 2_000_000])
+        XCTAssertEqual(ScaleData.sizes(dataCount: 200, largest: 300), [200, 300])
+    }
+
+    /// Each scale child reads the whole table through its side and agrees with the other.
+    func testScaleChildrenAgree() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = try Self.sampleInput()
+        try WorkloadRunner.prepareDatabase(at: directory.databasePath, for: .fetchAll, cities: input.cities)
+        var expected = Checksum()
+        expected.add(input.cities)
+        for read in ScaleChild.Read.allCases {
+            for side in Side.allCases {
+                let report = try ScaleChild.run(read, side: side, databasePath: directory.databasePath)
+                XCTAssertEqual(report.rows, 200, "\(read) \(side)")
+                XCTAssertEqual(report.checksum, expected, "\(read) \(side)")
+                XCTAssertEqual(ScaleChild.Report(line: report.line), report)
+            }
+        }
     }
 
     private func assertSidesAgree(

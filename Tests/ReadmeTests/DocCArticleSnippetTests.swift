@@ -143,6 +143,32 @@ struct Copy: Record {
     }
 }
 
+// RowInitializers.md
+
+struct Review: Record, Equatable {
+    var id: Int64?
+    var bookId: Int64
+    var stars: Int
+    var text: String?
+    var postedAt: Date
+    static let tableName = "reviews"
+    enum CodingKeys: String, CodingKey {
+        case id, stars, text
+        case bookId = "book_id"
+        case postedAt = "posted_at"
+    }
+}
+
+extension Review: FetchableRecord {
+    init(row: borrowing FetchedRow) throws {
+        id = try row["id", as: Int64?.self]
+        bookId = try row["book_id", as: Int64.self]
+        stars = try row["stars", as: Int.self]
+        text = try row["text", as: String?.self]
+        postedAt = try row["posted_at", as: Date.self]
+    }
+}
+
 import XCTest
 
 // The SQL the Queries article shows beside each request is checked against what the request compiles to.
@@ -589,6 +615,29 @@ final class DocCArticleSnippetTests: XCTestCase {
             "DELETE FROM \"books\" WHERE rowid IN (SELECT rowid FROM \"books\" ORDER BY \"id\" DESC LIMIT ?)")
     }
 
+    /// RowInitializers.md: the record written both ways reads alike both ways, and every fetch takes init(row:).
+    func testTheRowInitializersArticleRuns() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE reviews (id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL, stars INTEGER NOT NULL,
+                      text TEXT, posted_at TEXT NOT NULL)
+                    """)
+            for (stars, text) in [(5, "Superb" as String?), (1, nil), (3, "Fine")] {
+                var review = Review(
+                    id: nil, bookId: 1, stars: stars, text: text, postedAt: Date(timeIntervalSince1970: 0))
+                try review.insert(db)
+            }
+        }
+        try queue.read { db in
+            XCTAssertEqual(try Review.checkRowInitializer(db), 3)
+        }
+        let reviews = try queue.read { db in try Review.fetch(db, orderBy: [.descending("stars")]) }
+        XCTAssertEqual(reviews.map(\.stars), [5, 3, 1])
+        XCTAssertEqual(try queue.read { db in try Review.fetchOne(db, id: 2) }?.text, nil)
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -612,7 +661,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 26, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 28, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

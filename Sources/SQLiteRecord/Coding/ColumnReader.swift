@@ -20,7 +20,8 @@ struct ColumnReader {
     /// Where the coding key that asked for this column sits in the column lookup's ``KeyTrail``, which keeps
     /// its name; nil for a single-column row decoded as one value. Rows decode at the top of a coding path,
     /// so the key alone is the path. A position rather than the key's string: making that string for every
-    /// column read cost more than the read, and only errors need it.
+    /// column read cost more than the read, and only errors need it. ``columnNamePosition`` for a read of
+    /// ``FetchedRow``, whose path is the column's own name.
     let keyPosition: Int?
     /// The column in the current row, found once for the reads below.
     let column: StatementColumn
@@ -35,8 +36,17 @@ struct ColumnReader {
         storage = column.storageClass
     }
 
+    /// The ``keyPosition`` of a read that ``FetchedRow`` makes by index or name: its errors' coding path is
+    /// the column's name.
+    static let columnNamePosition = -1
+
     var codingPath: [any CodingKey] {
-        guard let keyPosition, let key = state.pointee.trail.pointee.key(atPosition: keyPosition) else { return [] }
+        guard let keyPosition else { return [] }
+        if keyPosition == Self.columnNamePosition {
+            let names = context.columnNames
+            return [ColumnCodingKey(stringValue: names.indices.contains(Int(index)) ? names[Int(index)] : "")]
+        }
+        guard let key = state.pointee.trail.pointee.key(atPosition: keyPosition) else { return [] }
         return [ColumnCodingKey(stringValue: key)]
     }
 

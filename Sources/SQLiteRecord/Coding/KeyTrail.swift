@@ -108,6 +108,17 @@ struct KeyTrail {
         return entry.pointee.column
     }
 
+    /// The column of `name` when the trail holds that name at `position` (-1 when it names no column); nil
+    /// otherwise. For the reads by name of ``FetchedRow``, which keep a trail of their own (see
+    /// ``ColumnLookup/nameTrail``): comparing the same string literal is a compare of its bits.
+    @inline(__always)
+    func column(forName name: String, position: Int) -> Int32? {
+        guard position < count else { return nil }
+        let entry = entries + position
+        guard entry.pointee.key == name else { return nil }
+        return entry.pointee.column
+    }
+
     /// Records `key` and its column at `position`, dropping the entries from there on: another type, or a
     /// type that skips keys on some rows, rebuilds the trail from the first key that differs.
     mutating func record(

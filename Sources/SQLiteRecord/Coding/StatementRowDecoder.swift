@@ -6,6 +6,11 @@ import Foundation
 final class StatementCodingState {
     let lookup: ColumnLookup
     var reusableContext: RowDecodingContext?
+    /// The type the statement's rows were last decoded as, and its row initializer when it is a
+    /// ``FetchableRecord``: asked once per statement rather than once per fetch (a conformance check is a
+    /// lookup in the runtime's cache, which a point lookup would pay on every call).
+    var decodedType: ObjectIdentifier?
+    var decodedTypeInitializer: (any FetchableRecord.Type)?
 
     init(lookup: ColumnLookup) { self.lookup = lookup }
 }
@@ -34,6 +39,7 @@ final class ColumnLookup {
         self.indexes = ColumnNameIndex(names)
         self.keyStrategy = keyStrategy
         trail.initialize(to: KeyTrail())
+        nameTrail.initialize(to: KeyTrail())
     }
 
     /// The lookup for `statement` and `keyStrategy`, from the statement when it has one.
@@ -57,12 +63,31 @@ final class ColumnLookup {
     /// The keys asked for, in the order a row asks for them, with their columns (see ``KeyTrail``). Kept
     /// with the statement, so later fetches through the cached statement start with it.
     let trail = UnsafeMutablePointer<KeyTrail>.allocate(capacity: 1)
+    /// The column names ``FetchedRow`` reads by name, in the order a row reads them, with their columns: a
+    /// trail of its own, since a name is a column name whatever the key strategy, where a coding key in
+    /// ``trail`` may name another column under it.
+    let nameTrail = UnsafeMutablePointer<KeyTrail>.allocate(capacity: 1)
 
     deinit {
         trail.pointee.deallocate()
         trail.deinitialize(count: 1)
         trail.deallocate()
+        nameTrail.pointee.deallocate()
+        nameTrail.deinitialize(count: 1)
+        nameTrail.deallocate()
     }
+
+    /// The column named `name` (as SQLite matches names), -1 for none, when ``nameTrail`` does not know it at
+    /// `position`; recorded there for the next row.
+    @inline(never)
+    func column(named name: String, position: Int) -> Int32 {
+        let column = indexes.index(of: name) ?? -1
+        nameTrail.pointee.record(name, column: column, at: position, keyType: 0, keyBytes: (0, 0))
+        return column
+    }
+
+    /// The column named `name` (as SQLite matches names), or nil.
+    func columnIndex(named name: String) -> Int32? { indexes.index(of: name) }
 
     /// The column `key` names, -1 for none, when the trail does not know it at `position` (a first row, or
     /// a row that asks for other keys): by the key's string, a hash, recorded in the trail for the next row.
@@ -157,6 +182,13 @@ final class RowDecodingContext {
     /// Boxes that `containerBox` replaced during the current row (a type that asks for containers of two key
     /// types): checked with it when the row ends.
     @exclusivity(unchecked) var replacedBoxes: [ReusableContainerBox] = []
+    /// The type the rows were last decoded as, and its row initializer when it has one (see
+    /// ``rowInitializer(for:)``).
+    @exclusivity(unchecked) private var decodedType: ObjectIdentifier?
+    @exclusivity(unchecked) private var decodedTypeInitializer: (any FetchableRecord.Type)?
+    /// True to decode every type through `Decodable`, row initializer or not: for
+    /// ``FetchableRecord/checkRowInitializer(_:sql:arguments:decoder:)``, which compares the two.
+    var ignoresRowInitializers = false
     var columnNames: [String] { lookup.names }
 
     init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
@@ -190,10 +222,42 @@ final class RowDecodingContext {
         state.pointee.keyPosition = 0
         state.pointee.rowSerial &+= 1
         defer { endRow() }
+        if let initializer = rowInitializer(for: type) { return try initializer.initialize(as: type, from: self) }
         if lookup.columnCount == 1, ColumnReader.readsDirectly(type) {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self, rowSerial: state.pointee.rowSerial))
+    }
+
+    /// `type` as a ``FetchableRecord``, whose `init(row:)` then decodes the rows; nil for a type that decodes
+    /// through `Decodable` alone. One compare per row: the answer is kept for the type, here and on the
+    /// statement.
+    @inline(__always)
+    private func rowInitializer<T>(for type: T.Type) -> (any FetchableRecord.Type)? {
+        if decodedType == ObjectIdentifier(type) { return decodedTypeInitializer }
+        return findRowInitializer(for: type)
+    }
+
+    /// ``rowInitializer(for:)`` for the first row of a type: from the statement when its rows were decoded as
+    /// that type before, or else by a conformance check, kept on the statement for later fetches.
+    @inline(never)
+    private func findRowInitializer<T>(for type: T.Type) -> (any FetchableRecord.Type)? {
+        let identifier = ObjectIdentifier(type)
+        let initializer: (any FetchableRecord.Type)?
+        if ignoresRowInitializers {
+            initializer = nil
+        } else if let state = statement.codingState, state.decodedType == identifier {
+            initializer = state.decodedTypeInitializer
+        } else {
+            initializer = type as? any FetchableRecord.Type
+            if let state = statement.codingState {
+                state.decodedType = identifier
+                state.decodedTypeInitializer = initializer
+            }
+        }
+        decodedType = identifier
+        decodedTypeInitializer = initializer
+        return initializer
     }
 
     /// Ends the current row: decoders made for it no longer match the row serial, and a keyed container that

@@ -1,0 +1,56 @@
+/// A `Decodable` type that can also initialize itself from a row, reading columns by index or by name: the
+/// opt-in fast path of every fetch.
+///
+/// `Decodable` stays the contract: a record reads through its `init(from:)` unless it adopts this protocol,
+/// and then every fetch of the type uses ``init(row:)`` instead: `fetch`, `fetchOne(_:id:)`, the raw SQL
+/// fetches, ``RowDecoder``, and every request, cursor, association and observation built on them. The
+/// reads convert exactly as the decoder does, with the same `DecodingError`s (see ``FetchedRow``), under the
+/// type's own ``RowDecoder`` strategies (``Record/rowDecoder`` for a record).
+///
+/// A synthesized `init(from:)` reads every field through the standard library's type-erased keyed
+/// container, which costs about a third more than a hand-written loop before the decoder does any work;
+/// `init(row:)` reads each column with one call. See <doc:Performance> for the figures.
+///
+/// ```swift
+/// struct Planet: Record, FetchableRecord {
+///     var id: Int64?
+///     var name: String
+///     var discoveredAt: Date?
+///     static let tableName = "planets"
+///     enum CodingKeys: String, CodingKey {
+///         case id, name
+///         case discoveredAt = "discovered_at"
+///     }
+/// }
+///
+/// extension Planet {  // in an extension, so the memberwise initializer stays
+///     init(row: borrowing FetchedRow) throws {
+///         id = try row["id", as: Int64?.self]
+///         name = try row["name", as: String.self]
+///         discoveredAt = try row["discovered_at", as: Date?.self]
+///     }
+/// }
+/// ```
+///
+/// Keep the two initializers in step with ``checkRowInitializer(_:sql:arguments:decoder:)`` in a test: it
+/// decodes rows both ways and throws ``RowInitializerMismatch`` where they differ.
+public protocol FetchableRecord: Decodable {
+    /// Reads the values of the fetched row: ``FetchedRow``'s subscripts by column index or name, each with
+    /// the type to read.
+    ///
+    /// The row is lent for the call only; it cannot be kept (``FetchedRow`` cannot be copied).
+    /// - Throws: `DecodingError` from the row's reads (naming the column, the stored value and the type),
+    ///   or any error of your own, which the fetch passes on.
+    init(row: borrowing FetchedRow) throws
+}
+
+extension FetchableRecord {
+    /// `Self(row:)`, returned as `T`, which is `Self` (the caller compared the two types).
+    @inline(__always)
+    static func initialize<T>(as type: T.Type, from context: RowDecodingContext) throws -> T {
+        let value = try Self(row: FetchedRow(context: context))
+        // T is Self (see RowDecodingContext.rowInitializer(for:)), so the bit cast is the identity: a dynamic
+        // `as? T` would cost more per row than reading a column.
+        return unsafeBitCast(value, to: T.self)
+    }
+}
