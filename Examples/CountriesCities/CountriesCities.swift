@@ -10,7 +10,8 @@ struct CountriesCities {
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
           --search TEXT         cities whose name holds TEXT (any case of A-Z; % and _ are plain characters),
-                                most populous first; with ISO, in that country only
+                                most populous first; when none does, cities named with TEXT's words
+                                (accents and case folded), best match first; with ISO, in that country only
           --min-population N    only cities of at least N inhabitants (with --search, or on its own)
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
@@ -175,11 +176,12 @@ struct CountriesCities {
 
     /// The cities `--search` and `--min-population` ask for (in the ISO's country when one is given), most
     /// populous first, as a request: the search text is matched literally, so `%` and `_` find only names
-    /// holding them.
+    /// holding them. When no name holds the text, its words are searched in the cities' full-text index
+    /// instead: accents and case folded ("sao paulo" finds São Paulo), best match first (bm25), then most
+    /// populous.
     static func printSearch(_ options: Options, _ db: Database, output: (String) -> Void) throws {
         typealias Key = City.CodingKeys
         var request = City.all()
-        if let text = options.search { request = request.filter(Key.name.contains(text)) }
         if let minimum = options.minimumPopulation { request = request.filter(Key.population >= minimum) }
         if let iso = options.iso {
             guard let country = try Country.filter(Country.CodingKeys.iso == iso).fetchOne(db) else {
@@ -187,10 +189,25 @@ struct CountriesCities {
             }
             request = request.filter(Key.countryId == country.id)
         }
-        let total = try request.count(db)
+        var ordered = request.order(Key.population.descending, Key.name.ascending)
+        var total: Int
+        var heading = "the ten most populous"
+        if let text = options.search {
+            total = try request.filter(Key.name.contains(text)).count(db)
+            ordered = ordered.filter(Key.name.contains(text))
+            if total == 0 && text.contains(where: { $0.isLetter || $0.isNumber }) {
+                heading = "the ten best matches"
+                let words = request.search(text)
+                total = try words.count(db)
+                output("No city name holds \"\(text)\"; cities named with its words, best match first:")
+                ordered = words.order(SQLExpression.fullTextRank, Key.population.descending, Key.name.ascending)
+            }
+        } else {
+            total = try request.count(db)
+        }
         let found = total == 1 ? "1 city" : "\(grouped(total)) cities"
-        output(found + (total > 10 ? "; the ten most populous:" : total > 0 ? ":" : ""))
-        let cities = try request.order(Key.population.descending, Key.name.ascending).limit(10).fetch(db)
+        output(found + (total > 10 ? "; \(heading):" : total > 0 ? ":" : ""))
+        let cities = try ordered.limit(10).fetch(db)
         for (rank, city) in cities.enumerated() {
             let country = try city.countryId.flatMap { try Country.fetchOne(db, id: $0) }
             let place = country.map { "\(city.name), \($0.name)" } ?? city.name
@@ -198,7 +215,6 @@ struct CountriesCities {
         }
     }
 
-    /// `9733276` as `9,733,276`, whatever the locale.
     static func grouped<T: BinaryInteger>(_ value: T) -> String {
         let digits = String(value.magnitude)
         var result = ""

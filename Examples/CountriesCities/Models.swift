@@ -72,3 +72,8 @@ struct City: Record, Equatable {
         if let country = parent as? Country { countryId = country.id }
     }
 }
+
+/// City names are searched by their words (`--search` when no name holds the text).
+extension City: FullTextSearchable {
+    static let fullTextIndex = FullTextIndex(columns: ["name"])
+}

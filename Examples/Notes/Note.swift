@@ -45,3 +45,9 @@ struct Note: Record, Equatable, Sendable {
         }
     }
 }
+
+/// Notes are searched by the words of their text (`notes search WORDS`), through an FTS5 index on
+/// `content` with accents and case folded.
+extension Note: FullTextSearchable {
+    static let fullTextIndex = FullTextIndex(columns: ["content"])
+}

@@ -14,12 +14,25 @@ struct NoteBook {
     /// How many seconds after the current one ``add(_:at:)`` looks for a date no note has.
     static let addSearchLimit = 3_600
 
-    /// Uses `queue`, creating the `notes` table and its index when it has none.
+    /// Uses `queue`, creating the `notes` table, its index and its full-text index when it has none (a
+    /// database made before `search` existed gets the full-text index of the notes it holds).
     /// - Throws: `DatabaseError` when the database cannot be written.
     init(queue: DatabaseQueue, dates: NoteDateFormat) throws {
         self.queue = queue
         self.dates = dates
-        try queue.write { db in try Note.createTable(db) }
+        try queue.write { db in
+            try Note.createTable(db)
+            if try !db.tableExists(Note.fullTextTableName) { try Note.createFullTextIndex(in: db) }
+        }
+    }
+
+    /// The notes that contain every word of `text` (accents and case folded; quotes and operators are
+    /// plain text), best match first, each with its text and the matched words between `[` and `]`.
+    /// - Throws: `DatabaseError`, or `DecodingError` for a row another tool stored badly.
+    func search(_ text: String) throws -> [FullTextMatch<Note>] {
+        try queue.read { db in
+            try Note.search(text).fetchMatches(db, excerpt: .highlight(Column("content"), open: "[", close: "]"))
+        }
     }
 
     /// Saves a new note dated `now` to the second, or the first following second no note has (so that

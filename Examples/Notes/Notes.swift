@@ -53,6 +53,12 @@ struct Notes {
         case .add(let text):
             let note = try book.add(text)
             output("Added the note of \(dates.string(from: note.date))")
+        case .search(let text):
+            let matches = try book.search(text)
+            if matches.isEmpty { output("No note contains \"\(text)\"") }
+            for match in matches {
+                output("\(dates.string(from: match.record.date))  \(match.excerpt)")
+            }
         case .list:
             for note in try book.all() {
                 output("\(dates.string(from: note.date))  \(note.content)")
@@ -89,6 +95,8 @@ struct NotesCommand: Equatable {
         case add(text: String)
         /// `list`: every note, oldest first.
         case list
+        /// `search WORDS`: the notes holding every word, best match first, the words highlighted.
+        case search(text: String)
         /// `show DATE`: one note.
         case show(date: String)
         /// `edit DATE TEXT`: new text for one note.
@@ -113,6 +121,8 @@ struct NotesCommand: Equatable {
         usage: notes [--db PATH] COMMAND
           add TEXT              save a note dated now (to the second)
           list                  every note, oldest first
+          search WORDS          the notes that contain every word (any case, any accents), best match first,
+                                the words between [ and ]
           show DATE             the note with that date
           edit DATE TEXT        replace the text of the note with that date
           remove DATE           delete the note with that date
@@ -150,7 +160,7 @@ struct NotesCommand: Equatable {
         }
         guard let name = remaining.popFirst() else {
             throw NotesError.usage(
-                "a command is missing: add, list, show, edit, remove, import or export (see notes --help)")
+                "a command is missing: add, list, search, show, edit, remove, import or export (see notes --help)")
         }
         let operands = Array(remaining)
         func take(_ names: String...) throws -> [String] {
@@ -169,6 +179,9 @@ struct NotesCommand: Equatable {
         case "list":
             _ = try take()
             action = .list
+        case "search":
+            guard !operands.isEmpty else { throw NotesError.usage("search takes WORDS, not 0 arguments") }
+            action = .search(text: operands.joined(separator: " "))
         case "show":
             action = .show(date: try take("DATE")[0])
         case "edit":

@@ -42,7 +42,8 @@ final class SampleSchemaTests: XCTestCase {
         }
         try queue.read { db in
             XCTAssertEqual(
-                try SampleSchema.migrator.appliedMigrations(in: db), ["1 countries and cities", "2 cities indexes"])
+                try SampleSchema.migrator.appliedMigrations(in: db),
+                ["1 countries and cities", "2 cities indexes", "3 cities full-text index"])
             XCTAssertEqual(
                 try db.indexes(on: "cities").filter { $0.origin == .createIndex }.map(\.columns),
                 [["country_id"], ["population"]])
@@ -60,11 +61,22 @@ final class SampleSchemaTests: XCTestCase {
         XCTAssertEqual(
             Array(lines.prefix(3)),
             [
-                "Database: \(path)", "Applied migrations: \"1 countries and cities\", \"2 cities indexes\"",
+                "Database: \(path)",
+                "Applied migrations: \"1 countries and cities\", \"2 cities indexes\", \"3 cities full-text index\"",
                 "0 countries, 0 cities",
             ])
-        // The tables and indexes stay as they were; the ledger is new.
-        XCTAssertEqual(try Self.schemaObjects(path), before)
+        // The tables and indexes stay as they were; the ledger and the full-text index are new.
+        let after = try Self.schemaObjects(path)
+        XCTAssertEqual(after.filter { $0.first.map { "\($0)" }?.contains("cities_fts") != true }, before)
+        XCTAssertEqual(
+            after.compactMap { row -> String? in
+                guard case .text(let name)? = row.first, name.hasPrefix("cities_fts") else { return nil }
+                return name
+            },
+            [
+                "cities_fts", "cities_fts_ad", "cities_fts_ai", "cities_fts_au", "cities_fts_config", "cities_fts_data",
+                "cities_fts_docsize", "cities_fts_idx",
+            ])
         XCTAssertEqual(before.count, 4)
 
         lines = []
@@ -83,7 +95,7 @@ final class SampleSchemaTests: XCTestCase {
 
         var lines: [String] = []
         try CountriesCities.run(.init(databasePath: path)) { lines.append($0) }
-        XCTAssertEqual(lines[1], "Applied migrations: \"2 cities indexes\"")
+        XCTAssertEqual(lines[1], "Applied migrations: \"2 cities indexes\", \"3 cities full-text index\"")
         XCTAssertEqual(
             try queue.read { db in try db.indexes(on: "cities") }.map(\.name),
             ["cities_country_id", "cities_population", "sqlite_autoindex_cities_1"])

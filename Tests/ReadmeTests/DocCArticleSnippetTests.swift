@@ -125,6 +125,16 @@ struct DiaryEntry: Record {
     static let tableName = "diary"
 }
 
+// FullTextSearch.md
+
+struct Passage: Record, FullTextSearchable {
+    var id: Int64?
+    var book: String
+    var text: String
+    static let tableName = "passages"
+    static let fullTextIndex = FullTextIndex(columns: ["text"], tokenizer: .unicode61())
+}
+
 // Queries.md
 
 enum Shelving: String, Codable, CaseIterable, Sendable {
@@ -638,6 +648,48 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(try queue.read { db in try Review.fetchOne(db, id: 2) }?.text, nil)
     }
 
+    /// FullTextSearch.md: the index is created by its migration, searched, highlighted, checked and rebuilt.
+    func testTheFullTextSearchArticleRuns() throws {
+        let queue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("passages") { db in try Passage.createTable(in: db) }
+        migrator.registerFullTextIndex("index passages", for: Passage.self)
+        try migrator.migrate(queue)
+        try queue.write { db in
+            var first = Passage(id: nil, book: "Paris", text: "A café crème on the corner")
+            var second = Passage(id: nil, book: "Lyon", text: "Another cafe, far from any street corner")
+            try first.save(db)
+            try second.save(db)
+        }
+        let found = try queue.read { db in
+            try Passage.search("cafe creme").filter(Column("book") == "Paris").limit(10).fetch(db)
+        }
+        let highlighted = try queue.read { db in
+            try Passage.search("cafe").fetchMatches(db, excerpt: .highlight(Column("text"), open: "<b>", close: "</b>"))
+        }
+        // highlighted[0].excerpt == "A <b>café</b> crème on the corner"
+        XCTAssertEqual(found.map(\.text), ["A café crème on the corner"])
+        XCTAssertEqual(
+            highlighted.map(\.excerpt),
+            ["A <b>café</b> crème on the corner", "Another <b>cafe</b>, far from any street corner"])
+        let sql = try queue.read { db in
+            try Passage.search("cafe creme").filter(Column("book") == "Paris").limit(10).compiled(db, .select).sql
+        }
+        XCTAssertEqual(
+            sql,
+            "SELECT \"passages\".* FROM \"passages\" JOIN (SELECT rowid AS \"sqliterecord_rowid\", rank AS \"sqliterecord_rank\" "
+                + "FROM \"passages_fts\" WHERE \"passages_fts\" MATCH ?) AS \"sqliterecord_search\" "
+                + "ON \"passages\".rowid = \"sqliterecord_search\".\"sqliterecord_rowid\" "
+                + "WHERE \"book\" = ? ORDER BY \"sqliterecord_search\".\"sqliterecord_rank\" LIMIT ?")
+        let near = FTS5Pattern(rawPattern: "NEAR(cafe corner, 3)")
+        let nearby = try queue.read { db in try Passage.matching(near).fetch(db) }
+        try queue.write { db in
+            try Passage.checkFullTextIndex(db)
+            try Passage.rebuildFullTextIndex(db)
+        }
+        XCTAssertEqual(nearby.map(\.book), ["Paris"])
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -661,7 +713,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 28, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 32, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

@@ -23,6 +23,8 @@ public struct QueryInterfaceRequest<Base: Record>: Sendable {
     var orderings: [SQLOrdering] = []
     var limitCount: Int?
     var offsetCount: Int?
+    /// The full-text search, when the request is one (``FullTextSearchable/matching(_:)``).
+    var fullTextSearch: FullTextSearchPart?
 
     init() {}
 

@@ -82,6 +82,12 @@ struct RequestCompiler<Binding: RequestBinding> {
             try select(parts, keepingOrder: false)
             write(")")
         case .delete, .update:
+            guard parts.search == nil else {
+                throw RecordError.invalidQuery(
+                    table: table,
+                    reason:
+                        "a full-text search request cannot delete or update: fetch the records, or filter by their ids")
+            }
             guard parts.grouping.isEmpty, parts.having == nil else {
                 throw RecordError.invalidQuery(
                     table: table,
@@ -130,8 +136,11 @@ struct RequestCompiler<Binding: RequestBinding> {
     private mutating func select(_ parts: RequestParts, keepingOrder: Bool = true) throws {
         write(parts.isDistinct ? "SELECT DISTINCT " : "SELECT ")
         tokens.append(.count(parts.selection.count))
-        if parts.selection.isEmpty {
-            write("*")
+        if parts.search?.excerpt != nil {
+            // fetchMatches: the record's columns, then the excerpt (the selection is not used).
+            write(SQLIdentifier.quoted(table) + ".*, " + searchColumn(FullTextSearchPart.excerptColumn))
+        } else if parts.selection.isEmpty {
+            write(parts.search == nil ? "*" : SQLIdentifier.quoted(table) + ".*")
         } else {
             for (index, node) in parts.selection.enumerated() {
                 if index > 0 { write(", ") }
@@ -146,6 +155,7 @@ struct RequestCompiler<Binding: RequestBinding> {
             }
         }
         write(" FROM " + SQLIdentifier.quoted(table))
+        if let search = parts.search { try searchJoin(search) }
         try whereClause(parts.filter)
         if !parts.grouping.isEmpty {
             tokens.append(.code(201))
@@ -161,9 +171,55 @@ struct RequestCompiler<Binding: RequestBinding> {
             try expression(having, 0, context: nil)
         }
         if keepingOrder || parts.limit != nil || parts.offset != nil {
-            try orderClause(parts.orderings)
+            if parts.search != nil && parts.orderings.isEmpty {
+                tokens.append(.code(216))
+                write(" ORDER BY " + searchColumn(FullTextSearchPart.rankColumn))
+            } else {
+                try orderClause(parts.orderings)
+            }
         }
         limitClause(parts)
+    }
+
+    /// ` JOIN (SELECT rowid, rank[, excerpt] FROM "fts" WHERE "fts" MATCH ?) AS "sqliterecord_search" ON
+    /// "table".rowid = ...`: the FTS5 query runs once, in a subquery where its rank and auxiliary functions
+    /// are valid, and its rows find the table's by rowid. The subquery's columns have unusual names, so that
+    /// the request's own unqualified column names still name the table's columns.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column the index
+    ///   does not hold.
+    private mutating func searchJoin(_ search: FullTextSearchPart) throws {
+        tokens.append(.code(230))
+        tokens.append(.name(search.table))
+        let fts = SQLIdentifier.quoted(search.table)
+        write(
+            " JOIN (SELECT rowid AS " + SQLIdentifier.quoted(FullTextSearchPart.rowIDColumn) + ", rank AS "
+                + SQLIdentifier.quoted(FullTextSearchPart.rankColumn))
+        if let excerpt = search.excerpt {
+            let name = binding.name(of: excerpt.column)
+            let folded = RowLayout.asciiLowercased(name)
+            guard let index = search.columns.firstIndex(where: { RowLayout.asciiLowercased($0) == folded }) else {
+                throw RecordError.unknownColumn(table: search.table, column: name, columns: search.columns)
+            }
+            arguments.values += [.integer(Int64(index)), .text(excerpt.open), .text(excerpt.close)]
+            switch excerpt.kind {
+            case .highlight:
+                tokens.append(.code(231))
+                write(", highlight(" + fts + ", ?, ?, ?)")
+            case .snippet(let ellipsis, let count):
+                tokens.append(.code(232))
+                write(", snippet(" + fts + ", ?, ?, ?, ?, ?)")
+                arguments.values += [.text(ellipsis), .integer(Int64(count))]
+            }
+            write(" AS " + SQLIdentifier.quoted(FullTextSearchPart.excerptColumn))
+        }
+        write(" FROM " + fts + " WHERE " + fts + " MATCH ?) AS " + SQLIdentifier.quoted(FullTextSearchPart.alias))
+        arguments.values.append(.text(search.pattern))
+        write(" ON " + SQLIdentifier.quoted(table) + ".rowid = " + searchColumn(FullTextSearchPart.rowIDColumn))
+    }
+
+    /// `"sqliterecord_search"."name"`.
+    private func searchColumn(_ name: String) -> String {
+        SQLIdentifier.quoted(FullTextSearchPart.alias) + "." + SQLIdentifier.quoted(name)
     }
 
     private mutating func whereClause(_ filter: ExpressionNode?) throws {

@@ -8,9 +8,11 @@ struct RequestParts {
     var orderings: [SQLOrdering] = []
     var limit: Int?
     var offset: Int?
+    var search: FullTextSearchPart?
 
     /// True when a count needs no subquery: every row of the table that matches the filter counts once.
     var isPlain: Bool {
-        selection.isEmpty && !isDistinct && grouping.isEmpty && having == nil && limit == nil && offset == nil
+        search == nil && selection.isEmpty && !isDistinct && grouping.isEmpty && having == nil && limit == nil
+            && offset == nil
     }
 }

@@ -211,7 +211,7 @@ extension QueryInterfaceRequest {
     var parts: RequestParts {
         RequestParts(
             selection: selection, isDistinct: isDistinct, filter: filter, grouping: grouping, having: havingFilter,
-            orderings: orderings, limit: limitCount, offset: offsetCount)
+            orderings: orderings, limit: limitCount, offset: offsetCount, search: fullTextSearch)
     }
 
     /// The request as SQL and arguments. Values are bound in one walk that also records the request's

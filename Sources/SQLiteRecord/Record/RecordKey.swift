@@ -48,7 +48,12 @@ struct KeyMatch: Hashable {
             .text(lower), .text(upper), withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }, .text(compactLower),
             .text(compactUpper), .text("{" + lower + "}"), .text("{" + upper + "}"),
         ]
-        return KeyMatch(columns: columns, values: [[written] + forms.filter { $0 != written }], uuid: nil)
+        // Exactly one occurrence of the written form comes out, so that every UUID binds the same number of
+        // values (a UUID of digits alone has equal lowercase and uppercase text) and a list of keys splits
+        // into statements of one shape.
+        var others = forms
+        if let position = others.firstIndex(of: written) { others.remove(at: position) }
+        return KeyMatch(columns: columns, values: [[written] + others], uuid: nil)
     }
 
     /// Every value, in the order the SQL binds them.

@@ -1,0 +1,11 @@
+/// A record a full-text search found, with an excerpt of one of its columns: the text with the matched
+/// words marked (``FullTextExcerpt``).
+public struct FullTextMatch<Base: Record> {
+    /// The record.
+    public var record: Base
+    /// The excerpt: the highlighted column, or a snippet of it; empty when the column is NULL.
+    public var excerpt: String
+}
+
+extension FullTextMatch: Sendable where Base: Sendable {}
+extension FullTextMatch: Equatable where Base: Equatable {}

@@ -1,0 +1,40 @@
+/// Running a full-text search for records and excerpts.
+extension QueryInterfaceRequest where Base: FullTextSearchable {
+    /// The records a search request selects, each with an excerpt of one indexed column, in the request's
+    /// order (best match first by default). The request's selection, if any, is not used: whole records are
+    /// read. See <https://www.sqlite.org/fts5.html#auxiliary_functions>.
+    ///
+    /// ```swift
+    /// let matches = try Note.search("sao paulo").fetchMatches(db, excerpt: .highlight(Column("body"), open: "**", close: "**"))
+    /// // matches[0].excerpt: "Flights to **São** **Paulo** on Monday"
+    /// ```
+    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the request is not a search (no
+    ///   ``matching(_:)``), ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column
+    ///   the index does not hold, and what ``fetch(_:)`` throws.
+    public func fetchMatches(_ db: Database, excerpt: FullTextExcerpt) throws -> [FullTextMatch<Base>] {
+        guard var search = fullTextSearch else {
+            throw RecordError.invalidQuery(
+                table: Base.tableName, reason: "fetchMatches needs a full-text search: call matching(_:) first")
+        }
+        search.excerpt = excerpt
+        var request = self
+        request.fullTextSearch = search
+        request.selection = []
+        return try Base.explainingMissingTable {
+            let query = try request.compiled(db, .select)
+            return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
+                let context = RowDecodingContext(
+                    statement: statement, tableName: Base.tableName, missingOptionalColumnIsNil: false,
+                    decoder: Base.rowDecoder)
+                let excerptIndex = statement.columnCount - 1
+                var matches: [FullTextMatch<Base>] = []
+                while try statement.step() {
+                    let record = try context.decodeRow(Base.self)
+                    let text = statement.isNull(at: excerptIndex) ? "" : statement.string(at: excerptIndex)
+                    matches.append(FullTextMatch(record: record, excerpt: text))
+                }
+                return matches
+            }
+        }
+    }
+}

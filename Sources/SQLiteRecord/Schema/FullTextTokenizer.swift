@@ -1,0 +1,33 @@
+/// The tokenizer of a full-text index: how FTS5 splits text into the tokens a search matches, written into
+/// the index's `tokenize` option. See <https://www.sqlite.org/fts5.html#tokenizers>.
+///
+/// The default, ``unicode61(removeDiacritics:)`` with diacritics removed, folds case and accents: "sao
+/// paulo" finds "São Paulo". ``porter(removeDiacritics:)`` adds English stemming: "running" finds "runs".
+public struct FullTextTokenizer: Sendable, Hashable {
+    /// The text of FTS5's `tokenize` option, such as `unicode61 remove_diacritics 2`.
+    public let arguments: String
+
+    /// A tokenizer given by the text of FTS5's `tokenize` option, for tokenizers and options this type does
+    /// not name (`"trigram"`, `"unicode61 tokenchars '-_'"`). It is written into the index's declaration as
+    /// an SQL string; a tokenizer SQLite does not know fails when the index is created.
+    public init(arguments: String) {
+        self.arguments = arguments
+    }
+
+    /// FTS5's `unicode61` tokenizer: words are runs of Unicode letters and digits, folded to lower case.
+    /// With `removeDiacritics` (the default), accents are removed too (`remove_diacritics 2`), so that
+    /// "Bogota" finds "Bogotá". See <https://www.sqlite.org/fts5.html#unicode61_tokenizer>.
+    public static func unicode61(removeDiacritics: Bool = true) -> Self {
+        Self(arguments: removeDiacritics ? "unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 0")
+    }
+
+    /// FTS5's `porter` stemmer over `unicode61`: English words match their other forms ("connection" finds
+    /// "connected"). See <https://www.sqlite.org/fts5.html#porter_tokenizer>.
+    public static func porter(removeDiacritics: Bool = true) -> Self {
+        Self(arguments: "porter " + unicode61(removeDiacritics: removeDiacritics).arguments)
+    }
+
+    /// FTS5's `ascii` tokenizer: only ASCII letters are folded; other characters are part of words.
+    /// See <https://www.sqlite.org/fts5.html#ascii_tokenizer>.
+    public static var ascii: Self { Self(arguments: "ascii") }
+}
