@@ -29,13 +29,21 @@ public final class Statement {
     var isCheckedOut = false
     /// The parameter names, index 0 for parameter 1, read once when named arguments first meet the statement.
     var parameterNamesCache: [String?]?
-    /// True for a statement that changes the schema or rolls back (as the connection's authorizer saw it
-    /// prepared): running it tells ``schemaCache``. Checked on every step, so a plain flag.
+    /// True for a statement that changes the schema, rolls back or writes rows (as the connection's
+    /// authorizer saw it prepared): running it tells ``schemaCache`` and the change tracker. Checked on every step, so a plain flag.
     private(set) var hasSchemaEffect = false
     private var schemaEffect = SchemaCache.SchemaEffect.none
     /// The schema cache of the connection, for such a statement; weak, as a statement may outlive its
     /// `Database`.
     private weak var schemaCache: SchemaCache?
+
+    /// The tables (lowercased) the statement reads, as the authorizer saw it prepared: what an observed read
+    /// that uses it depends on.
+    private(set) var readTables: [String] = []
+    /// The tables (lowercased) the statement inserts into, updates or deletes from: what running it tells
+    /// the connection's ``ChangeTracker``, weak as the schema cache.
+    private var writtenTables: [String] = []
+    private weak var changeTracker: ChangeTracker?
 
     /// Marks the statement as having `effect` on the schema `cache` holds.
     func noteSchemaEffect(_ effect: SchemaCache.SchemaEffect, on cache: SchemaCache) {
@@ -45,10 +53,21 @@ public final class Statement {
         hasSchemaEffect = true
     }
 
-    /// Tells the schema cache that the statement is about to run. Not inlined: few statements need it.
+    /// Records the tables the statement reads and writes, which `tracker` hears of when it runs.
+    func noteAccess(reads: Set<String>, writes: Set<String>, on tracker: ChangeTracker) {
+        if !reads.isEmpty { readTables = Array(reads) }
+        guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
+        writtenTables = Array(writes)
+        changeTracker = tracker
+        hasSchemaEffect = true
+    }
+
+    /// Tells the schema cache and the change tracker that the statement is about to run. Not inlined: few
+    /// statements need it.
     @inline(never)
     private func announceSchemaEffect() {
         schemaCache?.statementWillRun(schemaEffect)
+        changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
     }
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
