@@ -61,6 +61,13 @@ enum BenchmarkCommand {
             printLine(summary.table)
             if options.json { printLine(summary.json) }
         }
+        if options.runsObservation {
+            let summary = try ObservationWorkload.runAll(input: input, repetitions: options.repetitions) {
+                printError("  \($0)")
+            }
+            printLine(summary.table)
+            if options.json { printLine(summary.json) }
+        }
     }
 
     /// Writes a line to standard output at once, unbuffered, so it keeps its place among the progress lines

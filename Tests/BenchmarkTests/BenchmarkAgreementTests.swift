@@ -150,7 +150,7 @@ final class BenchmarkAgreementTests: XCTestCase {
         XCTAssertTrue(options.json)
         XCTAssertEqual(options.workloads, [.insert, .lookUp])
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--repetitions", "0"]))
-        XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W9"]))
+        XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W10"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--rss-child", "W2-library"]))
     }
 

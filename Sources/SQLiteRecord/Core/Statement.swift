@@ -31,7 +31,7 @@ public final class Statement {
     var parameterNamesCache: [String?]?
     /// True for a statement that changes the schema, rolls back or writes rows (as the connection's
     /// authorizer saw it prepared): running it tells ``schemaCache`` and the change tracker. Checked on every step, so a plain flag.
-    private(set) var hasSchemaEffect = false
+    private(set) var announcesEffects = false
     private var schemaEffect = SchemaCache.SchemaEffect.none
     /// The schema cache of the connection, for such a statement; weak, as a statement may outlive its
     /// `Database`.
@@ -50,7 +50,7 @@ public final class Statement {
         guard effect != .none else { return }
         schemaEffect = effect
         schemaCache = cache
-        hasSchemaEffect = true
+        announcesEffects = true
     }
 
     /// Records the tables the statement reads and writes, which `tracker` hears of when it runs.
@@ -59,13 +59,13 @@ public final class Statement {
         guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
         writtenTables = Array(writes)
         changeTracker = tracker
-        hasSchemaEffect = true
+        announcesEffects = true
     }
 
     /// Tells the schema cache and the change tracker that the statement is about to run. Not inlined: few
     /// statements need it.
     @inline(never)
-    private func announceSchemaEffect() {
+    private func announceEffects() {
         schemaCache?.statementWillRun(schemaEffect)
         changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
     }
@@ -152,7 +152,7 @@ public final class Statement {
     ///   `SQLITE_INTERRUPT` when ``DatabaseQueue/interrupt()`` or a cancelled task interrupted it.
     @discardableResult
     public func step() throws -> Bool {
-        if hasSchemaEffect { announceSchemaEffect() }
+        if announcesEffects { announceEffects() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -168,7 +168,7 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` as ``step()`` does.
     func runToEnd(boundArguments arguments: () -> StatementArguments?) throws {
         while true {
-            if hasSchemaEffect { announceSchemaEffect() }
+            if announcesEffects { announceEffects() }
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
             if code == SQLITE_ROW { continue }

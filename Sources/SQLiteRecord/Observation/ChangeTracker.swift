@@ -46,11 +46,17 @@ final class ChangeTracker: @unchecked Sendable {
         }
     }
 
+    /// The tables last added to `pending`: a bulk insert runs one statement thousands of times, and
+    /// comparing with them (the same array storage) spares hashing the table name again for each row.
+    @exclusivity(unchecked) private var lastNotedWrites: [String] = []
+
     /// Notes that a statement writing `tables` (or changing the schema) is about to run.
     func statementWillWrite(_ tables: [String], changesSchema: Bool) {
         guard isActive else { return }
-        pending.tables.formUnion(tables)
         if changesSchema { pending.changesSchema = true }
+        if tables == lastNotedWrites && !pending.tables.isEmpty { return }
+        pending.tables.formUnion(tables)
+        lastNotedWrites = tables
     }
 
     /// The commit hook allowed a commit: the transaction's changes wait for ``deliverCommittedChanges()``.
@@ -59,11 +65,13 @@ final class ChangeTracker: @unchecked Sendable {
         committed.tables.formUnion(pending.tables)
         if pending.changesSchema { committed.changesSchema = true }
         pending = DatabaseChange()
+        lastNotedWrites = []
     }
 
     /// The rollback hook reported a rollback: the transaction's changes are gone.
     func transactionDidRollBack() {
         pending = DatabaseChange()
+        lastNotedWrites = []
     }
 
     /// Tells the observers what committed since they last heard; called on the connection's thread once a
