@@ -17,9 +17,11 @@ struct Notes {
             if command.action == .watch {
                 // Standard output may be a pipe (another program reading the lines): write each line at once,
                 // past print's buffer.
-                try await watch(command, timeZone: .current, output: { line in
-                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-                })
+                try await watch(
+                    command, timeZone: .current,
+                    output: { line in
+                        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                    })
             } else {
                 try run(command, timeZone: .current, output: { print($0) })
             }

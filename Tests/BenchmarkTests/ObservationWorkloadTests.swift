@@ -12,9 +12,10 @@ final class ObservationWorkloadTests: XCTestCase {
         XCTAssertEqual(summary.latencies.count, ObservationWorkload.commits)
         XCTAssertEqual(summary.insertAlone.count, 1)
         XCTAssertEqual(summary.insertObserved.count, 1)
-        for field in ["\"workload\":\"W9\"", "\"latency_median_s\":", "\"latency_p99_s\":", "\"w1_alone_s\":",
-            "\"w1_observed_s\":"]
-        {
+        for field in [
+            "\"workload\":\"W9\"", "\"latency_median_s\":", "\"latency_p99_s\":", "\"w1_alone_s\":",
+            "\"w1_observed_s\":",
+        ] {
             XCTAssertTrue(summary.json.contains(field), "\(field) in \(summary.json)")
         }
         XCTAssertTrue(summary.table.contains("commit-to-delivery latency"), summary.table)

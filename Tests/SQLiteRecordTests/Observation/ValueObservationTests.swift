@@ -143,7 +143,7 @@ final class ValueObservationTests: XCTestCase {
                 break
             }
             let count = try await queue.write { db in db.changeTracker.observerCount }
-        XCTAssertEqual(count, 0)
+            XCTAssertEqual(count, 0)
         }
         try await waitUntil { weakQueue == nil }
         try FileManager.default.removeItem(atPath: path)
