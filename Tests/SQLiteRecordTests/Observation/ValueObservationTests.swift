@@ -172,4 +172,48 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertEqual(values, [[], ["a"]])
         observed.cancel()
     }
+
+    func testEveryTableOfAJoinIsTracked() async throws {
+        let queue = try makeQueue()
+        let observation = ValueObservation.tracking { db in
+            try db.scalar(
+                Int.self, sql: "SELECT count(*) FROM items JOIN other ON other.value = items.id") ?? -1
+        }
+        try await queue.write { db in try db.execute(sql: "INSERT INTO items(name) VALUES ('a')") }
+        let observed = ObservedValues(observation.values(in: queue))
+        _ = try await observed.wait(count: 1)
+        try await queue.write { db in try db.execute(sql: "INSERT INTO other(value) VALUES (1)") }
+        let values = try await observed.wait(count: 2)
+        XCTAssertEqual(values, [0, 1])
+        observed.cancel()
+    }
+
+    func testASchemaChangeReadsAgainAndItsErrorEndsTheSequence() async throws {
+        let queue = try makeQueue()
+        let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))
+        _ = try await observed.wait(count: 1)
+        try await queue.write { db in try db.execute(sql: "ALTER TABLE items RENAME TO old_items") }
+        try await waitUntil { observed.isFinished }
+        XCTAssertEqual(observed.values, [[]])
+        let error = try XCTUnwrap(observed.error as? DatabaseError)
+        XCTAssertEqual(error.resultCode, .error)
+        XCTAssertTrue("\(error)".contains("no such table: items"), "\(error)")
+    }
+
+    func testARolledBackSavepointInACommittedWriteDeliversTheCommittedState() async throws {
+        let queue = try makeQueue()
+        let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))
+        _ = try await observed.wait(count: 1)
+        struct Refused: Error {}
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO items(name) VALUES ('kept')")
+            try? db.transaction {
+                try db.execute(sql: "INSERT INTO items(name) VALUES ('undone')")
+                throw Refused()
+            }
+        }
+        let values = try await observed.wait(count: 2)
+        XCTAssertEqual(values, [[], ["kept"]])
+        observed.cancel()
+    }
 }
