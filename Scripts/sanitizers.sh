@@ -28,7 +28,7 @@ for step in "${steps[@]}"; do
     case "$step" in
     tsan)
         log="$logs/tsan.log"
-        tsan_suites='ConcurrencyTests|DatabasePoolTests|DatabasePoolAsyncTests'  # a regex: PoolConcurrencyTests too
+        tsan_suites='ConcurrencyTests|DatabasePoolTests|DatabasePoolAsyncTests|ValueObservationTests|PoolObservationTests'  # a regex: PoolConcurrencyTests too
         # TSan sees NSLock and dispatch queues; the library uses nothing else (Mutex would be invisible to it).
         swift build --build-tests --sanitize=thread --scratch-path "$root/tsan-build" >"$log" 2>&1 &&
             TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" swift test --skip-build --sanitize=thread \
@@ -36,7 +36,7 @@ for step in "${steps[@]}"; do
         result=$?
         if grep -q "ThreadSanitizer" "$log"; then result=1; fi
         grep -E "ConcurrencyTests:|Executed|ThreadSanitizer|SUMMARY" "$log" | sort -u
-        report "TSan (ConcurrencyTests, PoolConcurrencyTests, DatabasePoolTests, DatabasePoolAsyncTests)" \
+        report "TSan (ConcurrencyTests, PoolConcurrencyTests, DatabasePoolTests, DatabasePoolAsyncTests, ValueObservationTests, PoolObservationTests)" \
             "$result" "$log"
         ;;
     asan)

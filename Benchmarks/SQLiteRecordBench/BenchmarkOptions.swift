@@ -14,6 +14,8 @@ struct BenchmarkOptions {
     var workloads = Workload.allCases
     /// True when W8 (``ConcurrentReadsWorkload``, pool against queue) was asked for.
     var runsConcurrentReads = false
+    /// True when W9 (``ObservationWorkload``, observation latency and cost) was asked for.
+    var runsObservation = false
     /// Seconds each side of W8 runs per repetition.
     var concurrentReadSeconds = ConcurrentReadsWorkload.defaultSeconds
     /// Set in a peak-memory child: the side whose W2 it runs.
@@ -41,7 +43,8 @@ struct BenchmarkOptions {
                              W3-uuid lookups by UUID, W4 fetch by country, W4-request the same through a
                              request, W5 decode only, and W2-row, W3-row, W5-row through a row initializer
                              (default: all of these); W8, run only when named: 2 threads of W4 fetches beside
-                             a writer, DatabasePool against DatabaseQueue
+                             a writer, DatabasePool against DatabaseQueue;
+                             W9, run only when named: observation commit-to-delivery latency, W1 with an observer
           --w8-seconds S     seconds each side of W8 runs per repetition (default: \(Int(ConcurrentReadsWorkload.defaultSeconds)))
           --scale ROWS       instead of the workloads: the cities repeated with new ids up to ROWS rows (the
                              data's size, 500,000, each doubling below ROWS, then ROWS); W1, W2 and a cursor
@@ -80,9 +83,10 @@ struct BenchmarkOptions {
                     $0.trimmingCharacters(in: .whitespaces).uppercased()
                 }
                 options.runsConcurrentReads = names.contains(ConcurrentReadsWorkload.name)
-                let others = names.filter { $0 != ConcurrentReadsWorkload.name }
-                let onlyW8 = others.isEmpty && options.runsConcurrentReads
-                options.workloads = onlyW8 ? [] : try parseWorkloads(others.joined(separator: ","))
+                options.runsObservation = names.contains(ObservationWorkload.name)
+                let others = names.filter { $0 != ConcurrentReadsWorkload.name && $0 != ObservationWorkload.name }
+                let onlyNamed = others.isEmpty && (options.runsConcurrentReads || options.runsObservation)
+                options.workloads = onlyNamed ? [] : try parseWorkloads(others.joined(separator: ","))
             case "--w8-seconds":
                 let text = try value(for: argument)
                 guard let seconds = Double(text), seconds > 0, seconds.isFinite else {

@@ -62,6 +62,18 @@ struct NoteBook {
         try queue.read { db in try Note.fetch(db, orderBy: [.ascending("date")]) }
     }
 
+    /// How often ``observeAll()`` checks for notes another process changed, in seconds.
+    static let otherProcessesInterval: TimeInterval = 0.2
+
+    /// Every note, oldest first, now and again after each change to the notes table: this process's
+    /// writes at once, another process's within ``otherProcessesInterval``.
+    func observeAll() -> AsyncValueObservation<[Note]> {
+        Note.all().order(Column("date"))
+            .observation()
+            .checkingOtherConnections(every: Self.otherProcessesInterval)
+            .values(in: queue)
+    }
+
     /// The note dated `text` (`yyyy-MM-dd HH:mm:ss` local time, or ISO 8601).
     /// - Throws: ``NotesError/noteNotFound(_:)``, or a date error from ``NoteDateFormat/date(from:)``.
     func note(dated text: String) throws -> Note {

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteRecord
 
 /// `notes [--db PATH] add TEXT | list | show DATE | edit DATE TEXT | remove DATE | import FILE.plist |
-/// export FILE.plist`: dated notes in SQLite, and the way in and out of the legacy property list.
+/// export FILE.plist | watch`: dated notes in SQLite, and the way in and out of the legacy property list.
 @main
 struct Notes {
     /// The folder of the application-support directory that holds the default database.
@@ -11,10 +11,20 @@ struct Notes {
     static let databaseFileName = "notes.sqlite"
 
     /// Runs the command line; an error is one line on standard error and exit status 1.
-    static func main() {
+    static func main() async {
         do {
             let command = try NotesCommand.parse(Array(CommandLine.arguments.dropFirst()))
-            try run(command, timeZone: .current, output: { print($0) })
+            if command.action == .watch {
+                // Standard output may be a pipe (another program reading the lines): write each line at once,
+                // past print's buffer.
+                try await watch(
+                    command, timeZone: .current,
+                    output: { line in
+                        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                    })
+            } else {
+                try run(command, timeZone: .current, output: { print($0) })
+            }
         } catch {
             let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
             FileHandle.standardError.write(Data("notes: error: \(line)\n".utf8))
@@ -41,13 +51,7 @@ struct Notes {
             output(NotesCommand.usage)
             return
         }
-        let queue: DatabaseQueue
-        if let path = command.databasePath {
-            queue = try RecordStore.open(path: path)
-        } else {
-            queue = try RecordStore.open(name: databaseFileName, folder: folderName, environment: environment)
-        }
-        let book = try NoteBook(queue: queue, dates: NoteDateFormat(timeZone: timeZone))
+        let book = try openBook(command, timeZone: timeZone, environment: environment)
         let dates = book.dates
         switch command.action {
         case .add(let text):
@@ -81,8 +85,44 @@ struct Notes {
         case .exportList(let path):
             let count = try book.exportList(to: URL(fileURLWithPath: path))
             output("Exported \(count) note\(count == 1 ? "" : "s") to \(path)")
+        case .watch:
+            throw NotesError.usage("watch runs until interrupted: use Notes.watch, not Notes.run")
         case .help:
             output(NotesCommand.usage)
+        }
+    }
+
+    /// Opens the notes database `command` names, or the default one.
+    /// - Throws: as ``run(_:timeZone:environment:output:)``.
+    static func openBook(
+        _ command: NotesCommand, timeZone: TimeZone, environment: [String: String]
+    ) throws -> NoteBook {
+        let queue: DatabaseQueue
+        if let path = command.databasePath {
+            queue = try RecordStore.open(path: path)
+        } else {
+            queue = try RecordStore.open(name: databaseFileName, folder: folderName, environment: environment)
+        }
+        return try NoteBook(queue: queue, dates: NoteDateFormat(timeZone: timeZone))
+    }
+
+    /// `notes watch`: prints the notes list, then prints it again each time the notes change, whoever
+    /// changes them (this process, or `notes add` in another terminal, found within
+    /// ``NoteBook/otherProcessesInterval``). Each list starts with a line `-- N notes`. Runs until the
+    /// process is interrupted, or the task that calls it is cancelled.
+    /// - Throws: as ``run(_:timeZone:environment:output:)``, or what reading the notes throws.
+    static func watch(
+        _ command: NotesCommand, timeZone: TimeZone,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        output: @Sendable (String) -> Void
+    ) async throws {
+        let book = try openBook(command, timeZone: timeZone, environment: environment)
+        let dates = book.dates
+        for try await notes in book.observeAll() {
+            output("-- \(notes.count) note\(notes.count == 1 ? "" : "s")")
+            for note in notes {
+                output("\(dates.string(from: note.date))  \(note.content)")
+            }
         }
     }
 }
@@ -107,6 +147,8 @@ struct NotesCommand: Equatable {
         case importList(path: String)
         /// `export FILE.plist`: the database into the legacy format.
         case exportList(path: String)
+        /// `watch`: the list, then the list again after each change, until interrupted.
+        case watch
         /// `-h`, `--help` or `help`: the usage text.
         case help
     }
@@ -128,6 +170,8 @@ struct NotesCommand: Equatable {
           remove DATE           delete the note with that date
           import FILE.plist     save the notes of a legacy property list (XML or binary); dates taken are skipped
           export FILE.plist     write every note to a property list the legacy app reads (replaced atomically)
+          watch                 print the list, then again each time a note is added, edited or removed
+                                (by any process), until interrupted
         DATE is yyyy-MM-dd HH:mm:ss in local time (quote it: "2024-03-31 10:30:00") or ISO 8601
         (2024-03-31T08:30:00Z, 2024-03-31T10:30:00+02:00).
         --db PATH  the database file (default: notes.sqlite in the SQLiteRecord.Notes folder of the
@@ -160,7 +204,7 @@ struct NotesCommand: Equatable {
         }
         guard let name = remaining.popFirst() else {
             throw NotesError.usage(
-                "a command is missing: add, list, search, show, edit, remove, import or export (see notes --help)")
+                "a command is missing: add, list, search, show, edit, remove, import, export or watch (see notes --help)")
         }
         let operands = Array(remaining)
         func take(_ names: String...) throws -> [String] {
@@ -193,6 +237,9 @@ struct NotesCommand: Equatable {
             action = .importList(path: try take("FILE.plist")[0])
         case "export":
             action = .exportList(path: try take("FILE.plist")[0])
+        case "watch":
+            _ = try take()
+            action = .watch
         case "help":
             action = .help
         default:

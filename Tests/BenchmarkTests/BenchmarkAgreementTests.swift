@@ -172,7 +172,7 @@ final class BenchmarkAgreementTests: XCTestCase {
         XCTAssertTrue(options.json)
         XCTAssertEqual(options.workloads, [.insert, .lookUp])
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--repetitions", "0"]))
-        XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W9"]))
+        XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W10"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--rss-child", "W2-library"]))
         let scale = try BenchmarkOptions.parse(["--scale", "2_000_000"])
         XCTAssertEqual(scale.scale, 2_000_000)

@@ -41,7 +41,7 @@ final class NotesCommandTests: XCTestCase {
 
     func testRefusesMalformedCommandLinesInOneLine() {
         let cases: [([String], String)] = [
-            ([], "a command is missing: add, list, search, show, edit, remove, import or export (see notes --help)"),
+            ([], "a command is missing: add, list, search, show, edit, remove, import, export or watch (see notes --help)"),
             (["--db"], "--db needs a file path"),
             (["--verbose", "list"], "unknown option \"--verbose\" (see notes --help)"),
             (["frobnicate"], "unknown command \"frobnicate\" (see notes --help)"),

@@ -179,6 +179,57 @@ extension Review: FetchableRecord {
     }
 }
 
+// ObservingChanges.md: the SwiftUI example, compiled where SwiftUI exists.
+
+#if canImport(SwiftUI)
+import SwiftUI
+
+@MainActor
+final class BookTitles: ObservableObject {
+    @Published var titles: [String] = []
+    @Published var failure: String?
+
+    func observe(_ pool: DatabasePool) async {
+        let observation = ValueObservation.tracking { db in
+            try Book.all().order(Column("title")).fetch(db).map(\.title)
+        }
+        do {
+            for try await titles in observation.values(in: pool) {
+                self.titles = titles
+            }
+        } catch {
+            failure = "\(error)"
+        }
+    }
+}
+
+struct BookTitlesView: View {
+    @StateObject private var model = BookTitles()
+    let pool: DatabasePool
+
+    var body: some View {
+        List(model.titles, id: \.self) { Text($0) }
+            .task { await model.observe(pool) }
+    }
+}
+#endif
+
+/// The SwiftUI example's loop without SwiftUI: a main-actor model iterating an observation, run on Linux too.
+@MainActor
+final class MainActorTitles {
+    var titles: [String] = []
+
+    func observe(_ pool: DatabasePool, until count: Int) async throws {
+        let observation = ValueObservation.tracking { db in
+            try Book.all().order(Column("title")).fetch(db).map(\.title)
+        }
+        for try await titles in observation.values(in: pool) {
+            self.titles = titles
+            if titles.count == count { break }
+        }
+    }
+}
+
 import XCTest
 
 // The SQL the Queries article shows beside each request is checked against what the request compiles to.
@@ -690,6 +741,69 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(nearby.map(\.book), ["Paris"])
     }
 
+    /// ObservingChanges.md: the command-line example, with writes from another task.
+    func testTheObservingChangesArticleRuns() async throws {
+        func watchTitles(in queue: DatabaseQueue, until last: String) async throws -> [[String]] {
+            let observation = ValueObservation.tracking { db in
+                try Book.all().order(Column("title")).fetch(db).map(\.title)
+            }
+            var seen: [[String]] = []
+            for try await titles in observation.removeDuplicates().values(in: queue) {
+                print(titles)  // the current titles, then again after each commit that changed books
+                seen.append(titles)
+                if titles.contains(last) { break }  // leaving the loop ends the observation
+            }
+            return seen
+        }
+
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try Author.createTable(in: db)
+            try Book.createTable(in: db)
+        }
+        let watcher = Task { try await watchTitles(in: queue, until: "Evelina") }
+        try await waitForObservers(on: queue, count: 1)
+        try await queue.write { db in
+            var book = Book(title: "Cecilia")
+            try book.save(db)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        try await queue.write { db in
+            var book = Book(title: "Evelina")
+            try book.save(db)
+        }
+        let seen = try await watcher.value
+        // The first value is [] or ["Cecilia"] (the write may land before the first read); commits that come
+        // while a read runs are read once.
+        XCTAssertEqual(seen.last, ["Cecilia", "Evelina"])
+        XCTAssertTrue((1...3).contains(seen.count), "\(seen)")
+    }
+
+    /// ObservingChanges.md: the SwiftUI example's model loop, on the main actor, on a pool.
+    @MainActor
+    func testTheObservingChangesModelLoopRuns() async throws {
+        let path = try makeLibraryFile()
+        let pool = try DatabasePool(path: path)
+        let model = MainActorTitles()
+        let observing = Task { @MainActor in try await model.observe(pool, until: 3) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        try await pool.write { db in
+            var book = Book(title: "Camilla")
+            try book.save(db)
+        }
+        try await observing.value
+        XCTAssertEqual(model.titles, ["Camilla", "Cecilia", "Evelina"])
+    }
+
+    /// Waits until `count` observations listen to `queue`'s commits.
+    private func waitForObservers(on queue: DatabaseQueue, count: Int) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while try await queue.read({ db in db.changeTracker.observerCount }) < count {
+            guard Date() < deadline else { return XCTFail("no observer registered within 5 s") }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -713,7 +827,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 32, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 34, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

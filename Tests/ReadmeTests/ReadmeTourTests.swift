@@ -200,6 +200,35 @@ final class ReadmeTourTests: XCTestCase {
         XCTAssertEqual(try pool.read { db in try db.scalar(String.self, sql: "PRAGMA journal_mode") }, "wal")
     }
 
+    func testTheObservingChangesSectionRuns() async throws {
+        func waitForFrance(in queue: DatabaseQueue) async throws -> Country? {
+            let observation = ValueObservation.tracking { db in
+                try Country.all().filter(Column("iso") == "FR").fetchOne(db)
+            }
+            for try await france in observation.values(in: queue) {
+                if let france { return france }  // the current value first, then one after each commit to countries
+            }
+            return nil
+        }
+
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(
+                sql: "CREATE TABLE countries (id INTEGER PRIMARY KEY, name TEXT, iso TEXT, population INTEGER)")
+        }
+        let waiting = Task { try await waitForFrance(in: queue) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        try await queue.write { db in
+            var peru = Country(id: nil, name: "Peru", iso: "PE", population: 34_000_000)
+            try peru.save(db)
+            var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+            try france.save(db)
+        }
+        let france = try await waiting.value
+        XCTAssertEqual(france?.id, 2)
+        XCTAssertEqual(france?.name, "France")
+    }
+
     func testTheREADMEShowsThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -209,7 +238,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 6)
+        XCTAssertEqual(blocks.count, 7)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

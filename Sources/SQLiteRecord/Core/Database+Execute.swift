@@ -25,6 +25,7 @@ extension Database {
         // SQL that ran before as a single statement is in the cache: FMDB-style loops of the same UPDATE
         // prepare it once.
         if let cached = statementCache.statement(for: sql), !cached.isBusy, !cached.isCheckedOut {
+            changeTracker.noteUse(of: cached)
             try withCheckedOut(cached, arguments: arguments) { statement in
                 while try statement.step() {}
             }
@@ -45,6 +46,8 @@ extension Database {
                 var prepared: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 schemaCache.preparedStatementEffect = .none
+                changeTracker.preparedReads.removeAll(keepingCapacity: true)
+                changeTracker.preparedWrites.removeAll(keepingCapacity: true)
                 let code = sqlite3_prepare_v3(handle, text, -1, 0, &prepared, &tail)
                 let statementText: String
                 // After a syntax error `tail` points where parsing stopped, not at the statement's end: the
@@ -66,6 +69,9 @@ extension Database {
                 guard let prepared else { continue }  // only whitespace or comments
                 let statement = Statement(handle: prepared, connection: handle, sql: statementText)
                 statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
+                statement.noteAccess(
+                    reads: changeTracker.preparedReads, writes: changeTracker.preparedWrites, on: changeTracker)
+                changeTracker.noteUse(of: statement)
                 statement.showsArgumentsInErrors = options.showsArgumentsInErrors
                 statement.transactionGuard = transactionGuard
                 if statements.count < 2 { statements.append(statement) }

@@ -22,6 +22,8 @@ public final class Database {
     let schemaCache: SchemaCache
     /// The library's transactions as the commit and rollback hooks see them (see ``TransactionGuard``).
     let transactionGuard: TransactionGuard
+    /// What this connection's statements read and write, and who observes its commits (see ``ChangeTracker``).
+    var changeTracker: ChangeTracker { transactionGuard.changeTracker }
     /// A slot for the Record layer to keep what it prepares once per connection (its write plans, one per
     /// record type and statement). Core does not read it; it lives and dies with the connection, as
     /// ``Statement``'s coding slot does with a statement. Unchecked exclusivity: a connection is used on one
@@ -64,7 +66,7 @@ public final class Database {
         self.statementCache = StatementCache(capacity: options.statementCacheCapacity)
         let schemaCache = SchemaCache()
         self.schemaCache = schemaCache
-        self.transactionGuard = TransactionGuard(schemaCache: schemaCache)
+        self.transactionGuard = TransactionGuard(schemaCache: schemaCache, changeTracker: ChangeTracker())
         do {
             try configure(options)
         } catch let error as DatabaseError {
@@ -122,6 +124,7 @@ public final class Database {
         let statement = try notingSchemaEffects { try Statement(connection: handle, sql: sql) }
         statement.showsArgumentsInErrors = options.showsArgumentsInErrors
         statement.transactionGuard = transactionGuard
+        changeTracker.noteUse(of: statement)
         return statement
     }
 
@@ -142,6 +145,7 @@ public final class Database {
     /// ``cachedStatement(sql:)`` for the library's own statements, which never change the schema.
     func statementFromCache(sql: String) throws -> Statement {
         if let statement = statementCache.statement(for: sql), !statement.isBusy, !statement.isCheckedOut {
+            changeTracker.noteUse(of: statement)
             return statement
         }
         let statement = try prepareStatement(sql: sql)

@@ -74,7 +74,9 @@ extension DatabaseQueue {
                         continuation.resume(throwing: CancellationError())
                         return
                     }
-                    let result = Result { try self.owner.run { try work(self.database) } }
+                    let result = Result {
+                        try self.owner.run { try self.database.deliveringCommits { try work(self.database) } }
+                    }
                     operation.finish()
                     continuation.resume(with: result)
                 }

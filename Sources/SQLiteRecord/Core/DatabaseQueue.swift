@@ -108,7 +108,9 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         try checkNotReentrant("write")
         return try queue.sync {
-            try owner.run { try database.transaction(.immediate) { try body(database) } }
+            try owner.run {
+                try database.deliveringCommits { try database.transaction(.immediate) { try body(database) } }
+            }
         }
     }
 
@@ -123,7 +125,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try checkNotReentrant("writeWithoutTransaction")
         return try queue.sync {
-            try owner.run { try database.outsideTransaction { try body(database) } }
+            try owner.run { try database.deliveringCommits { try database.outsideTransaction { try body(database) } } }
         }
     }
 

@@ -96,12 +96,15 @@ extension Database {
     /// Installs the authorizer and the commit and rollback hooks that keep ``SchemaCache`` honest (see there). The
     /// authorizer allows everything: it only notes what a statement does.
     func observeSchemaChanges() {
-        let cache = Unmanaged.passUnretained(schemaCache).toOpaque()
+        let guardContext = Unmanaged.passUnretained(transactionGuard).toOpaque()
         sqlite3_set_authorizer(
             handle,
             { context, action, first, _, _, _ in
                 guard let context else { return SQLITE_OK }
-                let cache = Unmanaged<SchemaCache>.fromOpaque(context).takeUnretainedValue()
+                let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
+                let cache = transactions.schemaCache
+                // The tables the statement reads and writes, for observations (see ``ChangeTracker``).
+                transactions.changeTracker.noteAuthorization(action, table: first)
                 if SchemaCache.changesSchema(action) {
                     cache.preparedStatementEffect = .changesSchema
                 } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,
@@ -111,7 +114,7 @@ extension Database {
                     cache.preparedStatementEffect = .rollsBack
                 }
                 return SQLITE_OK
-            }, cache)
+            }, guardContext)
         // The commit and rollback hooks serve the transaction guard too (see ``TransactionGuard``), which
         // holds the schema cache.
         let transactions = Unmanaged.passUnretained(transactionGuard).toOpaque()
@@ -121,6 +124,7 @@ extension Database {
                 guard let context else { return }
                 let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
                 transactions.noteRollback()
+                transactions.changeTracker.transactionDidRollBack()
                 let cache = transactions.schemaCache
                 if cache.changedSchemaInTransaction { cache.needsDrop = true }
                 cache.changedSchemaInTransaction = false
@@ -146,8 +150,12 @@ extension Database {
     /// that running it drops the schema cache when it must.
     func notingSchemaEffects(_ prepare: () throws -> Statement) rethrows -> Statement {
         schemaCache.preparedStatementEffect = .none
+        changeTracker.preparedReads.removeAll(keepingCapacity: true)
+        changeTracker.preparedWrites.removeAll(keepingCapacity: true)
         let statement = try prepare()
         statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
+        statement.noteAccess(
+            reads: changeTracker.preparedReads, writes: changeTracker.preparedWrites, on: changeTracker)
         return statement
     }
 }

@@ -29,26 +29,45 @@ public final class Statement {
     var isCheckedOut = false
     /// The parameter names, index 0 for parameter 1, read once when named arguments first meet the statement.
     var parameterNamesCache: [String?]?
-    /// True for a statement that changes the schema or rolls back (as the connection's authorizer saw it
-    /// prepared): running it tells ``schemaCache``. Checked on every step, so a plain flag.
-    private(set) var hasSchemaEffect = false
+    /// True for a statement that changes the schema, rolls back or writes rows (as the connection's
+    /// authorizer saw it prepared): running it tells ``schemaCache`` and the change tracker. Checked on every step, so a plain flag.
+    private(set) var announcesEffects = false
     private var schemaEffect = SchemaCache.SchemaEffect.none
     /// The schema cache of the connection, for such a statement; weak, as a statement may outlive its
     /// `Database`.
     private weak var schemaCache: SchemaCache?
+
+    /// The tables (lowercased) the statement reads, as the authorizer saw it prepared: what an observed read
+    /// that uses it depends on.
+    private(set) var readTables: [String] = []
+    /// The tables (lowercased) the statement inserts into, updates or deletes from: what running it tells
+    /// the connection's ``ChangeTracker``, weak as the schema cache.
+    private var writtenTables: [String] = []
+    private weak var changeTracker: ChangeTracker?
 
     /// Marks the statement as having `effect` on the schema `cache` holds.
     func noteSchemaEffect(_ effect: SchemaCache.SchemaEffect, on cache: SchemaCache) {
         guard effect != .none else { return }
         schemaEffect = effect
         schemaCache = cache
-        hasSchemaEffect = true
+        announcesEffects = true
     }
 
-    /// Tells the schema cache that the statement is about to run. Not inlined: few statements need it.
+    /// Records the tables the statement reads and writes, which `tracker` hears of when it runs.
+    func noteAccess(reads: Set<String>, writes: Set<String>, on tracker: ChangeTracker) {
+        if !reads.isEmpty { readTables = Array(reads) }
+        guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
+        writtenTables = Array(writes)
+        changeTracker = tracker
+        announcesEffects = true
+    }
+
+    /// Tells the schema cache and the change tracker that the statement is about to run. Not inlined: few
+    /// statements need it.
     @inline(never)
-    private func announceSchemaEffect() {
+    private func announceEffects() {
         schemaCache?.statementWillRun(schemaEffect)
+        changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
     }
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is
@@ -133,7 +152,7 @@ public final class Statement {
     ///   `SQLITE_INTERRUPT` when ``DatabaseQueue/interrupt()`` or a cancelled task interrupted it.
     @discardableResult
     public func step() throws -> Bool {
-        if hasSchemaEffect { announceSchemaEffect() }
+        if announcesEffects { announceEffects() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -149,7 +168,7 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` as ``step()`` does.
     func runToEnd(boundArguments arguments: () -> StatementArguments?) throws {
         while true {
-            if hasSchemaEffect { announceSchemaEffect() }
+            if announcesEffects { announceEffects() }
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
             if code == SQLITE_ROW { continue }

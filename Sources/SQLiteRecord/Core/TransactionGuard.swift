@@ -34,9 +34,13 @@ final class TransactionGuard {
     @exclusivity(unchecked) var changesAtSnapshotStart: Int64 = 0
     /// The connection's schema cache, which the same hooks keep honest.
     let schemaCache: SchemaCache
+    /// What the connection's statements read and write, for observations; the same hooks tell it of commits
+    /// and rollbacks.
+    let changeTracker: ChangeTracker
 
-    init(schemaCache: SchemaCache) {
+    init(schemaCache: SchemaCache, changeTracker: ChangeTracker) {
         self.schemaCache = schemaCache
+        self.changeTracker = changeTracker
     }
 
     /// What the commit hook answers: 0 lets the commit go ahead, anything else turns it into a rollback.
@@ -46,6 +50,7 @@ final class TransactionGuard {
         // commit either.
         if refusesWrites { return 1 }
         schemaCache.changedSchemaInTransaction = false
+        changeTracker.transactionWillCommit()
         return 0
     }
 

@@ -1,0 +1,33 @@
+/// The values of a ``ValueObservation`` in a queue or pool, as an `AsyncSequence`: made by
+/// ``ValueObservation/values(in:bufferingPolicy:)``.
+///
+/// Each iteration starts an observation of its own, which ends with the iteration: leaving the loop, or
+/// cancelling its task, stops it and frees what it held.
+public struct AsyncValueObservation<Value: Sendable>: AsyncSequence, Sendable {
+    /// The type of the values.
+    public typealias Element = Value
+
+    let observation: ValueObservation<Value>
+    let reader: any DatabaseReader
+    let bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy
+
+    /// Starts the observation and returns the iterator of its values.
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: bufferingPolicy)
+        let observer = ValueObserver(observation: observation, reader: reader, continuation: continuation)
+        continuation.onTermination = { _ in observer.stop() }
+        observer.start()
+        return Iterator(base: stream.makeAsyncIterator())
+    }
+
+    /// Iterates an observation's values.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Value, any Error>.Iterator
+
+        /// The next value: waits for a commit that changes what the read used.
+        /// - Throws: the error the observed read threw; the sequence ends with it.
+        public mutating func next() async throws -> Value? {
+            try await base.next()
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import CSQLiteRecord
+import Foundation
+
+/// What one connection's statements read and write, kept for observations: the tables a statement reads
+/// and writes (seen by the connection's authorizer while it is prepared), the tables the current
+/// transaction wrote, the tables committed since observers last heard of it, and the observers of the
+/// connection's commits.
+///
+/// A commit is found by the commit hook, which SQLite calls before the commit is durable (and may still
+/// turn into a rollback), so the hook only moves the transaction's tables aside; observers hear of them in
+/// ``deliverCommittedChanges()``, which the ``DatabaseQueue`` calls once its write has ended, on the same
+/// thread. A rollback (the rollback hook) forgets the transaction's tables. Observers then read again, in a
+/// read of their own: what they deliver is always committed data.
+/// See <https://www.sqlite.org/c3ref/commit_hook.html> and <https://www.sqlite.org/c3ref/set_authorizer.html>.
+final class ChangeTracker: @unchecked Sendable {
+    // @unchecked Sendable: the properties marked "connection" are used only on the connection's thread (by
+    // the hooks inside sqlite3_step, and by the queue blocks that use the connection); `observers` is read
+    // and written only with `lock` held, from any thread.
+
+    /// Connection: the tables (lowercased) the statement being prepared reads, as the authorizer reports them.
+    @exclusivity(unchecked) var preparedReads: Set<String> = []
+    /// Connection: the tables (lowercased) the statement being prepared inserts into, updates or deletes from.
+    @exclusivity(unchecked) var preparedWrites: Set<String> = []
+    /// Connection: true while some observer listens to this connection's commits; writes are noted only then.
+    @exclusivity(unchecked) var isActive = false
+    /// Connection: the tables the open transaction wrote, and whether it changed the schema.
+    @exclusivity(unchecked) private var pending = DatabaseChange()
+    /// Connection: what committed since the observers last heard.
+    @exclusivity(unchecked) private var committed = DatabaseChange()
+    /// Connection: the tables an observed read used so far; nil when no observed read runs.
+    @exclusivity(unchecked) private var recordedReads: Set<String>?
+
+    private let lock = NSLock()
+    private var observers: [ObjectIdentifier: any DatabaseChangeObserver] = [:]
+
+    /// Notes, from the authorizer, one action of the statement being prepared.
+    func noteAuthorization(_ action: Int32, table: UnsafePointer<CChar>?) {
+        guard let table else { return }
+        switch action {
+        case SQLITE_READ:
+            preparedReads.insert(String(cString: table).lowercased())
+        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+            preparedWrites.insert(String(cString: table).lowercased())
+        default:
+            break
+        }
+    }
+
+    /// The tables last added to `pending`: a bulk insert runs one statement thousands of times, and
+    /// comparing with them (the same array storage) spares hashing the table name again for each row.
+    @exclusivity(unchecked) private var lastNotedWrites: [String] = []
+
+    /// Notes that a statement writing `tables` (or changing the schema) is about to run.
+    func statementWillWrite(_ tables: [String], changesSchema: Bool) {
+        guard isActive else { return }
+        if changesSchema { pending.changesSchema = true }
+        if tables == lastNotedWrites && !pending.tables.isEmpty { return }
+        pending.tables.formUnion(tables)
+        lastNotedWrites = tables
+    }
+
+    /// The commit hook allowed a commit: the transaction's changes wait for ``deliverCommittedChanges()``.
+    func transactionWillCommit() {
+        guard isActive, !pending.isEmpty else { return }
+        committed.tables.formUnion(pending.tables)
+        if pending.changesSchema { committed.changesSchema = true }
+        pending = DatabaseChange()
+        lastNotedWrites = []
+    }
+
+    /// The rollback hook reported a rollback: the transaction's changes are gone.
+    func transactionDidRollBack() {
+        pending = DatabaseChange()
+        lastNotedWrites = []
+    }
+
+    /// Tells the observers what committed since they last heard; called on the connection's thread once a
+    /// write has ended (committed or not).
+    func deliverCommittedChanges() {
+        guard isActive else { return }
+        lock.lock()
+        let listeners = Array(observers.values)
+        lock.unlock()
+        if listeners.isEmpty {
+            isActive = false
+            pending = DatabaseChange()
+            committed = DatabaseChange()
+            return
+        }
+        guard !committed.isEmpty else { return }
+        let change = committed
+        committed = DatabaseChange()
+        for observer in listeners { observer.databaseDidCommit(change) }
+    }
+
+    /// Adds `observer`; called on the connection's thread (in a write block), so that every commit after
+    /// this call reaches it.
+    func add(_ observer: any DatabaseChangeObserver) {
+        lock.lock()
+        observers[ObjectIdentifier(observer)] = observer
+        lock.unlock()
+        isActive = true
+    }
+
+    /// Removes `observer`, from any thread; it hears of no commit afterwards.
+    func remove(_ observer: any DatabaseChangeObserver) {
+        lock.lock()
+        observers[ObjectIdentifier(observer)] = nil
+        lock.unlock()
+    }
+
+    /// The number of observers; for tests.
+    var observerCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return observers.count
+    }
+
+    /// Runs `body` while noting the tables its statements read, and returns both.
+    func recordingReads<T>(_ body: () throws -> T) rethrows -> (T, Set<String>) {
+        let outer = recordedReads
+        recordedReads = []
+        defer { recordedReads = outer }
+        let value = try body()
+        return (value, recordedReads ?? [])
+    }
+
+    /// Notes that `statement` is about to be used, when an observed read runs.
+    @inline(__always)
+    func noteUse(of statement: Statement) {
+        if recordedReads != nil { recordedReads?.formUnion(statement.readTables) }
+    }
+}
+
+/// What committed transactions changed: tables by lowercased name, and whether the schema changed (which
+/// concerns every observer).
+struct DatabaseChange: Sendable {
+    var tables: Set<String> = []
+    var changesSchema = false
+
+    var isEmpty: Bool { tables.isEmpty && !changesSchema }
+
+    /// True when a read that used `region` may now read something else.
+    func concerns(_ region: Set<String>) -> Bool {
+        changesSchema || !tables.isDisjoint(with: region)
+    }
+}
+
+/// What a ``ChangeTracker`` tells of commits.
+protocol DatabaseChangeObserver: AnyObject, Sendable {
+    /// Called on the writer connection's thread after a write ended that committed `change`: must return
+    /// quickly, without touching the database.
+    func databaseDidCommit(_ change: DatabaseChange)
+}
+
+extension Database {
+    /// Runs `body`, a write, then tells the observers of this connection what it committed: after the
+    /// transaction has ended, when the commit is durable and readers see it.
+    func deliveringCommits<T>(_ body: () throws -> T) rethrows -> T {
+        defer { changeTracker.deliverCommittedChanges() }
+        return try body()
+    }
+}
