@@ -43,6 +43,12 @@ struct RequestCompiler<Binding: RequestBinding> {
     private(set) var columns: [String] = []
     /// The selection's aliases, which ORDER BY and HAVING may name as columns.
     private(set) var aliases: [String] = []
+    /// The table written before every column (`"cities"."name"`), for a request that joins another table
+    /// whose columns may have the same names; nil writes bare column names.
+    var qualifier: String?
+    /// A JOIN written after `FROM "table"`, with its own arguments, and what it adds to a `*` selection
+    /// (see ``AssociationJoin``).
+    var join: (sql: String, selection: String, arguments: StatementArguments)?
 
     init(binding: Binding, table: String, isWriting: Bool) {
         self.binding = binding
@@ -131,7 +137,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         write(parts.isDistinct ? "SELECT DISTINCT " : "SELECT ")
         tokens.append(.count(parts.selection.count))
         if parts.selection.isEmpty {
-            write("*")
+            write(qualifier.map { SQLIdentifier.quoted($0) + ".*" } ?? "*")
         } else {
             for (index, node) in parts.selection.enumerated() {
                 if index > 0 { write(", ") }
@@ -145,7 +151,13 @@ struct RequestCompiler<Binding: RequestBinding> {
                 }
             }
         }
+        if let join, parts.selection.isEmpty { write(", " + join.selection) }
         write(" FROM " + SQLIdentifier.quoted(table))
+        if let join {
+            tokens.append(.name(join.sql))
+            write(join.sql)
+            arguments.values += join.arguments.values
+        }
         try whereClause(parts.filter)
         if !parts.grouping.isEmpty {
             tokens.append(.code(201))
@@ -383,6 +395,12 @@ struct RequestCompiler<Binding: RequestBinding> {
         arguments.values += forms
     }
 
+    /// Writes `node` alone, as a condition (the ON clause of a join).
+    /// - Throws: what ``RequestBinding/forms(of:column:)`` throws.
+    mutating func condition(_ node: ExpressionNode) throws {
+        try expression(node, 3, context: nil)
+    }
+
     // MARK: Text
 
     /// The column's name, recorded in the shape and (while writing) written quoted.
@@ -391,6 +409,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         tokens.append(.name(name))
         if isWriting {
             columns.append(name)
+            if let qualifier { sql += SQLIdentifier.quoted(qualifier) + "." }
             sql += SQLIdentifier.quoted(name)
         }
         return name
