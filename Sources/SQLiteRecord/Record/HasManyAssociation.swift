@@ -47,7 +47,7 @@ public struct HasManyAssociation<Origin: Record, Destination: Record>: Sendable 
 }
 
 /// A child's link to the row of a parent table that its foreign key holds: a city belongs to a country.
-/// Declare it once, as a static property of the child type, with ``Record/belongsTo(_:key:using:)``:
+/// Declare it once, as a static property of the child type, with ``Record/belongsTo(_:key:using:onDelete:)``:
 ///
 /// ```swift
 /// extension City {
@@ -60,6 +60,10 @@ public struct BelongsToAssociation<Origin: Record, Destination: Record>: Sendabl
     let link: AssociationLink
     /// A filter on the parents, for joined fetches.
     var request: QueryInterfaceRequest<Destination>
+
+    /// What deleting the parent does to the children, as ``Record/createTable(in:ifNotExists:)`` writes it
+    /// (`ON DELETE CASCADE`, ...); nil for SQLite's default.
+    public let onDelete: ForeignKeyAction?
 
     /// The association's name: the key of the parent in a nested result (`country`).
     public var key: String { link.key }

@@ -27,8 +27,12 @@ extension Record {
     ///     type's name in lower camel case (`country`).
     ///   - foreignKey: This table's column that holds the parent's key; by default the parent type's name in
     ///     snake case with `_id` (`country_id` for `Country`).
+    ///   - onDelete: What deleting the parent does to its children, written by
+    ///     ``Record/createTable(in:ifNotExists:)`` and checked by ``Record/validateSchema(in:)`` when the type
+    ///     lists the association in ``Record/parentAssociations``; nil for SQLite's default (`NO ACTION`).
     public static func belongsTo<Parent: Record>(
-        _ parent: Parent.Type, key: String? = nil, using foreignKey: String? = nil
+        _ parent: Parent.Type, key: String? = nil, using foreignKey: String? = nil,
+        onDelete: ForeignKeyAction? = nil
     ) -> BelongsToAssociation<Self, Parent> {
         let key = key ?? AssociationLink.lowerCamelName(of: Parent.self)
         let link = AssociationLink(
@@ -36,7 +40,7 @@ extension Record {
             parentTable: Parent.tableName,
             foreignKey: foreignKey ?? AssociationLink.conventionalForeignKey(for: Parent.self),
             parentKey: Parent.primaryKeyColumn)
-        return BelongsToAssociation(link: link, request: Parent.all())
+        return BelongsToAssociation(link: link, request: Parent.all(), onDelete: onDelete)
     }
 
     /// This record's children, as a request to refine and run:
