@@ -17,6 +17,9 @@ enum Workload: String, CaseIterable, Sendable {
     case fetchByCountryRequest = "W4-request"
     /// Every row decoded from a statement stepped by hand, without the fetch call around it.
     case decodeOnly = "W5"
+    /// Every country with all its cities: the library's eager load (`including(all:)`, two queries) into a
+    /// nested result, against a hand-written loop over the same two queries that groups the cities by code.
+    case eagerLoad = "W6"
 
     /// What the table prints beside the name.
     var title: String {
@@ -28,6 +31,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
         case .fetchByCountryRequest: return "filter(==).order(desc).limit by country"
         case .decodeOnly: return "decode only, stepped statement"
+        case .eagerLoad: return "countries including(all:) cities"
         }
     }
 

@@ -39,6 +39,7 @@ enum WorkloadRunner {
                 case .fetchByCountryRequest:
                     return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
                 case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
+                case .eagerLoad: return try LibraryWorkloads.eagerLoad(in: queue)
                 }
             }
         case .baseline:
@@ -53,6 +54,7 @@ enum WorkloadRunner {
                 case .lookUpUUID: return try BaselineWorkloads.lookUp(input.lookupUUIDs, in: db)
                 case .fetchByCountry, .fetchByCountryRequest:
                     return try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db)
+                case .eagerLoad: return try BaselineWorkloads.eagerLoad(in: db)
                 }
             }
         }
@@ -77,6 +79,7 @@ enum WorkloadRunner {
             try BaselineWorkloads.insert(cities, into: db)
             try db.execute(BenchSchema.createCountryCodeIndex)
             if workload == .lookUpUUID { try BaselineWorkloads.fillUUIDTable(cities, in: db) }
+            if workload == .eagerLoad { try db.execute(BenchSchema.createCountries) }
         }
     }
 }

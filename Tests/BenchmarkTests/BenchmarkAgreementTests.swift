@@ -77,6 +77,9 @@ final class BenchmarkAgreementTests: XCTestCase {
 
     func testDecodeOnlyAgrees() throws { try assertSidesAgree(.decodeOnly, rows: 200) }
 
+    /// W6 reads every city once, grouped under its country, on both sides.
+    func testEagerLoadAgrees() throws { try assertSidesAgree(.eagerLoad, rows: 200) }
+
     /// The read workloads return exactly the cities that were inserted.
     func testFetchAllReturnsTheInput() throws {
         let input = try Self.sampleInput()

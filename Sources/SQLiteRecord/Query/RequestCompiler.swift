@@ -313,6 +313,13 @@ struct RequestCompiler<Binding: RequestBinding> {
                 try expression(operand, 0, context: context)
             }
             write(")")
+        case .subquery(let subquery):
+            // Its SQL is its shape: written every time (it is short), recorded as a name.
+            let (text, subqueryArguments) = try subquery.compile()
+            tokens.append(.code(6))
+            tokens.append(.name(subquery.prefix + text))
+            write(subquery.prefix + text)
+            arguments.values += subqueryArguments.values
         case .alias(let operand, let name):
             // An alias outside a selection names nothing: the expression stands for itself.
             tokens.append(.code(5))
@@ -446,7 +453,7 @@ extension ExpressionNode {
     var firstColumn: Column? {
         switch self {
         case .column(let column): return column
-        case .value, .literal, .null, .countAll: return nil
+        case .value, .literal, .null, .countAll, .subquery: return nil
         case .unary(_, let operand), .isNull(let operand, _), .list(let operand, _, _), .collate(let operand, _),
             .alias(let operand, _), .between(let operand, _, _, _), .like(let operand, _, _, _):
             return operand.firstColumn

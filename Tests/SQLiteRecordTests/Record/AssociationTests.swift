@@ -211,3 +211,56 @@ final class AssociationTests: XCTestCase {
         }
     }
 }
+
+/// Parents filtered and counted by their children, as correlated subqueries.
+final class AssociationAggregateTests: XCTestCase {
+    private struct CountryCount: Decodable, Equatable {
+        var name: String
+        var cityCount: Int
+    }
+
+    private var db: Database!
+
+    override func setUpWithError() throws {
+        db = try WorldFixtures.makeDatabase()
+        var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+        var japan = Country(id: nil, name: "Japan", iso: "JP", population: 125_000_000)
+        var nauru = Country(id: nil, name: "Nauru", iso: "NR", population: 12_000)
+        try nauru.save(db)
+        var french = [
+            City(id: nil, countryId: nil, name: "Paris", population: 2_100_000, foundedAt: nil),
+            City(id: nil, countryId: nil, name: "Lyon", population: 520_000, foundedAt: nil),
+        ]
+        try france.save(db, children: &french)
+        var japanese = [City(id: nil, countryId: nil, name: "Tokyo", population: 14_000_000, foundedAt: nil)]
+        try japan.save(db, children: &japanese)
+    }
+
+    func testParentsFilteredByTheirChildren() throws {
+        let request = Country.filter(Country.cities.filter(Column("population") > 10_000_000).exists)
+        let log = SelectLog()
+        db.trace { log.append($0.sql) }
+        XCTAssertEqual(try request.fetch(db).map(\.name), ["Japan"])
+        db.trace(nil)
+        XCTAssertEqual(
+            log.statements,
+            [
+                #"SELECT * FROM "countries" WHERE EXISTS (SELECT 1 FROM "cities" WHERE "cities"."country_id" = "#
+                    + #""countries"."id" AND ("cities"."population" > ?))"#
+            ])
+        XCTAssertEqual(try Country.filter(!Country.cities.exists).fetch(db).map(\.name), ["Nauru"])
+    }
+
+    func testChildrenCountedPerParent() throws {
+        let counts = try Country.select(Column("name"), Country.cities.count.forKey("cityCount"))
+            .order(Country.cities.count.descending, Column("name").ascending)
+            .fetch(db, as: CountryCount.self)
+        XCTAssertEqual(
+            counts,
+            [
+                CountryCount(name: "France", cityCount: 2), CountryCount(name: "Japan", cityCount: 1),
+                CountryCount(name: "Nauru", cityCount: 0),
+            ])
+        XCTAssertEqual(try Country.filter(Country.cities.count >= 2).fetch(db).map(\.iso), ["FR"])
+    }
+}
