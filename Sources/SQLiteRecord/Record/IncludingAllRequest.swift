@@ -73,11 +73,21 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
                     let context = RowDecodingContext(
                         statement: statement, tableName: Child.tableName, missingOptionalColumnIsNil: false,
                         decoder: Child.rowDecoder)
+                    // Children arrive grouped by parent when SQLite walks the foreign key's index: a run of
+                    // one key fills a local array, hashed into the dictionary once when the key changes.
+                    var runKey = SQLiteValue.null
+                    var run: [Child] = []
                     while try statement.step() {
                         let key = statement.value(at: keyIndex)
-                        if let perParent, children[key, default: []].count >= perParent { continue }
-                        children[key, default: []].append(try context.decodeRow(Child.self))
+                        if key != runKey {
+                            if !run.isEmpty { children[runKey, default: []] += run }
+                            run = children.removeValue(forKey: key) ?? []
+                            runKey = key
+                        }
+                        if let perParent, run.count >= perParent { continue }
+                        run.append(try context.decodeRow(Child.self))
                     }
+                    if !run.isEmpty { children[runKey, default: []] += run }
                 }
             }
             var groups: [(Base, [Child])] = []
