@@ -58,8 +58,8 @@ enum BenchSchema {
 
     /// W6's second query on both sides, for `count` codes: the SQL the library's eager load writes.
     static func selectCitiesOfCountries(_ count: Int) -> String {
-        #"SELECT * FROM "cities" WHERE "country_code" IN ("# + Array(repeating: "?", count: count).joined(separator: ", ")
-            + ")"
+        #"SELECT * FROM "cities" WHERE "country_code" IN ("#
+            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 
     /// Created before the read workloads (not before W1, which measures inserts alone).

@@ -117,7 +117,9 @@ extension QueryInterfaceRequest {
 
 extension Record {
     /// Every record with all its children by `association`: `Country.including(all: Country.cities)`.
-    public static func including<Child>(all association: HasManyAssociation<Self, Child>) -> IncludingAllRequest<Self, Child> {
+    public static func including<Child>(
+        all association: HasManyAssociation<Self, Child>
+    ) -> IncludingAllRequest<Self, Child> {
         all().including(all: association)
     }
 }

@@ -125,25 +125,33 @@ public struct JoinedRequest<Base: Record, Parent: Record>: Sendable {
 extension QueryInterfaceRequest {
     /// These records with their parent by `association`, in one query; a record whose parent is missing is
     /// an error (see ``JoinedRequest``).
-    public func including<Parent>(required association: BelongsToAssociation<Base, Parent>) -> JoinedRequest<Base, Parent> {
+    public func including<Parent>(
+        required association: BelongsToAssociation<Base, Parent>
+    ) -> JoinedRequest<Base, Parent> {
         JoinedRequest(base: self, association: association, isRequired: true)
     }
 
     /// These records with their parent by `association`, in one query; the parent is nil when the foreign
     /// key is NULL, matches no row, or the parent does not match the association's filter.
-    public func including<Parent>(optional association: BelongsToAssociation<Base, Parent>) -> JoinedRequest<Base, Parent> {
+    public func including<Parent>(
+        optional association: BelongsToAssociation<Base, Parent>
+    ) -> JoinedRequest<Base, Parent> {
         JoinedRequest(base: self, association: association, isRequired: false)
     }
 }
 
 extension Record {
     /// Every record with its parent by `association`: `City.including(required: City.country)`.
-    public static func including<Parent>(required association: BelongsToAssociation<Self, Parent>) -> JoinedRequest<Self, Parent> {
+    public static func including<Parent>(
+        required association: BelongsToAssociation<Self, Parent>
+    ) -> JoinedRequest<Self, Parent> {
         all().including(required: association)
     }
 
     /// Every record with its parent or nil: `City.including(optional: City.country)`.
-    public static func including<Parent>(optional association: BelongsToAssociation<Self, Parent>) -> JoinedRequest<Self, Parent> {
+    public static func including<Parent>(
+        optional association: BelongsToAssociation<Self, Parent>
+    ) -> JoinedRequest<Self, Parent> {
         all().including(optional: association)
     }
 }

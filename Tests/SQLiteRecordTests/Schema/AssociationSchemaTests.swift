@@ -39,7 +39,8 @@ final class AssociationSchemaTests: XCTestCase {
         XCTAssertEqual(
             try Pet.createTableSQL(),
             #"CREATE TABLE "pets" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "owner_id" INTEGER "#
-                + #"REFERENCES "owners" ("id") ON DELETE CASCADE); CREATE INDEX "pets_owner_id" ON "pets" ("owner_id")"#)
+                + #"REFERENCES "owners" ("id") ON DELETE CASCADE); CREATE INDEX "pets_owner_id" ON "pets" ("owner_id")"#
+        )
         let db = try Database()
         try Owner.createTable(in: db)
         try Pet.createTable(in: db)
@@ -88,8 +89,10 @@ final class AssociationSchemaTests: XCTestCase {
         XCTAssertThrowsError(try Pet.validateSchema(in: db)) { error in
             XCTAssertEqual(
                 (error as? SchemaValidationError)?.mismatches.map(\.description),
-                [#"column "owner_id" is declared REFERENCES "owners"("id") ON DELETE CASCADE but the table has no "#
-                    + "foreign key on it"])
+                [
+                    #"column "owner_id" is declared REFERENCES "owners"("id") ON DELETE CASCADE but the table has no "#
+                        + "foreign key on it"
+                ])
         }
     }
 }
