@@ -157,6 +157,37 @@ enum BaselineWorkloads {
         return cities
     }
 
+    // MARK: W6
+
+    /// W6 by hand: the countries, then their cities in one query (`IN` their codes), grouped by code and
+    /// flattened in country order.
+    static func eagerLoad(in db: BaselineDatabase) throws -> [BenchCity] {
+        let countries = try db.prepare(BenchSchema.selectCountries)
+        var codes: [String] = []
+        while true {
+            let result = sqlite3_step(countries.handle)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw db.error(result, BenchSchema.selectCountries) }
+            codes.append(String(cString: sqlite3_column_text(countries.handle, 0)))
+        }
+        guard !codes.isEmpty else { return [] }
+        let sql = BenchSchema.selectCitiesOfCountries(codes.count)
+        let statement = try db.prepare(sql)
+        let handle = statement.handle
+        for (index, code) in codes.enumerated() { bindText(handle, Int32(index + 1), code) }
+        var byCode: [String: [BenchCity]] = [:]
+        while true {
+            let result = sqlite3_step(handle)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw db.error(result, sql) }
+            let city = try readCity(handle)
+            byCode[city.countryCode, default: []].append(city)
+        }
+        var cities: [BenchCity] = []
+        for code in codes { cities += byCode[code] ?? [] }
+        return cities
+    }
+
     // MARK: Reading a row
 
     /// The current row of a `SELECT *` from the table, read by column index (the table's column order).

@@ -47,6 +47,21 @@ enum BenchSchema {
         created_at, is_capital FROM cities_uuid WHERE id = ?
         """
 
+    /// W6's parents: one row per country code of the cities (the code as the name too), filled untimed.
+    static let createCountries = """
+        CREATE TABLE countries (code TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
+        INSERT INTO countries SELECT DISTINCT country_code, country_code FROM cities
+        """
+
+    /// W6's first query, on both sides.
+    static let selectCountries = #"SELECT * FROM "countries" ORDER BY "code" ASC"#
+
+    /// W6's second query on both sides, for `count` codes: the SQL the library's eager load writes.
+    static func selectCitiesOfCountries(_ count: Int) -> String {
+        #"SELECT * FROM "cities" WHERE "country_code" IN ("#
+            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+    }
+
     /// Created before the read workloads (not before W1, which measures inserts alone).
     static let createCountryCodeIndex = "CREATE INDEX cities_country_code ON cities(country_code)"
 

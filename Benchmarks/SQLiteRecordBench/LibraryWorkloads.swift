@@ -90,4 +90,15 @@ enum LibraryWorkloads {
             return cities
         }
     }
+
+    /// W6: every country with all its cities in one eager load (two queries), flattened in country order.
+    static func eagerLoad(in queue: DatabaseQueue) throws -> [BenchCity] {
+        try queue.read { db in
+            let countries = try BenchCountry.order(Column("code").ascending).including(all: BenchCountry.cities)
+                .fetch(db, as: BenchCountryWithCities.self)
+            var cities: [BenchCity] = []
+            for country in countries { cities += country.cities }
+            return cities
+        }
+    }
 }

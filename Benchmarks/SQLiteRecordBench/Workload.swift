@@ -23,6 +23,9 @@ enum Workload: String, CaseIterable, Sendable {
     case decodeOnly = "W5"
     /// W5 through a row initializer.
     case decodeOnlyRow = "W5-row"
+    /// Every country with all its cities: the library's eager load (`including(all:)`, two queries) into a
+    /// nested result, against a hand-written loop over the same two queries that groups the cities by code.
+    case eagerLoad = "W6"
 
     /// What the table prints beside the name.
     var title: String {
@@ -37,6 +40,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .fetchAllRow: return "fetch all, init(row:)"
         case .lookUpRow: return "fetchOne(id:) lookups, init(row:)"
         case .decodeOnlyRow: return "decode only, init(row:)"
+        case .eagerLoad: return "countries including(all:) cities"
         }
     }
 

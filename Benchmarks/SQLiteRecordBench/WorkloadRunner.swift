@@ -49,6 +49,7 @@ enum WorkloadRunner {
                 case .lookUpUUID: return try db.read { try BaselineWorkloads.lookUp(input.lookupUUIDs, in: db) }
                 case .fetchByCountry, .fetchByCountryRequest:
                     return try db.read { try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db) }
+                case .eagerLoad: return try db.read { try BaselineWorkloads.eagerLoad(in: db) }
                 }
             }
         }
@@ -79,6 +80,7 @@ enum WorkloadRunner {
             case .fetchByCountryRequest:
                 return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
             case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
+            case .eagerLoad: return try LibraryWorkloads.eagerLoad(in: queue)
             case .fetchAllRow, .lookUpRow, .decodeOnlyRow:
                 throw BenchmarkError("\(workload.rawValue) runs through LibraryWorkloads.measureRowVariant")
             }
@@ -96,6 +98,7 @@ enum WorkloadRunner {
             try BaselineWorkloads.insert(cities, into: db)
             try db.execute(BenchSchema.createCountryCodeIndex)
             if workload == .lookUpUUID { try BaselineWorkloads.fillUUIDTable(cities, in: db) }
+            if workload == .eagerLoad { try db.execute(BenchSchema.createCountries) }
         }
     }
 }

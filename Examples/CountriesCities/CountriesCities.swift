@@ -6,13 +6,15 @@ import SQLiteRecord
 @main
 struct CountriesCities {
     static let usage = """
-        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--search TEXT] [--min-population N] [ISO]
+        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--search TEXT] [--min-population N] [--continent CODE] [ISO]
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
           --search TEXT         cities whose name holds TEXT (any case of A-Z; % and _ are plain characters),
                                 most populous first; when none does, cities named with TEXT's words
                                 (accents and case folded), best match first; with ISO, in that country only
           --min-population N    only cities of at least N inhabitants (with --search, or on its own)
+          --continent CODE      each country of a continent (AF, AN, AS, EU, NA, OC, SA; or all) with its
+                                number of cities and its three most populous, by one eager load
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
           --demo      save, update and delete records on a temporary copy of the database, printing each step
@@ -27,6 +29,8 @@ struct CountriesCities {
         var help = false
         var search: String?
         var minimumPopulation: Int64?
+        /// `--continent`: a GeoNames continent code, or "all".
+        var continent: String?
 
         /// True when the cities are searched rather than a country or the world summarized.
         var searches: Bool { search != nil || minimumPopulation != nil }
@@ -68,6 +72,11 @@ struct CountriesCities {
                     }
                     options.minimumPopulation = number
                 }
+            case "--continent":
+                guard let value = remaining.popFirst() else {
+                    throw SampleError.usage("--continent needs a value\n\(usage)")
+                }
+                options.continent = value.uppercased()
             case "--demo":
                 options.demo = true
             case "-h", "--help":
@@ -91,7 +100,9 @@ struct CountriesCities {
             return
         }
         try queue.read { db in
-            if options.searches {
+            if let continent = options.continent {
+                try ContinentReport.print(continent == "ALL" ? nil : continent, db, output: output)
+            } else if options.searches {
                 try printSearch(options, db, output: output)
             } else if let iso = options.iso {
                 try printCountry(iso, db, output: output)

@@ -65,6 +65,7 @@ enum SampleFiles {
 enum SampleError: Error, CustomStringConvertible, Equatable {
     case dataNotFound(searched: [String])
     case unknownCountry(String)
+    case unknownContinent(String)
     case usage(String)
 
     var description: String {
@@ -74,6 +75,9 @@ enum SampleError: Error, CustomStringConvertible, Equatable {
                 + "not found; looked in: \(searched.joined(separator: ", ")). Pass --data DIR to name their folder"
         case .unknownCountry(let iso):
             return "no country has the ISO code \"\(iso)\""
+        case .unknownContinent(let code):
+            return "no continent has the GeoNames code \"\(code)\"; the codes are "
+                + ContinentReport.continents.keys.sorted().joined(separator: ", ") + " (or all)"
         case .usage(let message):
             return message
         }

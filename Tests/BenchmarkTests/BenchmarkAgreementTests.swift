@@ -99,6 +99,9 @@ final class BenchmarkAgreementTests: XCTestCase {
             [.fetchAll, .fetchAllRow, .lookUpUUID, .decodeOnlyRow])
     }
 
+    /// W6 reads every city once, grouped under its country, on both sides.
+    func testEagerLoadAgrees() throws { try assertSidesAgree(.eagerLoad, rows: 200) }
+
     /// The read workloads return exactly the cities that were inserted.
     func testFetchAllReturnsTheInput() throws {
         let input = try Self.sampleInput()

@@ -230,6 +230,26 @@ final class MainActorTitles {
     }
 }
 
+// Associations.md
+
+extension Author {
+    static let books = hasMany(Book.self)  // "books"."author_id" -> "authors"."id"
+}
+
+extension Book {
+    static let author = belongsTo(Author.self)
+}
+
+struct AuthorWithBooks: Decodable {
+    var author: Author
+    var books: [Book]
+}
+
+struct BookWithAuthor: Decodable {
+    var book: Book
+    var author: Author
+}
+
 import XCTest
 
 // The SQL the Queries article shows beside each request is checked against what the request compiles to.
@@ -804,6 +824,52 @@ final class DocCArticleSnippetTests: XCTestCase {
         }
     }
 
+    /// Associations.md.
+    func testTheAssociationsArticleRuns() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE authors (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE books (
+                    id INTEGER PRIMARY KEY, author_id INTEGER REFERENCES authors(id), title TEXT NOT NULL,
+                    published_at TEXT);
+                """)
+        var austen = Author(id: nil, name: "Jane Austen")
+        var shelley = Author(id: nil, name: "Mary Shelley")
+        try shelley.save(db)
+        var austenBooks = [
+            Book(id: nil, authorId: nil, title: "Persuasion", publishedAt: nil),
+            Book(id: nil, authorId: nil, title: "Emma", publishedAt: nil),
+        ]
+        try austen.save(db, children: &austenBooks)
+        let emma = austenBooks[1]
+
+        let books = try austen.request(for: Author.books).order(Column("title").ascending).fetch(db)
+        // SELECT * FROM "books" WHERE "author_id" = ? ORDER BY "title" ASC
+        let author = try emma.request(for: Book.author).fetchOne(db)
+        // SELECT * FROM "authors" WHERE "id" = ? LIMIT ?
+        let authors = try Author.order(Column("name").ascending)
+            .including(all: Author.books.order(Column("title").ascending).limit(3))
+            .fetch(db, as: AuthorWithBooks.self)
+        // SELECT * FROM "authors" ORDER BY "name" ASC
+        // SELECT * FROM "books" WHERE "author_id" IN (?, ?) ORDER BY "title" ASC
+        let rows = try Book.filter(Column("title").hasPrefix("E")).including(required: Book.author)
+            .fetch(db, as: BookWithAuthor.self)
+        // SELECT "books".*, "authors"."id" AS "#author", "authors".* FROM "books"
+        //   LEFT JOIN "authors" ON "authors"."id" = "books"."author_id" WHERE "books"."title" LIKE ? ESCAPE '\'
+
+        XCTAssertEqual(books.map(\.title), ["Emma", "Persuasion"])
+        XCTAssertEqual(author?.name, "Jane Austen")
+        XCTAssertEqual(authors.map(\.author.name), ["Jane Austen", "Mary Shelley"])
+        XCTAssertEqual(authors.map { $0.books.map(\.title) }, [["Emma", "Persuasion"], []])
+        XCTAssertEqual(rows.map(\.book.title), ["Emma"])
+        XCTAssertEqual(rows.map(\.author.name), ["Jane Austen"])
+        XCTAssertEqual(
+            try Book.filter(Column("title").hasPrefix("E")).including(required: Book.author).sql(db).sql,
+            ##"SELECT "books".*, "authors"."id" AS "#author", "authors".* FROM "books" LEFT JOIN "authors" "##
+                + #"ON "authors"."id" = "books"."author_id" WHERE "books"."title" LIKE ? ESCAPE '\'"#)
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -827,7 +893,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 34, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 36, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

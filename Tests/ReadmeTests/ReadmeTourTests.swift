@@ -29,6 +29,16 @@ struct City: Record {
     }
 }
 
+// The README's association, declared as its text says.
+extension Country {
+    static let cities = hasMany(City.self)
+}
+
+struct CountryWithCities: Decodable {
+    var country: Country
+    var cities: [City]
+}
+
 import XCTest
 
 final class ReadmeTourTests: XCTestCase {
@@ -140,6 +150,12 @@ final class ReadmeTourTests: XCTestCase {
         let everyone = try City.select(sum(population)).fetchOne(as: Int.self)
         try City.filter(population < 1_000_000).updateAll(population.set(to: population + 1))
 
+        let families = try queue.read { db in  // two queries however many countries, never one per country
+            try Country.including(all: Country.cities.order(population.descending)).fetch(db, as: CountryWithCities.self)
+        }
+        XCTAssertEqual(families.map(\.country.name), ["France", "Japan"])
+        XCTAssertEqual(families.map { $0.cities.map(\.name) }, [["Paris", "Marseille"], ["Tokyo"]])
+
         XCTAssertEqual(millions.map(\.name), ["Paris"])
         XCTAssertEqual(marseilles, 1)
         XCTAssertEqual(listed.map(\.name), ["Paris"])
@@ -238,7 +254,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 7)
+        XCTAssertEqual(blocks.count, 8)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

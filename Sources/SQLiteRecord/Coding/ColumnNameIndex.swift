@@ -13,11 +13,12 @@ struct ColumnNameIndex {
     /// True when two columns' names differ only in case (`SELECT 1 AS id, 2 AS ID`).
     private let hasCaseVariants: Bool
 
-    init(_ names: [String]) {
+    /// The index of `names`, or of the columns in `range` only (one table's columns in a joined row).
+    init(_ names: [String], range: Range<Int>? = nil) {
         var exact: [String: Int32] = [:]
         var folded: [String: Int32] = [:]
         exact.reserveCapacity(names.count)
-        for (index, name) in names.enumerated() {
+        for (index, name) in names.enumerated() where range?.contains(index) ?? true {
             if exact[name] == nil { exact[name] = Int32(index) }
             let key = RowLayout.asciiLowercased(name)
             if folded[key] == nil { folded[key] = Int32(index) }

@@ -31,12 +31,14 @@ final class ColumnLookup {
     /// Key string to index for snake_case lookups, -1 for none: the conversion happens once per key.
     private var convertedIndexes: [String: Int32] = [:]
 
-    init(statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy) {
+    /// The lookup of every column, or of those in `range` only: a joined row holds two tables' columns,
+    /// and each record is decoded from its own.
+    init(statement: Statement, keyStrategy: RowDecoder.KeyDecodingStrategy, range: Range<Int>? = nil) {
         reprepareCount = statement.reprepareCount
         let names = statement.columnNames
-        self.names = names
+        self.names = range.map { Array(names[$0.clamped(to: names.indices)]) } ?? names
         self.columnCount = Int32(names.count)
-        self.indexes = ColumnNameIndex(names)
+        self.indexes = ColumnNameIndex(names, range: range)
         self.keyStrategy = keyStrategy
         trail.initialize(to: KeyTrail())
         nameTrail.initialize(to: KeyTrail())
@@ -191,14 +193,22 @@ final class RowDecodingContext {
     var ignoresRowInitializers = false
     var columnNames: [String] { lookup.names }
 
-    init(statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder())
-    {
+    /// The columns this context reads, nil for all; see ``ColumnLookup/init(statement:keyStrategy:range:)``.
+    let columnRange: Range<Int>?
+
+    init(
+        statement: Statement, tableName: String?, missingOptionalColumnIsNil: Bool, decoder: RowDecoder = RowDecoder(),
+        columnRange: Range<Int>? = nil
+    ) {
         self.statement = statement
         self.row = statement.row
         self.tableName = tableName
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
-        self.lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+        self.columnRange = columnRange
+        self.lookup =
+            columnRange.map { ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: $0) }
+            ?? ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
         let storage = RowDecodingStateStorage()
         stateStorage = storage
         state = storage.state
@@ -306,7 +316,9 @@ final class RowDecodingContext {
     /// Takes the statement's columns anew, after SQLite prepared it again.
     @inline(never)
     private func lookUpColumnsAgain() {
-        lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+        lookup =
+            columnRange.map { ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: $0) }
+            ?? ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
         state.pointee = freshState(rowSerial: state.pointee.rowSerial)
     }
 

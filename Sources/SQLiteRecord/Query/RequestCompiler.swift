@@ -43,6 +43,12 @@ struct RequestCompiler<Binding: RequestBinding> {
     private(set) var columns: [String] = []
     /// The selection's aliases, which ORDER BY and HAVING may name as columns.
     private(set) var aliases: [String] = []
+    /// The table written before every column (`"cities"."name"`), for a request that joins another table
+    /// whose columns may have the same names; nil writes bare column names.
+    var qualifier: String?
+    /// A JOIN written after `FROM "table"`, with its own arguments, and what it adds to a `*` selection
+    /// (see ``AssociationJoin``).
+    var join: (sql: String, selection: String, arguments: StatementArguments)?
 
     init(binding: Binding, table: String, isWriting: Bool) {
         self.binding = binding
@@ -140,7 +146,11 @@ struct RequestCompiler<Binding: RequestBinding> {
             // fetchMatches: the record's columns, then the excerpt (the selection is not used).
             write(SQLIdentifier.quoted(table) + ".*, " + searchColumn(FullTextSearchPart.excerptColumn))
         } else if parts.selection.isEmpty {
-            write(parts.search == nil ? "*" : SQLIdentifier.quoted(table) + ".*")
+            if let qualifier {
+                write(SQLIdentifier.quoted(qualifier) + ".*")
+            } else {
+                write(parts.search == nil ? "*" : SQLIdentifier.quoted(table) + ".*")
+            }
         } else {
             for (index, node) in parts.selection.enumerated() {
                 if index > 0 { write(", ") }
@@ -154,8 +164,14 @@ struct RequestCompiler<Binding: RequestBinding> {
                 }
             }
         }
+        if let join, parts.selection.isEmpty { write(", " + join.selection) }
         write(" FROM " + SQLIdentifier.quoted(table))
         if let search = parts.search { try searchJoin(search) }
+        if let join {
+            tokens.append(.name(join.sql))
+            write(join.sql)
+            arguments.values += join.arguments.values
+        }
         try whereClause(parts.filter)
         if !parts.grouping.isEmpty {
             tokens.append(.code(201))
@@ -357,6 +373,13 @@ struct RequestCompiler<Binding: RequestBinding> {
                 try expression(operand, 0, context: context)
             }
             write(")")
+        case .subquery(let subquery):
+            // Its SQL is its shape: written every time (it is short), recorded as a name.
+            let (text, subqueryArguments) = try subquery.compile()
+            tokens.append(.code(6))
+            tokens.append(.name(subquery.prefix + text))
+            write(subquery.prefix + text)
+            arguments.values += subqueryArguments.values
         case .alias(let operand, let name):
             // An alias outside a selection names nothing: the expression stands for itself.
             tokens.append(.code(5))
@@ -439,6 +462,12 @@ struct RequestCompiler<Binding: RequestBinding> {
         arguments.values += forms
     }
 
+    /// Writes `node` alone, as a condition (the ON clause of a join).
+    /// - Throws: what ``RequestBinding/forms(of:column:)`` throws.
+    mutating func condition(_ node: ExpressionNode) throws {
+        try expression(node, 3, context: nil)
+    }
+
     // MARK: Text
 
     /// The column's name, recorded in the shape and (while writing) written quoted.
@@ -447,6 +476,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         tokens.append(.name(name))
         if isWriting {
             columns.append(name)
+            if let qualifier { sql += SQLIdentifier.quoted(qualifier) + "." }
             sql += SQLIdentifier.quoted(name)
         }
         return name
@@ -483,7 +513,7 @@ extension ExpressionNode {
     var firstColumn: Column? {
         switch self {
         case .column(let column): return column
-        case .value, .literal, .null, .countAll: return nil
+        case .value, .literal, .null, .countAll, .subquery: return nil
         case .unary(_, let operand), .isNull(let operand, _), .list(let operand, _, _), .collate(let operand, _),
             .alias(let operand, _), .between(let operand, _, _, _), .like(let operand, _, _, _):
             return operand.firstColumn

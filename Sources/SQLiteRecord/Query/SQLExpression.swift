@@ -71,6 +71,8 @@ indirect enum ExpressionNode: Sendable {
     case function(SQLFunction, [ExpressionNode], distinct: Bool)
     /// `e AS "name"`, in selections.
     case alias(ExpressionNode, String)
+    /// A correlated subquery on an association's child table (`EXISTS (...)`, `(SELECT count(*) ...)`).
+    case subquery(AssociationSubquery)
 }
 
 enum UnaryOperator: UInt8, Sendable {

@@ -79,6 +79,15 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
     /// }
     /// ```
     mutating func bind(to parent: any Record)
+    /// The type's ``BelongsToAssociation``s, for ``createTable(in:ifNotExists:)`` (which writes each foreign
+    /// key's `REFERENCES` clause and an index on it) and ``validateSchema(in:)`` (which checks them against
+    /// the table's foreign keys). Empty by default.
+    ///
+    /// ```swift
+    /// static let country = belongsTo(Country.self, onDelete: .cascade)
+    /// static let parentAssociations: [any ParentAssociation] = [country]
+    /// ```
+    static var parentAssociations: [any ParentAssociation] { get }
 
     /// How rows are decoded into this type: strategies for dates, keys and nested JSON. The default is
     /// `RowDecoder()`; override it to read snake_case columns without a `CodingKeys` enum, say.
@@ -102,6 +111,9 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
 }
 
 extension Record {
+    /// None.
+    public static var parentAssociations: [any ParentAssociation] { [] }
+
     /// Does nothing: records without a parent need no binding.
     public mutating func bind(to parent: any Record) {}
 

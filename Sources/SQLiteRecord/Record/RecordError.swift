@@ -47,6 +47,13 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A request asks for something SQL cannot do with it (deleting the rows of a grouped request, say).
     /// Nothing ran.
     case invalidQuery(table: String, reason: String)
+    /// An association cannot be used as declared: its foreign key column is not in the child table, or a
+    /// nested result type asks for keys the request does not provide. `association` names the types, the
+    /// key and the tables (`City.belongsTo(Country) "country": "cities"."country_id" -> "countries"."id"`).
+    case invalidAssociation(association: String, reason: String)
+    /// A joined fetch that requires a parent (``QueryInterfaceRequest/including(required:)``) found a child
+    /// row whose foreign key `value` matches no row of `parentTable` (or is NULL).
+    case missingParent(table: String, column: String, value: String, parentTable: String)
 
     /// A sentence for a log: what failed and where.
     public var description: String {
@@ -93,6 +100,11 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
             return "A \(type) value cannot be compared with or stored in \(place): \(reason)"
         case .invalidQuery(let table, let reason):
             return "Invalid request on table \"\(table)\": \(reason)"
+        case .invalidAssociation(let association, let reason):
+            return "Association \(association): \(reason)"
+        case .missingParent(let table, let column, let value, let parentTable):
+            return "A row of table \"\(table)\" has \"\(column)\" = \(value), which matches no row of table "
+                + "\"\(parentTable)\": the parent is missing (use including(optional:) to fetch it as nil)"
         }
     }
 }

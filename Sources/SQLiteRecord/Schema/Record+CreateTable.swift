@@ -36,14 +36,21 @@ extension Record {
     /// - Throws: ``SchemaProbeError`` when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)``
     ///   when no coding key names ``primaryKeyColumn``; ``DatabaseError`` from SQLite (`table ... already
     ///   exists` unless `ifNotExists`).
+    ///
+    /// For each of ``parentAssociations``, the foreign key column gets `REFERENCES "parent"("key")` with
+    /// the association's `ON DELETE` action, and an index (`CREATE INDEX "cities_country_id" ON "cities"
+    /// ("country_id")`) so that finding a parent's children, and checking the key on a parent's delete,
+    /// reads no more than those rows. Both statements run in one transaction.
     public static func createTable(in db: Database, ifNotExists: Bool = false) throws {
         try db.execute(sql: createTableSQL(ifNotExists: ifNotExists))
     }
 
     /// The `CREATE TABLE` statement ``createTable(in:ifNotExists:)`` runs, to read or to paste into a
     /// migration.
+    /// migration; with ``parentAssociations``, followed by `; CREATE INDEX ...` for each foreign key.
     /// - Throws: ``SchemaProbeError`` when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)``
-    ///   when no coding key names ``primaryKeyColumn``.
+    ///   when no coding key names ``primaryKeyColumn``;
+    ///   ``RecordError/invalidAssociation(association:reason:)`` when the type encodes no foreign key column.
     public static func createTableSQL(ifNotExists: Bool = false) throws -> String {
         let columns = try probedColumns()
         let keyColumns = try probedKeyColumns()
@@ -51,6 +58,23 @@ extension Record {
             throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
         let encoder = recordEncoder
+        var references: [String: String] = [:]
+        var indexes: [String] = []
+        for association in parentAssociations {
+            guard columns.contains(where: { $0.name == association.foreignKey }) else {
+                throw RecordError.invalidAssociation(
+                    association: association.associationDescription,
+                    reason: "\(Self.self) encodes no \"\(association.foreignKey)\" column")
+            }
+            references[association.foreignKey] =
+                " REFERENCES " + SQLIdentifier.quoted(association.parentTable) + " ("
+                + SQLIdentifier.quoted(association.parentKey) + ")"
+                + (association.onDelete.map { " ON DELETE " + $0.rawValue } ?? "")
+            indexes.append(
+                "CREATE INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
+                    + SQLIdentifier.quoted(tableName + "_" + association.foreignKey) + " ON "
+                    + SQLIdentifier.quoted(tableName) + " (" + SQLIdentifier.quoted(association.foreignKey) + ")")
+        }
         let singleKey = keyColumns.count == 1 ? keyColumns.first : nil
         var definitions = columns.map { column -> String in
             let name = SQLIdentifier.quoted(column.name)
@@ -60,12 +84,15 @@ extension Record {
             let notNull = !column.isOptional || keyColumns.contains(column.name)
             let primaryKey = column.name == singleKey ? " PRIMARY KEY" : ""
             return name + (type.isEmpty ? "" : " " + type) + (notNull ? " NOT NULL" : "") + primaryKey
+                + (references[column.name] ?? "")
         }
         if keyColumns.count > 1 {
             definitions.append("PRIMARY KEY (" + keyColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
         }
-        return "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
+        let table =
+            "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
             + definitions.joined(separator: ", ") + ")" + (withoutRowID ? " WITHOUT ROWID" : "")
+        return ([table] + indexes).joined(separator: "; ")
     }
 }
 

@@ -48,8 +48,33 @@ extension Record {
         let columns = try db.columns(in: tableName)
         var mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
         if let keyMismatch = try keyMismatch(keyColumns, probed: probed, db: db) { mismatches.append(keyMismatch) }
+        mismatches += try foreignKeyMismatches(db)
         guard mismatches.isEmpty else {
             throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
+        }
+    }
+
+    /// The ``parentAssociations`` the table's foreign keys contradict: no foreign key on the column, one to
+    /// another table or column, or another `ON DELETE` action than the declaration's.
+    private static func foreignKeyMismatches(_ db: Database) throws -> [SchemaMismatch] {
+        guard !parentAssociations.isEmpty, try db.tableExists(tableName) else { return [] }
+        let keys = try db.foreignKeys(in: tableName)
+        let folded = RowLayout.asciiLowercased
+        return parentAssociations.compactMap { association in
+            let declared =
+                "REFERENCES \"\(association.parentTable)\"(\"\(association.parentKey)\")"
+                + (association.onDelete.map { " ON DELETE " + $0.rawValue } ?? "")
+            guard let key = keys.first(where: { $0.columns.map(folded) == [folded(association.foreignKey)] }) else {
+                return .foreignKey(association.foreignKey, declared: declared, table: nil)
+            }
+            let parentColumn = key.parentColumns.first.flatMap { $0 }
+            let found =
+                "REFERENCES \"\(key.parentTable)\"(\"\(parentColumn ?? "")\") ON DELETE \(key.onDelete)"
+            let sameTable = folded(key.parentTable) == folded(association.parentTable)
+            let sameColumn = parentColumn.map { folded($0) == folded(association.parentKey) } ?? true
+            let sameAction = association.onDelete.map { $0.rawValue == key.onDelete } ?? true
+            return sameTable && sameColumn && sameAction
+                ? nil : .foreignKey(association.foreignKey, declared: declared, table: found)
         }
     }
 
@@ -162,6 +187,10 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
     /// columns: calls by key would throw ``RecordError/keyNotUnique(table:columns:)``.
     case primaryKey([String], tablePrimaryKey: [String])
 
+    /// A ``Record/parentAssociations`` declaration (`declared`, its `REFERENCES` clause) that the table's
+    /// foreign key on the column contradicts (`table`, as the table declares it; nil when it has none).
+    case foreignKey(String, declared: String, table: String?)
+
     /// One line for a log.
     public var description: String {
         switch self {
@@ -171,6 +200,9 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
                 + (tablePrimaryKey.isEmpty ? "(it declares none)" : names(tablePrimaryKey)) + " nor UNIQUE"
         case .missingTable(let table):
             return "no table \"\(table)\""
+        case .foreignKey(let column, let declared, let table):
+            return "column \"\(column)\" is declared \(declared) but the table "
+                + (table.map { "has \($0)" } ?? "has no foreign key on it")
         case .missingColumn(let column, let key, let valueType, let isOptional):
             let keyText = key == column ? "" : " (coding key \"\(key)\")"
             return "no column \"\(column)\" for \(isOptional ? "Optional " : "")\(valueType)\(keyText)"

@@ -1,0 +1,18 @@
+import SQLiteRecord
+
+/// The relation between the sample's two tables, declared once: `cities.country_id` holds a country's id.
+extension Country {
+    /// A country's cities.
+    static let cities = hasMany(City.self)
+}
+
+extension City {
+    /// A city's country.
+    static let country = belongsTo(Country.self)
+}
+
+/// A country with its cities, as an eager load decodes it.
+struct CountryWithCities: Decodable, Equatable {
+    var country: Country
+    var cities: [City]
+}

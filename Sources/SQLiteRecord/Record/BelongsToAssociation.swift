@@ -1,0 +1,34 @@
+/// A child's link to the row of a parent table that its foreign key holds: a city belongs to a country.
+/// Declare it once, as a static property of the child type, with ``Record/belongsTo(_:key:using:onDelete:)``:
+///
+/// ```swift
+/// extension City {
+///     static let country = belongsTo(Country.self)  // "cities"."country_id" -> "countries"."id"
+/// }
+/// let country = try paris.request(for: City.country).fetchOne(db)
+/// let rows = try City.all().including(required: City.country).fetch(db, as: CityWithCountry.self)
+/// ```
+public struct BelongsToAssociation<Origin: Record, Destination: Record>: Sendable {
+    let link: AssociationLink
+    /// A filter on the parents, for joined fetches.
+    var request: QueryInterfaceRequest<Destination>
+
+    /// What deleting the parent does to the children, as ``Record/createTable(in:ifNotExists:)`` writes it
+    /// (`ON DELETE CASCADE`, ...); nil for SQLite's default.
+    public let onDelete: ForeignKeyAction?
+
+    /// The association's name: the key of the parent in a nested result (`country`).
+    public var key: String { link.key }
+
+    /// The foreign key column in the child table.
+    public var foreignKey: String { link.foreignKey }
+
+    /// Only the parents that match `predicate`: in a joined fetch, the children of other parents are left
+    /// out (``QueryInterfaceRequest/including(required:)``) or have a nil parent
+    /// (``QueryInterfaceRequest/including(optional:)``).
+    public func filter(_ predicate: some SQLExpressible) -> Self {
+        var association = self
+        association.request = request.filter(predicate)
+        return association
+    }
+}

@@ -1,0 +1,57 @@
+/// Parents filtered and sorted by their children: `Country.filter(Country.cities.filter(...).exists)`,
+/// `Country.select(Column("name"), Country.cities.count.forKey("cityCount"))`. Each is a correlated
+/// subquery on the child table, so it goes wherever an expression of the parent's request goes.
+extension HasManyAssociation {
+    /// True for a parent with at least one child that matches the association's filter:
+    /// `EXISTS (SELECT 1 FROM "cities" WHERE "cities"."country_id" = "countries"."id" AND (...))`.
+    ///
+    /// ```swift
+    /// let megacityCountries = try Country.filter(Country.cities.filter(Column("population") > 10_000_000).exists)
+    ///     .fetch(db)
+    /// ```
+    public var exists: SQLExpression {
+        SQLExpression(.subquery(AssociationSubquery(prefix: "EXISTS (SELECT 1", body: Result { try subqueryBody() })))
+    }
+
+    /// The number of a parent's children that match the association's filter:
+    /// `(SELECT count(*) FROM "cities" WHERE "cities"."country_id" = "countries"."id" AND (...))`.
+    ///
+    /// ```swift
+    /// struct CountryCount: Decodable { var name: String; var cityCount: Int }
+    /// let counts = try Country.select(Column("name"), Country.cities.count.forKey("cityCount"))
+    ///     .order(Country.cities.count.descending).fetch(db, as: CountryCount.self)
+    /// ```
+    public var count: SQLExpression {
+        SQLExpression(.subquery(AssociationSubquery(prefix: "(SELECT count(*)", body: Result { try subqueryBody() })))
+    }
+
+    /// ` FROM "child" WHERE "child"."fk" = "parent"."key" AND (filter))`, with the filter's arguments.
+    /// Made when the expression is (a value of the filter that does not encode is thrown when the request
+    /// that holds the expression runs).
+    private func subqueryBody() throws -> (String, StatementArguments) {
+        var sql =
+            " FROM " + SQLIdentifier.quoted(link.childTable) + " WHERE " + SQLIdentifier.quoted(link.childTable)
+            + "." + SQLIdentifier.quoted(link.foreignKey) + " = " + SQLIdentifier.quoted(link.parentTable) + "."
+            + SQLIdentifier.quoted(link.parentKey)
+        guard let filter = request.filter else { return (sql + ")", []) }
+        var compiler = RequestCompiler(
+            binding: RecordRequestBinding<Destination>(), table: link.childTable, isWriting: true)
+        compiler.qualifier = link.childTable
+        try compiler.condition(filter)
+        sql += " AND (" + compiler.sql + "))"
+        return (sql, compiler.arguments)
+    }
+}
+
+/// A correlated subquery on an association's child table, made into SQL when its request is compiled:
+/// ``HasManyAssociation/exists`` and ``HasManyAssociation/count``.
+struct AssociationSubquery: Sendable {
+    /// `EXISTS (SELECT 1` or `(SELECT count(*)`.
+    let prefix: String
+    /// The rest of the SQL with its arguments, or why it could not be made.
+    let body: Result<(String, StatementArguments), any Error>
+
+    /// The rest of the SQL with its arguments.
+    /// - Throws: what compiling the association's filter threw.
+    func compile() throws -> (String, StatementArguments) { try body.get() }
+}

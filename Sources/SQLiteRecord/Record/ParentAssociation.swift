@@ -1,0 +1,26 @@
+/// A belongs-to association seen without its types: what ``Record/createTable(in:ifNotExists:)`` and
+/// ``Record/validateSchema(in:)`` need to write and check the foreign key. List a type's
+/// ``BelongsToAssociation``s in ``Record/parentAssociations``.
+public protocol ParentAssociation: Sendable {
+    /// The column of the child table that holds the parent's key.
+    var foreignKey: String { get }
+    /// The parent's table.
+    var parentTable: String { get }
+    /// The parent table's column the foreign key refers to.
+    var parentKey: String { get }
+    /// What deleting the parent does to the children; nil leaves SQLite's default (`NO ACTION`) and is not
+    /// checked by ``Record/validateSchema(in:)``.
+    var onDelete: ForeignKeyAction? { get }
+    /// How the declaration reads, for errors.
+    var associationDescription: String { get }
+}
+
+extension BelongsToAssociation: ParentAssociation {
+    /// The parent's table.
+    public var parentTable: String { link.parentTable }
+    /// The parent table's column the foreign key refers to: the parent's ``Record/primaryKeyColumn``.
+    public var parentKey: String { link.parentKey }
+    /// The declaration with its types, tables and columns:
+    /// `City.belongsTo(Country) "country": "cities"."country_id" -> "countries"."id"`.
+    public var associationDescription: String { link.description }
+}
