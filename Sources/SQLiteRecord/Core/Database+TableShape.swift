@@ -16,6 +16,14 @@ struct TableShape: Sendable, Hashable {
     let primaryKey: [String]
     /// The column that is another name for the rowid (`id INTEGER PRIMARY KEY`); nil when none is.
     let rowIDAlias: String?
+    /// True when a write to the table may be skipped without an error: the table has triggers (which may
+    /// `RAISE(IGNORE)`), in the main or the TEMP schema, or its declaration has a conflict clause that
+    /// ignores (`ON CONFLICT IGNORE`; any "IGNORE" in its SQL counts, which errs on the safe side). When
+    /// false, a statement that changed no row was not skipped.
+    let mayIgnoreWrites: Bool
+    /// True when the table has triggers (main or TEMP schema): a RETURNING clause reports the row as the
+    /// statement wrote it, before AFTER triggers changed it.
+    let hasTriggers: Bool
 
     /// True for a view: writes to it go through INSTEAD OF triggers, after which SQLite reports neither the
     /// rowid nor the number of rows changed.
@@ -48,7 +56,22 @@ extension Database {
             let indexSQL = "SELECT count(*) FROM pragma_index_list(?) WHERE origin = 'pk'"
             if try integerScalar(sql: indexSQL, arguments: [table]) == 0 { alias = key.name }
         }
-        return TableShape(kind: kind, hasRowID: hasRowID, primaryKey: keyColumns.map(\.name), rowIDAlias: alias)
+        let ignoreSQL = """
+            SELECT count(*) FROM (SELECT type, name, tbl_name, sql FROM sqlite_schema \
+            UNION ALL SELECT type, name, tbl_name, sql FROM sqlite_temp_schema) \
+            WHERE (type = 'trigger' AND tbl_name = ?1 COLLATE NOCASE) \
+            OR (type = 'table' AND name = ?1 COLLATE NOCASE AND sql LIKE '%IGNORE%')
+            """
+        let mayIgnore = try integerScalar(sql: ignoreSQL, arguments: [table]) ?? 0 > 0
+        let triggerSQL = """
+            SELECT count(*) FROM (SELECT type, tbl_name FROM sqlite_schema \
+            UNION ALL SELECT type, tbl_name FROM sqlite_temp_schema) \
+            WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
+            """
+        let hasTriggers = try integerScalar(sql: triggerSQL, arguments: [table]) ?? 0 > 0
+        return TableShape(
+            kind: kind, hasRowID: hasRowID, primaryKey: keyColumns.map(\.name), rowIDAlias: alias,
+            mayIgnoreWrites: mayIgnore, hasTriggers: hasTriggers)
     }
 }
 

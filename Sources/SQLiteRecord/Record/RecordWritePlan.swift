@@ -26,10 +26,42 @@ final class RecordWritePlan {
         /// INSERT of every column, `ON CONFLICT` with the key updating the others: `save()` for a key the
         /// client chose.
         case upsert
+        /// `INSERT OR IGNORE`, with the key's value or (`withoutID`) leaving the rowid to SQLite.
+        case insertOrIgnore(withoutID: Bool)
+        /// The upsert of ``Record/upsert(_:onConflict:updating:)``: see ``UpsertClause``.
+        case upsertReporting(UpsertClause)
+        /// UPDATE of the named columns only, `WHERE` the key, bound as ``update`` binds it.
+        case updateColumns([String])
 
-        /// True when the statement leaves key columns out of the columns it binds: the rowid of an insert
-        /// that lets SQLite choose it, every key column of an update.
-        var leavesOutKey: Bool { self == .insertWithoutID || self == .update }
+        /// True when the statement leaves some of the record's columns out of the columns it binds: the
+        /// rowid of an insert that lets SQLite choose it, every key column of an update, the columns a
+        /// partial update does not name.
+        var leavesOutKey: Bool {
+            switch self {
+            case .insertWithID, .upsert: return false
+            case .insertWithoutID, .update, .updateColumns: return true
+            case .insertOrIgnore(let withoutID): return withoutID
+            case .upsertReporting(let clause): return clause.leavesOutRowID
+            }
+        }
+
+        /// True for the kinds that bind the key's values after the record's columns: the updates.
+        var bindsKeyAfterColumns: Bool {
+            switch self {
+            case .update, .updateColumns: return true
+            default: return false
+            }
+        }
+
+        /// True for the inserts that leave the rowid to SQLite.
+        var insertsWithoutID: Bool {
+            switch self {
+            case .insertWithoutID: return true
+            case .insertOrIgnore(let withoutID): return withoutID
+            case .upsertReporting(let clause): return clause.leavesOutRowID
+            default: return false
+            }
+        }
 
         /// The statement's entry in ``RecordSQLCache``.
         var operation: RecordSQLCache.Operation {
@@ -38,6 +70,9 @@ final class RecordWritePlan {
             case .insertWithoutID: return .insertWithoutID
             case .update: return .update
             case .upsert: return .upsert
+            case .insertOrIgnore: return .insertOrIgnore
+            case .upsertReporting(let clause): return .upsertReporting(clause)
+            case .updateColumns(let named): return .updateColumns(named)
             }
         }
 
@@ -46,19 +81,27 @@ final class RecordWritePlan {
         func sql(table: String, columns: [String], keyColumns: [String], keyCounts: [Int]) -> String {
             switch self {
             case .insertWithID, .insertWithoutID: return RecordSQL.insert(into: table, columns: columns)
-            case .update:
+            case .update, .updateColumns:
                 return RecordSQL.update(table, columns: columns, keyColumns: keyColumns, counts: keyCounts)
             case .upsert: return RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns)
+            case .insertOrIgnore: return RecordSQL.insert(into: table, columns: columns, orIgnore: true)
+            case .upsertReporting(let clause):
+                return RecordSQL.upsert(
+                    into: table, columns: columns, conflictColumns: clause.conflictColumns,
+                    updating: clause.updatedColumns(bound: columns, keyColumns: keyColumns))
             }
         }
 
         /// The columns of `names` the statement leaves out: the rowid for an insert without id, every key
-        /// column for an update.
+        /// column for an update, the columns a partial update does not name.
         func leavesOut(_ name: String, keyColumns: [String]) -> Bool {
             switch self {
             case .insertWithoutID: return name == keyColumns.first
             case .update: return keyColumns.contains(name)
+            case .updateColumns(let named): return keyColumns.contains(name) || !named.contains(name)
             case .insertWithID, .upsert: return false
+            case .insertOrIgnore(let withoutID): return withoutID && name == keyColumns.first
+            case .upsertReporting(let clause): return clause.leavesOutRowID && name == keyColumns.first
             }
         }
     }
@@ -101,7 +144,7 @@ final class RecordWritePlan {
             }
         }
         let sql = kind.sql(table: tableName, columns: boundNames, keyColumns: key.columns, keyCounts: key.counts)
-        keyParameter = kind == .update ? Int32(boundNames.count + 1) : 0
+        keyParameter = kind.bindsKeyAfterColumns ? Int32(boundNames.count + 1) : 0
         numericColumns = try TextAffinityGuard.numericColumns(names, table: tableName, db: db)
         // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
         // own may change the schema.
@@ -288,8 +331,13 @@ extension Record {
     /// - Throws: encoding errors, ``RecordError/missingPrimaryKey(table:column:)``, the affinity guard's,
     ///   ``RecordError/recordNotFound(table:id:)`` for an update with nothing to write whose row is missing,
     ///   and ``DatabaseError`` from running the statement.
+    ///
+    /// With `returned`, the statement ends in a RETURNING clause, its row is kept in `returned`, and no plan
+    /// is made.
     @discardableResult
-    func writeCollected(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
+    func writeCollected(
+        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil
+    ) throws -> Bool {
         let options = Self.recordEncoder
         let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
         let layout = try Self.keyLayout(of: id, key)
@@ -298,12 +346,18 @@ extension Record {
         }
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
         // records written through it meet the same table.
-        try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID)
+        try Self.checkWriteTarget(db, insertingWithoutID: kind.insertsWithoutID)
         // SQLite computes generated columns and refuses writes that name them.
-        let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
-            .leavingOut(GeneratedColumns.of(Self.tableName, db: db))
+        let generated = GeneratedColumns.of(Self.tableName, db: db)
+        try Self.checkNamedColumns(kind, encoded: columns.names, keyColumns: layout.columns, generated: generated, db)
+        var bound = Self.boundColumns(columns, kind, keyColumns: layout.columns).leavingOut(generated)
+        if returned != nil, !kind.bindsKeyAfterColumns {
+            // An insert that reads back lets the database fill in the defaults of the columns the record has
+            // no value for (see ``EncodedColumns/leavingOutNullsWithDefaults(_:)``).
+            bound = bound.leavingOutNullsWithDefaults(try db.columns(in: Self.tableName))
+        }
         var arguments = StatementArguments(bound.values)
-        if kind == .update {
+        if kind.bindsKeyAfterColumns {
             guard !bound.names.isEmpty else {
                 // Nothing to write but the key: the update only has to find its row.
                 guard try Self.exists(db, id: id) else {
@@ -318,6 +372,14 @@ extension Record {
             Self.self, kind.operation, table: Self.tableName, primaryKey: layout.shape, columns: bound.names
         ) {
             kind.sql(table: Self.tableName, columns: bound.names, keyColumns: layout.columns, keyCounts: layout.counts)
+        }
+        if let returned {
+            try db.withStatement(sql: sql + RecordSQL.returning(returned.columns), arguments: arguments) { statement in
+                while try statement.step() {
+                    if !returned.hasRow { returned.keep(statement) }
+                }
+            }
+            return true
         }
         try db.run(sql: sql, arguments: arguments)
         let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
@@ -353,6 +415,6 @@ extension Record {
             let layout = try? Self.keyLayout(of: id, key)
         else { return nil }
         let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
-        return StatementArguments(bound.values + (kind == .update ? key.values : []))
+        return StatementArguments(bound.values + (kind.bindsKeyAfterColumns ? key.values : []))
     }
 }
