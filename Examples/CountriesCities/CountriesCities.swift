@@ -6,12 +6,14 @@ import SQLiteRecord
 @main
 struct CountriesCities {
     static let usage = """
-        usage: countries-cities [--db PATH] [--data DIR] [--demo] [ISO]
+        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--update DIR] [ISO]
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
           --demo      save, update and delete records on a temporary copy of the database, printing each step
+          --update DIR  re-import DIR's countries.csv and cities15000.csv into the database with upserts, and
+                      print how many rows were inserted, updated and left unchanged
         Data: GeoNames (https://www.geonames.org), CC BY 4.0.
         """
 
@@ -20,6 +22,7 @@ struct CountriesCities {
         var dataDirectory: String?
         var iso: String?
         var demo = false
+        var updateDirectory: String?
         var help = false
     }
 
@@ -42,11 +45,15 @@ struct CountriesCities {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--db", "--data":
+            case "--db", "--data", "--update":
                 guard let value = remaining.popFirst() else {
                     throw SampleError.usage("\(argument) needs a value\n\(usage)")
                 }
-                if argument == "--db" { options.databasePath = value } else { options.dataDirectory = value }
+                switch argument {
+                case "--db": options.databasePath = value
+                case "--data": options.dataDirectory = value
+                default: options.updateDirectory = value
+                }
             case "--demo":
                 options.demo = true
             case "-h", "--help":
@@ -67,6 +74,10 @@ struct CountriesCities {
         let queue = try openDatabase(at: databaseURL, dataDirectory: options.dataDirectory, output: output)
         if options.demo {
             try DemoTour.run(queue, output: output)
+            return
+        }
+        if let updateDirectory = options.updateDirectory {
+            try update(queue, from: URL(fileURLWithPath: updateDirectory), output: output)
             return
         }
         try queue.read { db in
@@ -120,6 +131,21 @@ struct CountriesCities {
                 }
             }
             throw error
+        }
+    }
+
+    /// Re-imports the CSV files of `directory` with ``GeoNamesUpdate`` and prints what it did.
+    static func update(_ queue: DatabaseQueue, from directory: URL, output: (String) -> Void) throws {
+        output("Updating from \(directory.path) ...")
+        let summary = try queue.write { db in
+            try GeoNamesUpdate.run(
+                db, countriesFile: directory.appendingPathComponent(SampleFiles.countriesFileName),
+                citiesFile: directory.appendingPathComponent(SampleFiles.citiesFileName))
+        }
+        for (name, counts) in [("Countries", summary.countries), ("Cities", summary.cities)] {
+            output(
+                "\(name): \(grouped(counts.inserted)) inserted, \(grouped(counts.updated)) updated, "
+                    + "\(grouped(counts.unchanged)) unchanged")
         }
     }
 
