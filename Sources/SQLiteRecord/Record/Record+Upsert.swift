@@ -96,10 +96,10 @@ extension Record {
         _ db: Database, onConflict conflictColumns: [String]?, updating columns: [String]?, returned: ReturnedValues?
     ) throws -> UpsertOutcome {
         try willSave(db)
-        let keyColumns: [String]
+        // The key's columns for a key the client chose; a rowid key's one column is made only when needed.
+        var clientKeyColumns: [String] = []
         let leavesOutRowID: Bool
         if Self.keyIsRowID {
-            keyColumns = [Self.primaryKeyColumn]
             leavesOutRowID = RowIDKey.rowID(id) == nil
         } else {
             let match = try Self.keyMatch(id)
@@ -107,18 +107,18 @@ extension Record {
                 // An upsert's conflict target sees only the form it writes.
                 return try upsertByLookup(db, match: match, updating: columns, returned: returned)
             }
-            keyColumns = match.columns
+            clientKeyColumns = match.columns
             leavesOutRowID = false
         }
-        let target = conflictColumns ?? keyColumns
+        func target() -> [String] { conflictColumns ?? (Self.keyIsRowID ? [Self.primaryKeyColumn] : clientKeyColumns) }
         let kind = RecordWritePlan.Kind.upsertReporting(
-            UpsertClause(conflictColumns: target, namedColumns: columns, leavesOutRowID: leavesOutRowID))
-        let shape = try db.tableShape(Self.tableName)
+            UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID))
+        let shape = try Self.tableShape(db, kind)
         var existed = false
         if !shape.hasRowID {
             if shape.isView { throw RecordError.viewNotWritable(table: Self.tableName) }
-            try Self.checkConflictTarget(db, columns: target)
-            existed = try Self.rowExists(db, whereEqual: target, values: targetValues(target))
+            try Self.checkConflictTarget(db, columns: target())
+            existed = try Self.rowExists(db, whereEqual: target(), values: targetValues(target()))
         }
         // No insert of this statement can produce the sentinel: a rowid SQLite picks is above the table's
         // largest or random and positive, never Int64.min; a rowid the record gives is the record's.
@@ -142,7 +142,7 @@ extension Record {
             // Nothing written: the row held the values, or (only where the table may skip writes) the insert
             // itself was skipped.
             if !changed, shape.mayIgnoreWrites,
-                try !Self.rowExists(db, whereEqual: target, values: targetValues(target))
+                try !Self.rowExists(db, whereEqual: target(), values: targetValues(target()))
             {
                 throw RecordError.rowNotInserted(table: Self.tableName)
             }
@@ -151,8 +151,9 @@ extension Record {
             if !changed && !existed { throw RecordError.rowNotInserted(table: Self.tableName) }
             outcome = changed ? (existed ? .updated : .inserted) : .unchanged
         }
-        if Self.keyIsRowID && (leavesOutRowID || target != keyColumns) {
+        if Self.keyIsRowID && (leavesOutRowID || (conflictColumns.map { $0 != [Self.primaryKeyColumn] } ?? false)) {
             // The row was found by another constraint: the record takes that row's rowid.
+            let target = target()
             let values = try targetValues(target)
             let sql = RecordSQLCache.sql(
                 Self.self, .rowIDByColumns, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: target
@@ -164,10 +165,22 @@ extension Record {
             }
         }
         if let returned, !returned.hasRow {
-            try Self.readBack(db, into: returned, whereEqual: target, values: targetValues(target))
+            try Self.readBack(db, into: returned, whereEqual: target(), values: targetValues(target()))
         }
         try take(returned, db: db)
         return outcome
+    }
+
+    /// The table's shape: from the write plan of `kind` while it is current (no lookup in the schema cache
+    /// per record), else from the schema cache.
+    private static func tableShape(_ db: Database, _ kind: RecordWritePlan.Kind) throws -> TableShape {
+        let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
+        if let plan = RecordWritePlans.of(db)[key], plan.tableName == tableName,
+            plan.schemaGeneration == (try db.currentSchemaGeneration())
+        {
+            return plan.tableShape
+        }
+        return try db.tableShape(tableName)
     }
 
     /// Takes `returned`'s row when there is one.

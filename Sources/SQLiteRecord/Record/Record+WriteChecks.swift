@@ -11,10 +11,11 @@ extension Record {
     ) throws {
         switch kind {
         case .upsertReporting(let clause):
-            for column in clause.conflictColumns where !encoded.contains(column) {
+            let target = clause.conflictColumns ?? keyColumns
+            for column in target where !encoded.contains(column) {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: encoded)
             }
-            try checkConflictTarget(db, columns: clause.conflictColumns)
+            try checkConflictTarget(db, columns: target)
             let writable = encoded.filter { !generated.contains($0) }
             for column in clause.namedColumns ?? [] where !writable.contains(column) {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: writable)

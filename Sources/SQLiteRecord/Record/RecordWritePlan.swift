@@ -87,7 +87,7 @@ final class RecordWritePlan {
             case .insertOrIgnore: return RecordSQL.insert(into: table, columns: columns, orIgnore: true)
             case .upsertReporting(let clause):
                 return RecordSQL.upsert(
-                    into: table, columns: columns, conflictColumns: clause.conflictColumns,
+                    into: table, columns: columns, conflictColumns: clause.conflictColumns ?? keyColumns,
                     updating: clause.updatedColumns(bound: columns, keyColumns: keyColumns))
             }
         }
@@ -117,6 +117,8 @@ final class RecordWritePlan {
     let keyShape: String
     /// The schema cache generation the plan was made under: the plan is stale once it moves.
     let schemaGeneration: Int
+    /// The table's shape under that generation: an upsert reads it here rather than from the schema cache.
+    let tableShape: TableShape
     /// For each coding key whose text is kept, the column whose affinity it is checked against.
     let numericColumns: [TextAffinityGuard.NumericColumn?]
     /// The first parameter the record's key binds for an update; 0 for inserts.
@@ -153,6 +155,7 @@ final class RecordWritePlan {
             statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
+        tableShape = try db.tableShape(tableName)
         self.tableName = tableName
         self.primaryKeyColumn = primaryKeyColumn
         self.keyShape = key.shape

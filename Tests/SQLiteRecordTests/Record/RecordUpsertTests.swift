@@ -51,7 +51,7 @@ final class RecordUpsertTests: XCTestCase {
     }
 
     func testTheUpsertStatement() {
-        let clause = UpsertClause(conflictColumns: ["id"], namedColumns: nil, leavesOutRowID: false)
+        let clause = UpsertClause(conflictColumns: nil, namedColumns: nil, leavesOutRowID: false)
         XCTAssertEqual(
             RecordWritePlan.Kind.upsertReporting(clause).sql(
                 table: "place", columns: ["id", "name", "population"], keyColumns: ["id"], keyCounts: [1]),
