@@ -29,7 +29,9 @@ struct BenchmarkOptions: Equatable {
           --repetitions N    timed runs per workload and side after one warm-up (default: 5)
           --json             also print one JSON line per workload
           --workloads LIST   only these workloads, comma-separated: W1 insert, W2 fetch all, W3 lookups,
-                             W4 fetch by country, W5 decode only (default: all)
+                             W4 fetch by country, W5 decode only, W7 upsert into an empty table,
+                             W7-full upsert into the full table, W7-partial update(_:columns:),
+                             W7-changes updateChanges(_:from:) (default: all)
           --help             this text
         """
 
@@ -85,7 +87,8 @@ struct BenchmarkOptions: Equatable {
         var chosen: Set<Workload> = []
         for name in text.split(separator: ",") {
             let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
-            guard let workload = Workload(rawValue: trimmed) else {
+            // Any case: `w3` and `W3-uuid` (whose raw value is not all capitals) both name theirs.
+            guard let workload = Workload.allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
                 let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
                 throw BenchmarkError("Unknown workload \"\(name)\" in --workloads; the workloads are \(names)")
             }
