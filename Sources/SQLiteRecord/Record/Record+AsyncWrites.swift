@@ -19,7 +19,7 @@ extension Record where Self: Sendable {
 
     /// ``upsert(onConflict:updating:)``, awaiting the queue.
     /// - Returns: whether the row was inserted, updated, or left unchanged.
-    /// - Throws: as ``upsert(_:onConflict:updating:)``, and ``RecordError/noDefaultStore`` before
+    /// - Throws: as ``upsert(_:onConflict:updating:)-method``, and ``RecordError/noDefaultStore`` before
     ///   ``RecordStore/use(_:)``.
     @discardableResult
     public mutating func upsert(
@@ -37,7 +37,7 @@ extension Record where Self: Sendable {
         return outcome
     }
 
-    /// ``upsert(_:onConflict:updating:)-swift.type.method``, awaiting the queue. The records change only when
+    /// ``upsert(_:onConflict:updating:)-9mnyw``, awaiting the queue. The records change only when
     /// it succeeds.
     /// - Returns: each record's outcome, in order.
     /// - Throws: as ``upsert(_:_:onConflict:updating:)``, and ``RecordError/noDefaultStore`` before

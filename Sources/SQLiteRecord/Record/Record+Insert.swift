@@ -45,7 +45,9 @@ extension Record {
     /// When the row is inserted the record takes its rowid as ``insert(_:)`` does and ``didInsert(rowID:)`` is
     /// called; when it is skipped the record keeps the id it had (nil for a new rowid record): the call
     /// never reports a rowid left over from an earlier insert.
-    /// - Parameter conflict: `.abort` is ``insert(_:)``; `.ignore` skips the row.
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - conflict: `.abort` is ``insert(_:)``; `.ignore` skips the row.
     /// - Returns: true when a row was inserted, false when the insert was skipped.
     /// - Throws: as ``insert(_:)``, but a skipped row is `false`, not ``RecordError/rowNotInserted(table:)``.
     @discardableResult

@@ -6,7 +6,9 @@
 /// values. These writes run the statement built for them, not the prepared plan the plain calls bind into.
 extension Record {
     /// ``insert(_:)``, then the record takes the values the database set in the new row.
-    /// - Parameter columns: the columns to read back; nil for all.
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - columns: the columns to read back; nil for all.
     /// - Throws: as ``insert(_:)``; ``RecordError/unknownColumn(table:column:columns:)`` for a column the table
     ///   does not have, before anything is written; `DecodingError` when the record cannot hold a value read
     ///   back (the row is written then, and the caller's transaction decides whether it stays).
@@ -35,11 +37,15 @@ extension Record {
         didInsert(rowID: Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID)
     }
 
-    /// ``upsert(_:onConflict:updating:)``, then the record takes the values of the row as the upsert left it
+    /// ``upsert(_:onConflict:updating:)-method``, then the record takes the values of the row as the upsert left it
     /// (read back by the conflict target when the row was unchanged, which RETURNING does not report).
-    /// - Parameter columns: the columns to read back; nil for all.
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - conflictColumns: as for ``upsert(_:onConflict:updating:)-method``.
+    ///   - updatedColumns: as `columns` for ``upsert(_:onConflict:updating:)-method``.
+    ///   - columns: the columns to read back; nil for all.
     /// - Returns: whether the row was inserted, updated, or left unchanged.
-    /// - Throws: as ``upsert(_:onConflict:updating:)`` and ``insertAndFetch(_:columns:)``.
+    /// - Throws: as ``upsert(_:onConflict:updating:)-method`` and ``insertAndFetch(_:columns:)``.
     @discardableResult
     public mutating func upsertAndFetch(
         _ db: Database, onConflict conflictColumns: [String]? = nil, updating updatedColumns: [String]? = nil,
@@ -58,7 +64,9 @@ extension Record {
 
     /// ``update(_:)``, then the record takes the values of the row as written (a trigger's, a generated
     /// column's).
-    /// - Parameter columns: the columns to read back; nil for all.
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - columns: the columns to read back; nil for all.
     /// - Throws: as ``update(_:)`` and ``insertAndFetch(_:columns:)``.
     public mutating func updateAndFetch(_ db: Database, columns: [String]? = nil) throws {
         try Self.checkReturnedColumns(db, columns)

@@ -3,8 +3,10 @@
 extension Record {
     /// Writes the named columns of the record to the row with its key (`UPDATE ... SET "a" = ? WHERE key`),
     /// leaving the row's other columns as they are. Calls ``willSave(_:)`` first.
-    /// - Parameter columns: columns the record encodes, not the key's and not generated ones; `[]` writes
-    ///   nothing (the row must still exist).
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - columns: columns the record encodes, not the key's and not generated ones; `[]` writes
+    ///     nothing (the row must still exist).
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the record cannot write
     ///   this way, before anything is written; otherwise as ``update(_:)``.
     public func update(_ db: Database, columns: [String]) throws {

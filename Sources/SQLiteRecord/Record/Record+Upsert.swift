@@ -16,6 +16,7 @@ extension Record {
     /// the write transaction). A key stored in several forms (a UUID, found in all three) is looked up first,
     /// then updated or inserted.
     /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
     ///   - conflictColumns: the columns of the PRIMARY KEY or UNIQUE constraint whose conflict updates the
     ///     row; nil for the primary key.
     ///   - columns: the columns a conflict updates; nil for all of them (see above), `[]` for none (`DO
@@ -36,9 +37,9 @@ extension Record {
         try upsert(db, onConflict: conflictColumns, updating: columns, returned: nil)
     }
 
-    /// ``upsert(_:onConflict:updating:)`` through the default queue (``RecordStore``), in a transaction of
+    /// ``upsert(_:onConflict:updating:)-method`` through the default queue (``RecordStore``), in a transaction of
     /// its own.
-    /// - Throws: as ``upsert(_:onConflict:updating:)``, and ``RecordError/noDefaultStore`` before
+    /// - Throws: as ``upsert(_:onConflict:updating:)-method``, and ``RecordError/noDefaultStore`` before
     ///   ``RecordStore/use(_:)``.
     @discardableResult
     public mutating func upsert(
@@ -113,10 +114,21 @@ extension Record {
         func target() -> [String] { conflictColumns ?? (Self.keyIsRowID ? [Self.primaryKeyColumn] : clientKeyColumns) }
         let kind = RecordWritePlan.Kind.upsertReporting(
             UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID))
-        let shape = try Self.tableShape(db, kind)
-        var existed = false
-        if !shape.hasRowID {
+        // The plan, when there is a current one, knows the table's shape; otherwise the schema cache does.
+        let plan = returned == nil ? try Self.currentPlan(kind, db: db) : nil
+        let hasRowID: Bool
+        let mayIgnoreWrites: Bool
+        if let plan {
+            hasRowID = plan.tableHasRowID
+            mayIgnoreWrites = plan.tableMayIgnoreWrites
+        } else {
+            let shape = try db.tableShape(Self.tableName)
             if shape.isView { throw RecordError.viewNotWritable(table: Self.tableName) }
+            hasRowID = shape.hasRowID
+            mayIgnoreWrites = shape.mayIgnoreWrites
+        }
+        var existed = false
+        if !hasRowID {
             try Self.checkConflictTarget(db, columns: target())
             existed = try Self.rowExists(db, whereEqual: target(), values: targetValues(target()))
         }
@@ -126,12 +138,12 @@ extension Record {
         db.setLastInsertedRowID(sentinel)
         if let returned {
             try writeCollected(kind, db: db, returned: returned)
-        } else if try !writeThroughPlan(kind, db: db) {
+        } else if try !(plan.map { try write(through: $0, kind, db: db, key: .none) } ?? false) {
             try writeCollected(kind, db: db)
         }
         let changed = db.changesCount > 0
         let outcome: UpsertOutcome
-        if shape.hasRowID {
+        if hasRowID {
             let rowID = db.lastInsertedRowID
             if changed && rowID != sentinel {
                 if leavesOutRowID { id = RowIDKey.key(rowID) }
@@ -141,7 +153,7 @@ extension Record {
             }
             // Nothing written: the row held the values, or (only where the table may skip writes) the insert
             // itself was skipped.
-            if !changed, shape.mayIgnoreWrites,
+            if !changed, mayIgnoreWrites,
                 try !Self.rowExists(db, whereEqual: target(), values: targetValues(target()))
             {
                 throw RecordError.rowNotInserted(table: Self.tableName)
@@ -169,18 +181,6 @@ extension Record {
         }
         try take(returned, db: db)
         return outcome
-    }
-
-    /// The table's shape: from the write plan of `kind` while it is current (no lookup in the schema cache
-    /// per record), else from the schema cache.
-    private static func tableShape(_ db: Database, _ kind: RecordWritePlan.Kind) throws -> TableShape {
-        let key = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
-        if let plan = RecordWritePlans.of(db)[key], plan.tableName == tableName,
-            plan.schemaGeneration == (try db.currentSchemaGeneration())
-        {
-            return plan.tableShape
-        }
-        return try db.tableShape(tableName)
     }
 
     /// Takes `returned`'s row when there is one.

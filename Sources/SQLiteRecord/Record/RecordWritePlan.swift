@@ -28,7 +28,7 @@ final class RecordWritePlan {
         case upsert
         /// `INSERT OR IGNORE`, with the key's value or (`withoutID`) leaving the rowid to SQLite.
         case insertOrIgnore(withoutID: Bool)
-        /// The upsert of ``Record/upsert(_:onConflict:updating:)``: see ``UpsertClause``.
+        /// The upsert of ``Record/upsert(_:onConflict:updating:)-method``: see ``UpsertClause``.
         case upsertReporting(UpsertClause)
         /// UPDATE of the named columns only, `WHERE` the key, bound as ``update`` binds it.
         case updateColumns([String])
@@ -117,8 +117,10 @@ final class RecordWritePlan {
     let keyShape: String
     /// The schema cache generation the plan was made under: the plan is stale once it moves.
     let schemaGeneration: Int
-    /// The table's shape under that generation: an upsert reads it here rather than from the schema cache.
-    let tableShape: TableShape
+    /// What an upsert needs of the table's shape under that generation (see ``TableShape``), read here
+    /// rather than from the schema cache per record.
+    let tableHasRowID: Bool
+    let tableMayIgnoreWrites: Bool
     /// For each coding key whose text is kept, the column whose affinity it is checked against.
     let numericColumns: [TextAffinityGuard.NumericColumn?]
     /// The first parameter the record's key binds for an update; 0 for inserts.
@@ -155,7 +157,9 @@ final class RecordWritePlan {
             statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
-        tableShape = try db.tableShape(tableName)
+        let shape = try db.tableShape(tableName)
+        tableHasRowID = shape.hasRowID
+        tableMayIgnoreWrites = shape.mayIgnoreWrites
         self.tableName = tableName
         self.primaryKeyColumn = primaryKeyColumn
         self.keyShape = key.shape
@@ -278,15 +282,29 @@ extension Record {
     /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
     ///   and ``DatabaseError`` with the bound arguments.
     func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
+        guard let plan = try Self.currentPlan(kind, db: db) else { return false }
+        return try write(through: plan, kind, db: db, key: key)
+    }
+
+    /// The connection's plan for `kind` when it is current (same table, key column and schema generation;
+    /// a stale one is dropped) and not in use; nil otherwise.
+    /// - Throws: ``DatabaseError`` when the schema version cannot be read.
+    static func currentPlan(_ kind: RecordWritePlan.Kind, db: Database) throws -> RecordWritePlan? {
         let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
-        guard let plan = plans[planKey], !plan.isInUse else { return false }
+        guard let plan = plans[planKey], !plan.isInUse else { return nil }
         guard plan.tableName == Self.tableName, plan.primaryKeyColumn == Self.primaryKeyColumn,
             plan.schemaGeneration == (try db.currentSchemaGeneration())
         else {
             plans[planKey] = nil
-            return false
+            return nil
         }
+        return plan
+    }
+
+    /// ``writeThroughPlan(_:db:key:)`` with `plan`, which ``currentPlan(_:db:)`` returned for `kind`.
+    func write(through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey) throws -> Bool
+    {
         if case .match(let match) = key, match.shape != plan.keyShape { return false }
         plan.isInUse = true
         let binding = plan.binding
@@ -322,7 +340,7 @@ extension Record {
             arguments.values += key.values
             return arguments
         })
-        plans.countWrite()
+        RecordWritePlans.of(db).countWrite()
         return true
     }
 

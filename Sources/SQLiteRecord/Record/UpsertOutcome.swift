@@ -1,4 +1,4 @@
-/// What ``Record/upsert(_:onConflict:updating:)`` did with the record's row.
+/// What ``Record/upsert(_:onConflict:updating:)-method`` did with the record's row.
 public enum UpsertOutcome: Sendable, Equatable, CustomStringConvertible {
     /// No row had the conflict target's values: the record was inserted as a new row.
     case inserted
