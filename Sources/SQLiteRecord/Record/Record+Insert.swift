@@ -21,8 +21,10 @@ extension Record {
         // The first insert of a type on a connection goes the collected way and prepares the plan that the
         // inserts after it bind straight into.
         let kind: RecordWritePlan.Kind
+        // A Bool rather than comparing `kind` after the write: Kind has cases with payloads, whose `==` costs.
+        let insertsWithoutID = Self.keyIsRowID && RowIDKey.rowID(id) == nil
         if Self.keyIsRowID {
-            kind = RowIDKey.rowID(id) == nil ? .insertWithoutID : .insertWithID
+            kind = insertsWithoutID ? .insertWithoutID : .insertWithID
         } else {
             // A key the client chose must be there: SQLite would take NULL in a rowid table's TEXT key.
             _ = try Self.keyMatch(id)
@@ -35,7 +37,7 @@ extension Record {
         // clause or a trigger ignored it); the changes count of the statement itself tells.
         guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
         let rowID = db.lastInsertedRowID
-        if kind == .insertWithoutID { id = RowIDKey.key(rowID) }
+        if insertsWithoutID { id = RowIDKey.key(rowID) }
         didInsert(rowID: Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID)
     }
 

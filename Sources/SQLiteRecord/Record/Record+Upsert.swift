@@ -125,7 +125,7 @@ extension Record {
             let shape = try db.tableShape(Self.tableName)
             if shape.isView { throw RecordError.viewNotWritable(table: Self.tableName) }
             hasRowID = shape.hasRowID
-            mayIgnoreWrites = shape.mayIgnoreWrites
+            mayIgnoreWrites = try db.tableWriteTraits(Self.tableName).mayIgnoreWrites
         }
         var existed = false
         if !hasRowID {

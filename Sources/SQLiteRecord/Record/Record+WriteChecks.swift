@@ -9,8 +9,9 @@ extension Record {
         _ kind: RecordWritePlan.Kind, encoded: [String], keyColumns: [String], generated: GeneratedColumns,
         _ db: Database
     ) throws {
-        switch kind {
-        case .upsertReporting(let clause):
+        switch kind.tag {
+        case .upsertReporting:
+            guard let clause = kind.upsertClause else { return }
             let target = clause.conflictColumns ?? keyColumns
             for column in target where !encoded.contains(column) {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: encoded)
@@ -20,7 +21,8 @@ extension Record {
             for column in clause.namedColumns ?? [] where !writable.contains(column) {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: writable)
             }
-        case .updateColumns(let named):
+        case .updateColumns:
+            let named = kind.namedColumns
             let writable = encoded.filter { !generated.contains($0) && !keyColumns.contains($0) }
             for column in named where !writable.contains(column) {
                 throw RecordError.unknownColumn(table: tableName, column: column, columns: writable)

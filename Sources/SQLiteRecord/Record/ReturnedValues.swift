@@ -31,7 +31,7 @@ extension Record {
     ///   non-optional property, say); ``DatabaseError``.
     mutating func take(_ returned: ReturnedValues, db: Database) throws {
         guard returned.hasRow else { return }
-        if try db.tableShape(Self.tableName).hasTriggers {
+        if try db.tableWriteTraits(Self.tableName).hasTriggers {
             // RETURNING reports the row before AFTER triggers ran: read it again, by the record's key.
             let match = try Self.keyMatch(id)
             let sql = RecordSQL.select(

@@ -1,6 +1,6 @@
 /// What an upsert's statement says beyond its columns: the conflict target, the columns a conflict updates,
 /// and whether the rowid is left to SQLite. Part of the write plan's key, so each clause has its statement.
-struct UpsertClause: Hashable {
+struct UpsertClause: Hashable, Sendable {
     /// The columns of the PRIMARY KEY or UNIQUE constraint whose conflict turns the insert into an update;
     /// nil for the record's key columns (no array is made per call for the common case).
     let conflictColumns: [String]?
