@@ -98,10 +98,12 @@ extension Record {
     ) throws -> UpsertOutcome {
         try willSave(db)
         // The key's columns for a key the client chose; a rowid key's one column is made only when needed.
-        var clientKeyColumns: [String] = []
+        // Constants, so that `target()` captures no box allocated per call.
+        let clientKeyColumns: [String]
         let leavesOutRowID: Bool
         if Self.keyIsRowID {
             leavesOutRowID = RowIDKey.rowID(id) == nil
+            clientKeyColumns = []
         } else {
             let match = try Self.keyMatch(id)
             if conflictColumns == nil, match.values.contains(where: { $0.count > 1 }) {
@@ -113,7 +115,8 @@ extension Record {
         }
         func target() -> [String] { conflictColumns ?? (Self.keyIsRowID ? [Self.primaryKeyColumn] : clientKeyColumns) }
         let kind = RecordWritePlan.Kind.upsertReporting(
-            UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID))
+            UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID),
+            db: db)
         // The plan, when there is a current one, knows the table's shape; otherwise the schema cache does.
         let plan = returned == nil ? try Self.currentPlan(kind, db: db) : nil
         let hasRowID: Bool
@@ -138,7 +141,9 @@ extension Record {
         db.setLastInsertedRowID(sentinel)
         if let returned {
             try writeCollected(kind, db: db, returned: returned)
-        } else if try !(plan.map { try write(through: $0, kind, db: db, key: .none) } ?? false) {
+        } else if let plan, try write(through: plan, kind, db: db, key: .none) {
+            // Written through the plan.
+        } else {
             try writeCollected(kind, db: db)
         }
         let changed = db.changesCount > 0

@@ -86,6 +86,17 @@ final class RecordWritePlan {
             Kind(tag: .updateColumns, clause: Clause(upsert: nil, columns: columns))
         }
 
+        /// ``upsertReporting(_:)`` with the clause object `db` used last when it says the same: no allocation
+        /// per record in a loop.
+        static func upsertReporting(_ clause: UpsertClause, db: Database) -> Kind {
+            Kind(tag: .upsertReporting, clause: RecordWritePlans.of(db).clause(upsert: clause, columns: []))
+        }
+
+        /// ``updateColumns(_:)`` with the clause object `db` used last when it names the same columns.
+        static func updateColumns(_ columns: [String], db: Database) -> Kind {
+            Kind(tag: .updateColumns, clause: RecordWritePlans.of(db).clause(upsert: nil, columns: columns))
+        }
+
         /// The upsert's clause, for ``Tag/upsertReporting``.
         var upsertClause: UpsertClause? { clause?.upsert }
 
@@ -97,7 +108,9 @@ final class RecordWritePlan {
         @inline(__always)
         static func == (lhs: Kind, rhs: Kind) -> Bool {
             guard lhs.tag == rhs.tag else { return false }
-            if lhs.clause == nil && rhs.clause == nil { return true }
+            // The plain kinds have no clause; the others share the connection's recent clause (see
+            // ``RecordWritePlans/clause(upsert:columns:)``), so identity settles most comparisons.
+            if lhs.clause === rhs.clause { return true }
             switch (lhs.clause, rhs.clause) {
             case (nil, nil): return true
             case (let left?, let right?): return left == right
@@ -275,6 +288,17 @@ final class RecordWritePlans {
         let plans = RecordWritePlans()
         db.recordCache = plans
         return plans
+    }
+
+    /// The clause of the last upsert or partial update on this connection: a loop of them makes one object.
+    @exclusivity(unchecked) private var recentClause: RecordWritePlan.Kind.Clause?
+
+    /// A clause saying `upsert` and `columns`: the recent one when it says the same, else a new one.
+    func clause(upsert: UpsertClause?, columns: [String]) -> RecordWritePlan.Kind.Clause {
+        if let recent = recentClause, recent.upsert == upsert, recent.columns == columns { return recent }
+        let clause = RecordWritePlan.Kind.Clause(upsert: upsert, columns: columns)
+        recentClause = clause
+        return clause
     }
 
     /// Counts a record written through a plan.
