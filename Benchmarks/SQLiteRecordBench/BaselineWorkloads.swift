@@ -51,6 +51,69 @@ enum BaselineWorkloads {
         }
     }
 
+    // MARK: W7
+
+    /// Upserts every city in one IMMEDIATE transaction with ``BenchSchema/upsert``, bound as W1 binds.
+    static func upsert(_ cities: [BenchCity], into db: BaselineDatabase) throws {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let statement = try db.prepare(BenchSchema.upsert)
+            let handle = statement.handle
+            let dateText = UnsafeMutablePointer<UInt8>.allocate(capacity: BaselineDateText.length)
+            defer { dateText.deallocate() }
+            for city in cities {
+                guard let id = city.id else { throw BenchmarkError("Baseline: a city has no id: \(city.name)") }
+                guard BaselineDateText.write(city.createdAt, into: dateText) else {
+                    throw BenchmarkError("Baseline: cannot store the date of city \(id)")
+                }
+                sqlite3_bind_int64(handle, 1, id)
+                bindText(handle, 2, city.name)
+                sqlite3_bind_double(handle, 3, city.latitude)
+                sqlite3_bind_double(handle, 4, city.longitude)
+                bindText(handle, 5, city.countryCode)
+                if let admin1Code = city.admin1Code {
+                    bindText(handle, 6, admin1Code)
+                } else {
+                    sqlite3_bind_null(handle, 6)
+                }
+                sqlite3_bind_int64(handle, 7, city.population)
+                bindText(handle, 8, city.timezone)
+                dateText.withMemoryRebound(to: CChar.self, capacity: BaselineDateText.length) {
+                    _ = sqlite3_bind_text(handle, 9, $0, Int32(BaselineDateText.length), transient)
+                }
+                sqlite3_bind_int64(handle, 10, city.isCapital ? 1 : 0)
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_DONE else { throw db.error(code, BenchSchema.upsert) }
+                sqlite3_reset(handle)
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Writes each city's population with ``BenchSchema/updatePopulation``, in one IMMEDIATE transaction.
+    static func updatePopulation(_ cities: [BenchCity], in db: BaselineDatabase) throws {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let statement = try db.prepare(BenchSchema.updatePopulation)
+            let handle = statement.handle
+            for city in cities {
+                guard let id = city.id else { throw BenchmarkError("Baseline: a city has no id: \(city.name)") }
+                sqlite3_bind_int64(handle, 1, city.population)
+                sqlite3_bind_int64(handle, 2, id)
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_DONE else { throw db.error(code, BenchSchema.updatePopulation) }
+                sqlite3_reset(handle)
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Binds the UTF-8 bytes of `text` to parameter `index`, copied by SQLite.
     @inline(__always)
     static func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {

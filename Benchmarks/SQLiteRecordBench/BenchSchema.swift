@@ -79,6 +79,22 @@ enum BenchSchema {
         created_at, is_capital) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// W7's upsert, as a careful person writes one that tells unchanged rows apart: rows that already hold
+    /// the values are not rewritten.
+    static let upsert = """
+        INSERT INTO cities (id, name, latitude, longitude, country_code, admin1_code, population, timezone, \
+        created_at, is_capital) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET \
+        name = excluded.name, latitude = excluded.latitude, longitude = excluded.longitude, \
+        country_code = excluded.country_code, admin1_code = excluded.admin1_code, population = excluded.population, \
+        timezone = excluded.timezone, created_at = excluded.created_at, is_capital = excluded.is_capital \
+        WHERE (name, latitude, longitude, country_code, admin1_code, population, timezone, created_at, is_capital) \
+        IS NOT (excluded.name, excluded.latitude, excluded.longitude, excluded.country_code, excluded.admin1_code, \
+        excluded.population, excluded.timezone, excluded.created_at, excluded.is_capital)
+        """
+
+    /// W7-partial's update of one column.
+    static let updatePopulation = "UPDATE cities SET population = ? WHERE id = ?"
+
     static let selectAll = "SELECT * FROM cities"
 
     static let selectByID = "SELECT * FROM cities WHERE id = ?"

@@ -44,7 +44,9 @@ struct BenchmarkOptions {
                              request, W5 decode only, and W2-row, W3-row, W5-row through a row initializer
                              (default: all of these); W8, run only when named: 2 threads of W4 fetches beside
                              a writer, DatabasePool against DatabaseQueue;
-                             W9, run only when named: observation commit-to-delivery latency, W1 with an observer
+                             W9, run only when named: observation commit-to-delivery latency, W1 with an observer;
+                             W7 upsert into an empty table, W7-full upsert into the full table, W7-partial
+                             update(_:columns:), W7-changes updateChanges(_:from:)
           --w8-seconds S     seconds each side of W8 runs per repetition (default: \(Int(ConcurrentReadsWorkload.defaultSeconds)))
           --scale ROWS       instead of the workloads: the cities repeated with new ids up to ROWS rows (the
                              data's size, 500,000, each doubling below ROWS, then ROWS); W1, W2 and a cursor
@@ -132,6 +134,7 @@ struct BenchmarkOptions {
         for name in text.split(separator: ",") {
             // Any case: W2-ROW and w3-uuid name W2-row and W3-uuid.
             let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
+            // Any case: `w3` and `W3-uuid` (whose raw value is not all capitals) both name theirs.
             guard let workload = Workload.allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
                 let names = Workload.allCases.map(\.rawValue).joined(separator: ", ")
                 throw BenchmarkError("Unknown workload \"\(name)\" in --workloads; the workloads are \(names)")

@@ -101,4 +101,31 @@ enum LibraryWorkloads {
             return cities
         }
     }
+
+    /// W7 and W7-full: every city through `upsert(_:)`, in one transaction.
+    static func upsert(_ cities: [BenchCity], into queue: DatabaseQueue) throws {
+        try queue.write { db in
+            for var city in cities {
+                try city.upsert(db)
+            }
+        }
+    }
+
+    /// W7-partial: each city's population through `update(_:columns:)`, in one transaction.
+    static func updatePopulation(_ cities: [BenchCity], in queue: DatabaseQueue) throws {
+        try queue.write { db in
+            for city in cities {
+                try city.update(db, columns: ["population"])
+            }
+        }
+    }
+
+    /// W7-changes: each city through `updateChanges(_:from:)` against the city as it was fetched.
+    static func updateChanges(_ cities: [BenchCity], from originals: [BenchCity], in queue: DatabaseQueue) throws {
+        try queue.write { db in
+            for (city, original) in zip(cities, originals) {
+                try city.updateChanges(db, from: original)
+            }
+        }
+    }
 }

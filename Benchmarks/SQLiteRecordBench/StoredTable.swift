@@ -1,6 +1,6 @@
 import CSQLiteRecord
 
-/// Reads back, untimed, what W1 stored, value by value with its storage class, so the two sides' inserts
+/// Reads back, untimed, what W1 (or another write workload) stored, value by value with its storage class, so the two sides' inserts
 /// are compared on the bytes in the file: the same date text, Bool as the same integer, NULL where NULL.
 enum StoredTable {
     /// The number of rows in the table at `path` and a checksum of every stored value.

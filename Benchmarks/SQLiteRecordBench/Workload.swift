@@ -26,6 +26,15 @@ enum Workload: String, CaseIterable, Sendable {
     /// Every country with all its cities: the library's eager load (`including(all:)`, two queries) into a
     /// nested result, against a hand-written loop over the same two queries that groups the cities by code.
     case eagerLoad = "W6"
+    /// Every row upserted (`INSERT ... ON CONFLICT (id) DO UPDATE`) into an empty table, one transaction.
+    case upsertIntoEmpty = "W7"
+    /// Every row upserted into the table already holding them all, every seventh with a new population: a
+    /// re-import, where most rows are left unchanged.
+    case upsertIntoFull = "W7-full"
+    /// One column (population) of the cities W3 draws written with `update(_:columns:)`, one transaction.
+    case updateColumn = "W7-partial"
+    /// The same cities written with `updateChanges(_:from:)`, which finds the changed column itself.
+    case updateChanges = "W7-changes"
 
     /// What the table prints beside the name.
     var title: String {
@@ -41,6 +50,10 @@ enum Workload: String, CaseIterable, Sendable {
         case .lookUpRow: return "fetchOne(id:) lookups, init(row:)"
         case .decodeOnlyRow: return "decode only, init(row:)"
         case .eagerLoad: return "countries including(all:) cities"
+        case .upsertIntoEmpty: return "upsert all into an empty table"
+        case .upsertIntoFull: return "upsert all into the full table"
+        case .updateColumn: return "update(_:columns:) of one column"
+        case .updateChanges: return "updateChanges(_:from:), one column changed"
         }
     }
 
@@ -48,7 +61,17 @@ enum Workload: String, CaseIterable, Sendable {
     var readsRowInitializer: Bool { self == .fetchAllRow || self == .lookUpRow || self == .decodeOnlyRow }
 
     /// True when the workload reads a table that is filled (untimed) before it runs.
-    var readsPopulatedTable: Bool { self != .insert }
+    var readsPopulatedTable: Bool { self != .insert && self != .upsertIntoEmpty }
+
+    /// True when the workload writes: what it stored is read back (untimed) and compared, not what it read.
+    var writes: Bool {
+        switch self {
+        case .insert, .upsertIntoEmpty, .upsertIntoFull, .updateColumn, .updateChanges: return true
+        case .fetchAll, .lookUp, .lookUpUUID, .fetchByCountry, .fetchByCountryRequest, .decodeOnly, .fetchAllRow,
+            .lookUpRow, .decodeOnlyRow, .eagerLoad:
+            return false
+        }
+    }
 }
 
 /// Which implementation runs a workload.
@@ -75,6 +98,12 @@ struct WorkloadInput: Sendable {
     let lookupUUIDs: [UUID]
     /// The codes W4 filters on, sorted.
     let countryCodes: [String]
+    /// What W7-full upserts: every city, every seventh with its population one higher.
+    let reimportedCities: [BenchCity]
+    /// The cities W7-partial and W7-changes write, as fetched (those of ``lookupIDs``, in order)...
+    let updateOriginals: [BenchCity]
+    /// ...and with their population one higher.
+    let updatedCities: [BenchCity]
 
     init(
         cities: [BenchCity], lookupCount: Int = Self.defaultLookupCount,
@@ -89,6 +118,19 @@ struct WorkloadInput: Sendable {
             : (0..<lookupCount).map { _ in ids[Int(generator.next() % UInt64(ids.count))] }
         lookupUUIDs = lookupIDs.map(BenchUUIDCity.uuid(for:))
         countryCodes = Self.mostFrequentCountryCodes(in: cities, count: countryCount)
+        reimportedCities = cities.enumerated().map { index, city in
+            var city = city
+            if index % 7 == 0 { city.population += 1 }
+            return city
+        }
+        var byID: [Int64: BenchCity] = [:]
+        for city in cities { if let id = city.id { byID[id] = city } }
+        updateOriginals = lookupIDs.compactMap { byID[$0] }
+        updatedCities = updateOriginals.map { city in
+            var city = city
+            city.population += 1
+            return city
+        }
     }
 
     /// The `count` codes with the most cities (ties broken by code, so the choice is stable), sorted by code.

@@ -2,9 +2,9 @@ import SQLiteRecord
 
 /// What one run of one workload on one side measured.
 struct Measurement: Equatable {
-    /// Rows inserted (W1) or read (W2 to W5).
+    /// Rows stored after a write workload (W1, W7...), or read (W2 to W5).
     let rows: Int
-    /// Over the rows read, or over the stored table after W1.
+    /// Over the rows read, or over the stored table after a write workload.
     let checksum: Checksum
     /// The timed part alone: opening the connection, filling the table and computing the checksum are not
     /// timed.
@@ -26,7 +26,7 @@ enum WorkloadRunner {
         let (cities, seconds): ([BenchCity], Double)
         switch side {
         case .library:
-            // The queue is released (the connection closed) at the end of this scope, before W1's table is
+            // The queue is released (the connection closed) at the end of this scope, before a written table is
             // read back.
             let queue = try LibraryWorkloads.open(path: path)
             if workload.readsRowInitializer {
@@ -50,11 +50,20 @@ enum WorkloadRunner {
                 case .fetchByCountry, .fetchByCountryRequest:
                     return try db.read { try BaselineWorkloads.fetchByCountry(input.countryCodes, in: db) }
                 case .eagerLoad: return try db.read { try BaselineWorkloads.eagerLoad(in: db) }
+                case .upsertIntoEmpty:
+                    try BaselineWorkloads.upsert(input.cities, into: db)
+                    return []
+                case .upsertIntoFull:
+                    try BaselineWorkloads.upsert(input.reimportedCities, into: db)
+                    return []
+                case .updateColumn, .updateChanges:
+                    try BaselineWorkloads.updatePopulation(input.updatedCities, in: db)
+                    return []
                 }
             }
         }
 
-        if workload == .insert {
+        if workload.writes {
             let stored = try StoredTable.checksum(path: path)
             return Measurement(rows: stored.rows, checksum: stored.checksum, seconds: seconds)
         }
@@ -81,6 +90,18 @@ enum WorkloadRunner {
                 return try LibraryWorkloads.fetchByCountryRequest(input.countryCodes, in: queue)
             case .decodeOnly: return try LibraryWorkloads.decodeAll(from: queue)
             case .eagerLoad: return try LibraryWorkloads.eagerLoad(in: queue)
+            case .upsertIntoEmpty:
+                try LibraryWorkloads.upsert(input.cities, into: queue)
+                return []
+            case .upsertIntoFull:
+                try LibraryWorkloads.upsert(input.reimportedCities, into: queue)
+                return []
+            case .updateColumn:
+                try LibraryWorkloads.updatePopulation(input.updatedCities, in: queue)
+                return []
+            case .updateChanges:
+                try LibraryWorkloads.updateChanges(input.updatedCities, from: input.updateOriginals, in: queue)
+                return []
             case .fetchAllRow, .lookUpRow, .decodeOnlyRow:
                 throw BenchmarkError("\(workload.rawValue) runs through LibraryWorkloads.measureRowVariant")
             }

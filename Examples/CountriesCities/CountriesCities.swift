@@ -6,7 +6,7 @@ import SQLiteRecord
 @main
 struct CountriesCities {
     static let usage = """
-        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--search TEXT] [--min-population N] [--continent CODE] [ISO]
+        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--update DIR] [--search TEXT] [--min-population N] [--continent CODE] [ISO]
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
           --search TEXT         cities whose name holds TEXT (any case of A-Z; % and _ are plain characters),
@@ -18,6 +18,8 @@ struct CountriesCities {
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
           --demo      save, update and delete records on a temporary copy of the database, printing each step
+          --update DIR  re-import DIR's countries.csv and cities15000.csv into the database with upserts, and
+                      print how many rows were inserted, updated and left unchanged
         Data: GeoNames (https://www.geonames.org), CC BY 4.0.
         """
 
@@ -26,6 +28,7 @@ struct CountriesCities {
         var dataDirectory: String?
         var iso: String?
         var demo = false
+        var updateDirectory: String?
         var help = false
         var search: String?
         var minimumPopulation: Int64?
@@ -55,11 +58,15 @@ struct CountriesCities {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--db", "--data":
+            case "--db", "--data", "--update":
                 guard let value = remaining.popFirst() else {
                     throw SampleError.usage("\(argument) needs a value\n\(usage)")
                 }
-                if argument == "--db" { options.databasePath = value } else { options.dataDirectory = value }
+                switch argument {
+                case "--db": options.databasePath = value
+                case "--data": options.dataDirectory = value
+                default: options.updateDirectory = value
+                }
             case "--search", "--min-population":
                 guard let value = remaining.popFirst() else {
                     throw SampleError.usage("\(argument) needs a value\n\(usage)")
@@ -97,6 +104,10 @@ struct CountriesCities {
         let queue = try openDatabase(at: databaseURL, dataDirectory: options.dataDirectory, output: output)
         if options.demo {
             try DemoTour.run(queue, output: output)
+            return
+        }
+        if let updateDirectory = options.updateDirectory {
+            try update(queue, from: URL(fileURLWithPath: updateDirectory), output: output)
             return
         }
         try queue.read { db in
@@ -154,6 +165,21 @@ struct CountriesCities {
                 }
             }
             throw error
+        }
+    }
+
+    /// Re-imports the CSV files of `directory` with ``GeoNamesUpdate`` and prints what it did.
+    static func update(_ queue: DatabaseQueue, from directory: URL, output: (String) -> Void) throws {
+        output("Updating from \(directory.path) ...")
+        let summary = try queue.write { db in
+            try GeoNamesUpdate.run(
+                db, countriesFile: directory.appendingPathComponent(SampleFiles.countriesFileName),
+                citiesFile: directory.appendingPathComponent(SampleFiles.citiesFileName))
+        }
+        for (name, counts) in [("Countries", summary.countries), ("Cities", summary.cities)] {
+            output(
+                "\(name): \(grouped(counts.inserted)) inserted, \(grouped(counts.updated)) updated, "
+                    + "\(grouped(counts.unchanged)) unchanged")
         }
     }
 

@@ -84,7 +84,9 @@ struct NoteBook {
         return note
     }
 
-    /// Replaces the content of the note dated `text`; its date stays.
+    /// Replaces the content of the note dated `text`; its date stays. Only the `content` column is written
+    /// (`updateChanges`), and nothing when the text is the same: another writer's change to the row's other
+    /// columns is kept.
     /// - Returns: the note as saved.
     /// - Throws: ``NotesError/noteNotFound(_:)``, or a date error from ``NoteDateFormat/date(from:)``.
     @discardableResult
@@ -94,8 +96,7 @@ struct NoteBook {
             guard var note = try Note.fetchOne(db, where: ["date": date]) else {
                 throw NotesError.noteNotFound(text)
             }
-            note.content = content
-            try note.update(db)
+            try note.updateChanges(db) { $0.content = content }
             return note
         }
     }

@@ -102,6 +102,24 @@ final class BenchmarkAgreementTests: XCTestCase {
     /// W6 reads every city once, grouped under its country, on both sides.
     func testEagerLoadAgrees() throws { try assertSidesAgree(.eagerLoad, rows: 200) }
 
+    func testUpsertIntoEmptyAgrees() throws { try assertSidesAgree(.upsertIntoEmpty, rows: 200) }
+
+    func testUpsertIntoFullAgrees() throws { try assertSidesAgree(.upsertIntoFull, rows: 200) }
+
+    func testUpdateColumnAgrees() throws { try assertSidesAgree(.updateColumn, rows: 200) }
+
+    func testUpdateChangesAgrees() throws { try assertSidesAgree(.updateChanges, rows: 200) }
+
+    /// W7-full changes every seventh population; W7-partial the population of each city W3 draws.
+    func testTheWriteInputsChangeOnlyPopulations() throws {
+        let input = try Self.sampleInput()
+        XCTAssertEqual(input.reimportedCities.count, 200)
+        XCTAssertEqual(zip(input.cities, input.reimportedCities).filter { $0.0 != $0.1 }.count, 29)
+        XCTAssertEqual(input.updatedCities.count, 500)
+        XCTAssertEqual(input.updatedCities[0].population, input.updateOriginals[0].population + 1)
+        XCTAssertEqual(input.updatedCities[0].name, input.updateOriginals[0].name)
+    }
+
     /// The read workloads return exactly the cities that were inserted.
     func testFetchAllReturnsTheInput() throws {
         let input = try Self.sampleInput()
@@ -174,6 +192,9 @@ final class BenchmarkAgreementTests: XCTestCase {
         XCTAssertEqual(options.repetitions, 3)
         XCTAssertTrue(options.json)
         XCTAssertEqual(options.workloads, [.insert, .lookUp])
+        XCTAssertEqual(
+            try BenchmarkOptions.parseWorkloads("W7-full,w3-UUID,W7-partial"),
+            [.lookUpUUID, .upsertIntoFull, .updateColumn])
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--repetitions", "0"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W10"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--rss-child", "W2-library"]))

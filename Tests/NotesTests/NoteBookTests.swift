@@ -23,6 +23,27 @@ final class NoteBookTests: XCTestCase {
         XCTAssertEqual(try book.all(), [])
     }
 
+    func testEditWritesOnlyTheContentColumn() throws {
+        let book = try NotesFixtures.makeBook()
+        let added = try book.add("Buy milk", at: Date(timeIntervalSince1970: 1_719_815_400))
+        // A write that names `date` would fail: edit must set `content` alone.
+        try book.queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE content_writes (n INTEGER NOT NULL); INSERT INTO content_writes VALUES (0);
+                    CREATE TRIGGER notes_date_frozen BEFORE UPDATE OF date ON notes
+                    BEGIN SELECT RAISE(ABORT, 'date written'); END;
+                    CREATE TRIGGER notes_content_written AFTER UPDATE OF content ON notes
+                    BEGIN UPDATE content_writes SET n = n + 1; END;
+                    """)
+        }
+        let edited = try book.edit(dated: "2024-07-01 08:30:00", content: "Buy oat milk")
+        XCTAssertEqual(edited, Note(id: added.id, date: added.date, content: "Buy oat milk"))
+        try book.edit(dated: "2024-07-01 08:30:00", content: "Buy oat milk")  // the same text: nothing written
+        XCTAssertEqual(try book.queue.read { db in try db.scalar(Int.self, sql: "SELECT n FROM content_writes") }, 1)
+        XCTAssertEqual(try book.all(), [edited])
+    }
+
     func testEditOrRemoveOfAMissingDateIsAnErrorAndChangesNothing() throws {
         let book = try NotesFixtures.makeBook()
         let kept = try book.add("Kept", at: Date(timeIntervalSince1970: 1_719_815_400))

@@ -250,6 +250,19 @@ struct BookWithAuthor: Decodable {
     var author: Author
 }
 
+// WritingRecords.md
+
+struct Visit: Record {
+    var id: Int64?
+    var page: String
+    var visitedAt: String?  // DEFAULT CURRENT_TIMESTAMP: left to the database while nil
+    static let tableName = "visits"
+    enum CodingKeys: String, CodingKey {
+        case id, page
+        case visitedAt = "visited_at"
+    }
+}
+
 import XCTest
 
 // The SQL the Queries article shows beside each request is checked against what the request compiles to.
@@ -429,6 +442,40 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(some.map(\.name), ["Euro"])
         XCTAssertEqual(unit?.name, "metre")
         XCTAssertEqual(try Device.count(db), 0)
+    }
+
+    /// WritingRecords.md.
+    func testTheWritingRecordsArticleRuns() throws {
+        let db = try Database()
+        try Author.createTable(in: db)
+        try Book.createTable(in: db)
+        try db.execute(
+            sql: """
+                CREATE UNIQUE INDEX books_title ON books(title);
+                CREATE TABLE visits (id INTEGER PRIMARY KEY, page TEXT NOT NULL,
+                  visited_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
+                """)
+
+        var evelina = Book(title: "Evelina")
+        try evelina.upsert(db, onConflict: ["title"])  // inserted: evelina.id is set
+        evelina.publishedAt = Date(timeIntervalSince1970: -5_868_000_000)
+        let outcome = try evelina.upsert(db, onConflict: ["title"])  // .updated
+        var copy = Book(title: "Evelina")
+        let inserted = try copy.insert(db, onConflict: .ignore)  // false: the title is taken; copy.id stays nil
+
+        var visit = Visit(page: "/home")
+        try visit.insertAndFetch(db)  // INSERT ... RETURNING *: visitedAt is the database's timestamp
+        guard var book = try Book.fetchOne(db, id: evelina.id) else { return }
+        try book.updateChanges(db) { $0.title = "Evelina, or the History of a Young Lady" }  // SET "title" = ? only
+        try book.update(db, columns: ["published_at"])  // that column only
+
+        XCTAssertEqual(evelina.id, 1)
+        XCTAssertEqual(outcome, .updated)
+        XCTAssertFalse(inserted)
+        XCTAssertNil(copy.id)
+        XCTAssertEqual(visit.visitedAt?.count, 19)
+        XCTAssertEqual(try Book.fetchOne(db, id: 1)?.title, "Evelina, or the History of a Young Lady")
+        XCTAssertEqual(try Book.fetchOne(db, id: 1)?.publishedAt, evelina.publishedAt)
     }
 
     /// Concurrency.md.
@@ -893,7 +940,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 36, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 39, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

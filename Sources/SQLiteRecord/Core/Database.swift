@@ -159,6 +159,11 @@ public final class Database {
     /// See <https://www.sqlite.org/c3ref/last_insert_rowid.html>.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Sets what ``lastInsertedRowID`` reports until the next insert (`sqlite3_set_last_insert_rowid`): an
+    /// upsert sets a value no insert it runs can produce, then tells an insert from an update by whether
+    /// the value moved. See <https://www.sqlite.org/c3ref/set_last_insert_rowid.html>.
+    func setLastInsertedRowID(_ rowID: Int64) { sqlite3_set_last_insert_rowid(handle, rowID) }
+
     /// The number of rows the most recent INSERT, UPDATE or DELETE changed (`sqlite3_changes64`), not
     /// counting changes made by triggers or foreign key actions: FMDB's `changes`, the "rows affected" of
     /// an update. See <https://www.sqlite.org/c3ref/changes.html>.

@@ -52,6 +52,54 @@ extension Record {
         }
     }
 
+    /// Inserts the record, or, with `.ignore`, skips it when it would violate a UNIQUE, PRIMARY KEY, NOT NULL
+    /// or CHECK constraint (`INSERT OR IGNORE`; see <https://www.sqlite.org/lang_conflict.html>).
+    ///
+    /// When the row is inserted the record takes its rowid as ``insert(_:)`` does and ``didInsert(rowID:)`` is
+    /// called; when it is skipped the record keeps the id it had (nil for a new rowid record): the call
+    /// never reports a rowid left over from an earlier insert.
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - conflict: `.abort` is ``insert(_:)``; `.ignore` skips the row.
+    /// - Returns: true when a row was inserted, false when the insert was skipped.
+    /// - Throws: as ``insert(_:)``, but a skipped row is `false`, not ``RecordError/rowNotInserted(table:)``.
+    @discardableResult
+    public mutating func insert(_ db: Database, onConflict conflict: ConflictResolution) throws -> Bool {
+        guard conflict == .ignore else {
+            try insert(db)
+            return true
+        }
+        try willSave(db)
+        let withoutID: Bool
+        if Self.keyIsRowID {
+            withoutID = RowIDKey.rowID(id) == nil
+        } else {
+            _ = try Self.keyMatch(id)
+            withoutID = false
+        }
+        let kind = RecordWritePlan.Kind.insertOrIgnore(withoutID: withoutID)
+        if try !writeThroughPlan(kind, db: db) {
+            try writeCollected(kind, db: db)
+        }
+        // The changes count of this statement, never `sqlite3_last_insert_rowid`, says whether it inserted.
+        guard db.changesCount > 0 else { return false }
+        let rowID = db.lastInsertedRowID
+        if withoutID { id = RowIDKey.key(rowID) }
+        didInsert(rowID: Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID)
+        return true
+    }
+
+    /// ``insert(_:onConflict:)`` through the default queue (``RecordStore``), in a transaction of its own.
+    /// - Returns: true when a row was inserted, false when the insert was skipped.
+    /// - Throws: as ``insert(_:onConflict:)``, and ``RecordError/noDefaultStore`` before
+    ///   ``RecordStore/use(_:)``.
+    @discardableResult
+    public mutating func insert(onConflict conflict: ConflictResolution) throws -> Bool {
+        var inserted = false
+        try RecordStore.write(restoring: &self) { db, record in inserted = try record.insert(db, onConflict: conflict) }
+        return inserted
+    }
+
     /// Inserts the record through the default queue (``RecordStore``), in a transaction of its own.
     /// - Throws: as ``insert(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func insert() throws {

@@ -11,6 +11,11 @@ extension Record {
     ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique in the table,
     ///   before anything is written.
     public func update(_ db: Database) throws {
+        try update(db, kind: .update)
+    }
+
+    /// The update of every column (`.update`) or of the named ones (`.updateColumns`).
+    func update(_ db: Database, kind: RecordWritePlan.Kind) throws {
         let key: WriteKey
         if Self.keyIsRowID {
             guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: Self.tableName) }
@@ -25,7 +30,7 @@ extension Record {
             try Self.checkKey(db, columns: [Self.primaryKeyColumn])
         }
         // False from the collected way: nothing to write but the key, and the row was found.
-        guard try writeThroughPlan(.update, db: db, key: key) || writeCollected(.update, db: db, key: key) else {
+        guard try writeThroughPlan(kind, db: db, key: key) || writeCollected(kind, db: db, key: key) else {
             return
         }
         if db.changesCount == 0, case .match(let match) = key, match.hasAlternateForms {

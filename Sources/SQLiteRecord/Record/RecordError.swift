@@ -54,6 +54,10 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A joined fetch that requires a parent (``QueryInterfaceRequest/including(required:)``) found a child
     /// row whose foreign key `value` matches no row of `parentTable` (or is NULL).
     case missingParent(table: String, column: String, value: String, parentTable: String)
+    /// An upsert's conflict target (`onConflict:`) is neither the table's PRIMARY KEY nor a UNIQUE
+    /// constraint on exactly those columns, which SQLite needs to know which row an insert collides with.
+    /// Nothing was written. See <https://www.sqlite.org/lang_upsert.html>.
+    case conflictTargetNotUnique(table: String, columns: [String])
 
     /// A sentence for a log: what failed and where.
     public var description: String {
@@ -91,6 +95,10 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot insert a record with a nil id into table \"\(table)\": its column \"\(column)\" is not "
                 + "the rowid (\(declaration)), so SQLite would not set it. Declare it INTEGER PRIMARY KEY, or set "
                 + "the id before inserting"
+        case .conflictTargetNotUnique(let table, let columns):
+            return "The conflict target (" + columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                + ") of table \"\(table)\" "
+                + "is neither its primary key nor a UNIQUE constraint on exactly those columns; nothing was written"
         case .viewNotWritable(let table):
             return "\"\(table)\" is a view: SQLite reports neither the rowid nor the changes of writes made through "
                 + "its INSTEAD OF triggers, so records are not written to it; write to its tables, or run the "

@@ -10,6 +10,10 @@ import Foundation
 enum RecordSQLCache {
     enum Operation: Hashable {
         case insertWithID, insertWithoutID, update, upsert, delete, selectOne, exists
+        case insertOrIgnore, rowIDByColumns
+        /// The SQL depends on the clause and the named columns, so each is an entry of its own.
+        case upsertReporting(UpsertClause)
+        case updateColumns([String])
     }
 
     private struct Key: Hashable {

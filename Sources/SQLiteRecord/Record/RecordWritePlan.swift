@@ -14,51 +14,181 @@ import Foundation
 /// The plan holds the statement, the binding and the encoder. The encoder holds the binding and keeps its
 /// keyed container, which holds the encoder: that cycle is broken when the plan goes (`deinit`).
 final class RecordWritePlan {
-    /// Which statement a plan runs.
-    enum Kind: Hashable {
-        /// INSERT of every column, the primary key's value included.
-        case insertWithID
-        /// INSERT without the primary key column, so that SQLite assigns the rowid.
-        case insertWithoutID
-        /// UPDATE of every column but the key's, `WHERE` the key: its values are the last parameters,
-        /// bound from the record's `id`.
-        case update
-        /// INSERT of every column, `ON CONFLICT` with the key updating the others: `save()` for a key the
-        /// client chose.
-        case upsert
+    /// Which statement a plan runs: a case (``Tag``) and, for the upserts that report their outcome and the
+    /// partial updates, what their SQL depends on besides (``Clause``).
+    ///
+    /// A struct of a trivial enum and an optional reference rather than an enum with payloads: the inserts
+    /// copy and compare a kind for every record, and an enum whose cases carry arrays made that an outlined
+    /// copy, destroy and `==` per record (callgrind: about 90 instructions of W1's per row).
+    struct Kind: Hashable, Sendable {
+        /// The statement's case.
+        enum Tag: UInt8, Hashable {
+            /// INSERT of every column, the primary key's value included.
+            case insertWithID
+            /// INSERT without the primary key column, so that SQLite assigns the rowid.
+            case insertWithoutID
+            /// UPDATE of every column but the key's, `WHERE` the key: its values are the last parameters,
+            /// bound from the record's `id`.
+            case update
+            /// INSERT of every column, `ON CONFLICT` with the key updating the others: `save()` for a key the
+            /// client chose.
+            case upsert
+            /// `INSERT OR IGNORE` with the key's value.
+            case insertOrIgnoreWithID
+            /// `INSERT OR IGNORE` leaving the rowid to SQLite.
+            case insertOrIgnoreWithoutID
+            /// The upsert of ``Record/upsert(_:onConflict:updating:)-method``: see ``UpsertClause``.
+            case upsertReporting
+            /// UPDATE of the named columns only, `WHERE` the key, bound as ``update`` binds it.
+            case updateColumns
+        }
 
-        /// True when the statement leaves key columns out of the columns it binds: the rowid of an insert
-        /// that lets SQLite choose it, every key column of an update.
-        var leavesOutKey: Bool { self == .insertWithoutID || self == .update }
+        /// What a kind's SQL depends on besides its tag; immutable, compared by value.
+        final class Clause: Hashable, Sendable {
+            let upsert: UpsertClause?
+            let columns: [String]
+
+            init(upsert: UpsertClause?, columns: [String]) {
+                self.upsert = upsert
+                self.columns = columns
+            }
+
+            static func == (lhs: Clause, rhs: Clause) -> Bool {
+                lhs === rhs || (lhs.upsert == rhs.upsert && lhs.columns == rhs.columns)
+            }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(upsert)
+                hasher.combine(columns)
+            }
+        }
+
+        let tag: Tag
+        let clause: Clause?
+
+        static var insertWithID: Kind { Kind(tag: .insertWithID, clause: nil) }
+        static var insertWithoutID: Kind { Kind(tag: .insertWithoutID, clause: nil) }
+        static var update: Kind { Kind(tag: .update, clause: nil) }
+        static var upsert: Kind { Kind(tag: .upsert, clause: nil) }
+
+        /// `INSERT OR IGNORE`, with the key's value or (`withoutID`) leaving the rowid to SQLite.
+        static func insertOrIgnore(withoutID: Bool) -> Kind {
+            Kind(tag: withoutID ? .insertOrIgnoreWithoutID : .insertOrIgnoreWithID, clause: nil)
+        }
+
+        /// The upsert that reports its outcome, with `clause`.
+        static func upsertReporting(_ clause: UpsertClause) -> Kind {
+            Kind(tag: .upsertReporting, clause: Clause(upsert: clause, columns: []))
+        }
+
+        /// The update of `columns` only.
+        static func updateColumns(_ columns: [String]) -> Kind {
+            Kind(tag: .updateColumns, clause: Clause(upsert: nil, columns: columns))
+        }
+
+        /// ``upsertReporting(_:)`` with the clause object `db` used last when it says the same: no allocation
+        /// per record in a loop.
+        static func upsertReporting(_ clause: UpsertClause, db: Database) -> Kind {
+            Kind(tag: .upsertReporting, clause: RecordWritePlans.of(db).clause(upsert: clause, columns: []))
+        }
+
+        /// ``updateColumns(_:)`` with the clause object `db` used last when it names the same columns.
+        static func updateColumns(_ columns: [String], db: Database) -> Kind {
+            Kind(tag: .updateColumns, clause: RecordWritePlans.of(db).clause(upsert: nil, columns: columns))
+        }
+
+        /// The upsert's clause, for ``Tag/upsertReporting``.
+        var upsertClause: UpsertClause? { clause?.upsert }
+
+        /// The columns a partial update writes, for ``Tag/updateColumns``.
+        var namedColumns: [String] { clause?.columns ?? [] }
+
+        // Inlined: the plan lookup of every insert compares two kinds (callgrind: 23 instructions a row of W1
+        // as a call).
+        @inline(__always)
+        static func == (lhs: Kind, rhs: Kind) -> Bool {
+            guard lhs.tag == rhs.tag else { return false }
+            // The plain kinds have no clause; the others share the connection's recent clause (see
+            // ``RecordWritePlans/clause(upsert:columns:)``), so identity settles most comparisons.
+            if lhs.clause === rhs.clause { return true }
+            switch (lhs.clause, rhs.clause) {
+            case (nil, nil): return true
+            case (let left?, let right?): return left == right
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(tag)
+            hasher.combine(clause)
+        }
+
+        /// True when the statement leaves some of the record's columns out of the columns it binds: the
+        /// rowid of an insert that lets SQLite choose it, every key column of an update, the columns a
+        /// partial update does not name.
+        var leavesOutKey: Bool {
+            switch tag {
+            case .insertWithID, .upsert, .insertOrIgnoreWithID: return false
+            case .insertWithoutID, .update, .updateColumns, .insertOrIgnoreWithoutID: return true
+            case .upsertReporting: return upsertClause?.leavesOutRowID ?? false
+            }
+        }
+
+        /// True for the kinds that bind the key's values after the record's columns: the updates.
+        var bindsKeyAfterColumns: Bool { tag == .update || tag == .updateColumns }
+
+        /// True for the inserts that leave the rowid to SQLite.
+        var insertsWithoutID: Bool {
+            switch tag {
+            case .insertWithoutID, .insertOrIgnoreWithoutID: return true
+            case .upsertReporting: return upsertClause?.leavesOutRowID ?? false
+            default: return false
+            }
+        }
 
         /// The statement's entry in ``RecordSQLCache``.
         var operation: RecordSQLCache.Operation {
-            switch self {
+            switch tag {
             case .insertWithID: return .insertWithID
             case .insertWithoutID: return .insertWithoutID
             case .update: return .update
             case .upsert: return .upsert
+            case .insertOrIgnoreWithID, .insertOrIgnoreWithoutID: return .insertOrIgnore
+            case .upsertReporting:
+                return .upsertReporting(
+                    upsertClause ?? UpsertClause(conflictColumns: nil, namedColumns: nil, leavesOutRowID: false))
+            case .updateColumns: return .updateColumns(namedColumns)
             }
         }
 
         /// The statement's SQL for `table`, binding `columns` (key columns left out when ``leavesOutKey``)
         /// in order, then, for an update, the key's values (`keyCounts` for each of `keyColumns`).
         func sql(table: String, columns: [String], keyColumns: [String], keyCounts: [Int]) -> String {
-            switch self {
+            switch tag {
             case .insertWithID, .insertWithoutID: return RecordSQL.insert(into: table, columns: columns)
-            case .update:
+            case .update, .updateColumns:
                 return RecordSQL.update(table, columns: columns, keyColumns: keyColumns, counts: keyCounts)
             case .upsert: return RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns)
+            case .insertOrIgnoreWithID, .insertOrIgnoreWithoutID:
+                return RecordSQL.insert(into: table, columns: columns, orIgnore: true)
+            case .upsertReporting:
+                let clause =
+                    upsertClause ?? UpsertClause(conflictColumns: nil, namedColumns: nil, leavesOutRowID: false)
+                return RecordSQL.upsert(
+                    into: table, columns: columns, conflictColumns: clause.conflictColumns ?? keyColumns,
+                    updating: clause.updatedColumns(bound: columns, keyColumns: keyColumns))
             }
         }
 
         /// The columns of `names` the statement leaves out: the rowid for an insert without id, every key
-        /// column for an update.
+        /// column for an update, the columns a partial update does not name.
         func leavesOut(_ name: String, keyColumns: [String]) -> Bool {
-            switch self {
-            case .insertWithoutID: return name == keyColumns.first
+            switch tag {
+            case .insertWithoutID, .insertOrIgnoreWithoutID: return name == keyColumns.first
             case .update: return keyColumns.contains(name)
-            case .insertWithID, .upsert: return false
+            case .updateColumns: return keyColumns.contains(name) || !namedColumns.contains(name)
+            case .insertWithID, .upsert, .insertOrIgnoreWithID: return false
+            case .upsertReporting: return (upsertClause?.leavesOutRowID ?? false) && name == keyColumns.first
             }
         }
     }
@@ -76,6 +206,10 @@ final class RecordWritePlan {
     let keyShape: String
     /// The schema cache generation the plan was made under: the plan is stale once it moves.
     let schemaGeneration: Int
+    /// What an upsert needs of the table's shape under that generation (see ``TableShape``), read here
+    /// rather than from the schema cache per record.
+    let tableHasRowID: Bool
+    let tableMayIgnoreWrites: Bool
     /// For each coding key whose text is kept, the column whose affinity it is checked against.
     let numericColumns: [TextAffinityGuard.NumericColumn?]
     /// The first parameter the record's key binds for an update; 0 for inserts.
@@ -103,7 +237,7 @@ final class RecordWritePlan {
             }
         }
         let sql = kind.sql(table: tableName, columns: boundNames, keyColumns: key.columns, keyCounts: key.counts)
-        keyParameter = kind == .update ? Int32(boundNames.count + 1) : 0
+        keyParameter = kind.bindsKeyAfterColumns ? Int32(boundNames.count + 1) : 0
         numericColumns = try TextAffinityGuard.numericColumns(names, table: tableName, db: db)
         // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
         // own may change the schema.
@@ -112,6 +246,13 @@ final class RecordWritePlan {
             statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
+        tableHasRowID = try db.tableShape(tableName).hasRowID
+        // Read only for the upserts that need it: the inserts' first write does not pay its two queries.
+        if kind.tag == .upsertReporting {
+            tableMayIgnoreWrites = try db.tableWriteTraits(tableName).mayIgnoreWrites
+        } else {
+            tableMayIgnoreWrites = false
+        }
         self.tableName = tableName
         self.primaryKeyColumn = primaryKeyColumn
         self.keyShape = key.shape
@@ -156,7 +297,8 @@ final class RecordWritePlans {
     @exclusivity(unchecked) private var lastKey: Key?
     @exclusivity(unchecked) private var lastPlan: RecordWritePlan?
 
-    /// The plans of `db`, made on first use.
+    /// The plans of `db`, made on first use. Inlined into the write path, which calls it for every record.
+    @inline(__always)
     static func of(_ db: Database) -> RecordWritePlans {
         // The slot holds nothing else, so its class is compared by identity: a dynamic cast per record costs
         // more.
@@ -166,6 +308,17 @@ final class RecordWritePlans {
         let plans = RecordWritePlans()
         db.recordCache = plans
         return plans
+    }
+
+    /// The clause of the last upsert or partial update on this connection: a loop of them makes one object.
+    @exclusivity(unchecked) private var recentClause: RecordWritePlan.Kind.Clause?
+
+    /// A clause saying `upsert` and `columns`: the recent one when it says the same, else a new one.
+    func clause(upsert: UpsertClause?, columns: [String]) -> RecordWritePlan.Kind.Clause {
+        if let recent = recentClause, recent.upsert == upsert, recent.columns == columns { return recent }
+        let clause = RecordWritePlan.Kind.Clause(upsert: upsert, columns: columns)
+        recentClause = clause
+        return clause
     }
 
     /// Counts a record written through a plan.
@@ -252,15 +405,33 @@ extension Record {
     /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
     ///   and ``DatabaseError`` with the bound arguments.
     func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
+        guard let plan = try Self.currentPlan(kind, db: db) else { return false }
+        return try write(through: plan, kind, db: db, key: key)
+    }
+
+    /// The connection's plan for `kind` when it is current (same table, key column and schema generation;
+    /// a stale one is dropped) and not in use; nil otherwise.
+    /// - Throws: ``DatabaseError`` when the schema version cannot be read.
+    @inline(__always)
+    static func currentPlan(_ kind: RecordWritePlan.Kind, db: Database) throws -> RecordWritePlan? {
         let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
-        guard let plan = plans[planKey], !plan.isInUse else { return false }
+        guard let plan = plans[planKey], !plan.isInUse else { return nil }
         guard plan.tableName == Self.tableName, plan.primaryKeyColumn == Self.primaryKeyColumn,
             plan.schemaGeneration == (try db.currentSchemaGeneration())
         else {
             plans[planKey] = nil
-            return false
+            return nil
         }
+        return plan
+    }
+
+    /// ``writeThroughPlan(_:db:key:)`` with `plan`, which ``currentPlan(_:db:)`` returned for `kind`. Inlined
+    /// into ``writeThroughPlan(_:db:key:)``, so that the inserts' path is one function as it was before the
+    /// split (callgrind: a call here costs W1 about 45 instructions a row).
+    @inline(__always)
+    func write(through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey) throws -> Bool
+    {
         if case .match(let match) = key, match.shape != plan.keyShape { return false }
         plan.isInUse = true
         let binding = plan.binding
@@ -297,7 +468,7 @@ extension Record {
             arguments.values += key.values
             return arguments
         })
-        plans.countWrite()
+        RecordWritePlans.of(db).countWrite()
         return true
     }
 
@@ -309,8 +480,13 @@ extension Record {
     /// - Throws: encoding errors, ``RecordError/missingPrimaryKey(table:column:)``, the affinity guard's,
     ///   ``RecordError/recordNotFound(table:id:)`` for an update with nothing to write whose row is missing,
     ///   and ``DatabaseError`` from running the statement.
+    ///
+    /// With `returned`, the statement ends in a RETURNING clause, its row is kept in `returned`, and no plan
+    /// is made.
     @discardableResult
-    func writeCollected(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
+    func writeCollected(
+        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil
+    ) throws -> Bool {
         let options = Self.recordEncoder
         let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
         try Self.checkNoCaseTwins(columns.names)
@@ -320,12 +496,18 @@ extension Record {
         }
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
         // records written through it meet the same table.
-        try Self.explainingMissingTable { try Self.checkWriteTarget(db, insertingWithoutID: kind == .insertWithoutID) }
+        try Self.explainingMissingTable { try Self.checkWriteTarget(db, insertingWithoutID: kind.insertsWithoutID) }
         // SQLite computes generated columns and refuses writes that name them.
-        let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
-            .leavingOut(GeneratedColumns.of(Self.tableName, db: db))
+        let generated = GeneratedColumns.of(Self.tableName, db: db)
+        try Self.checkNamedColumns(kind, encoded: columns.names, keyColumns: layout.columns, generated: generated, db)
+        var bound = Self.boundColumns(columns, kind, keyColumns: layout.columns).leavingOut(generated)
+        if returned != nil, !kind.bindsKeyAfterColumns {
+            // An insert that reads back lets the database fill in the defaults of the columns the record has
+            // no value for (see ``EncodedColumns/leavingOutNullsWithDefaults(_:)``).
+            bound = bound.leavingOutNullsWithDefaults(try db.columns(in: Self.tableName))
+        }
         var arguments = StatementArguments(bound.values)
-        if kind == .update {
+        if kind.bindsKeyAfterColumns {
             guard !bound.names.isEmpty else {
                 // Nothing to write but the key: the update only has to find its row.
                 guard try Self.exists(db, id: id) else {
@@ -340,6 +522,17 @@ extension Record {
             Self.self, kind.operation, table: Self.tableName, primaryKey: layout.shape, columns: bound.names
         ) {
             kind.sql(table: Self.tableName, columns: bound.names, keyColumns: layout.columns, keyCounts: layout.counts)
+        }
+        if let returned {
+            try Self.explainingMissingTable {
+                try db.withStatement(sql: sql + RecordSQL.returning(returned.columns), arguments: arguments) {
+                    statement in
+                    while try statement.step() {
+                        if !returned.hasRow { returned.keep(statement) }
+                    }
+                }
+            }
+            return true
         }
         try Self.explainingMissingTable { try db.run(sql: sql, arguments: arguments) }
         let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
@@ -395,6 +588,6 @@ extension Record {
             let layout = try? Self.keyLayout(of: id, key)
         else { return nil }
         let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
-        return StatementArguments(bound.values + (kind == .update ? key.values : []))
+        return StatementArguments(bound.values + (kind.bindsKeyAfterColumns ? key.values : []))
     }
 }

@@ -1,0 +1,135 @@
+/// The `async` twins of upserts, inserts that ignore conflicts, writes that read back (RETURNING) and partial
+/// updates: the same work on the default queue (``RecordStore``) while the task waits. A mutating call
+/// changes the record only when it succeeds.
+extension Record where Self: Sendable {
+    /// ``insert(onConflict:)``, awaiting the queue.
+    /// - Returns: true when a row was inserted, false when the insert was skipped.
+    /// - Throws: as ``insert(_:onConflict:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    @discardableResult
+    public mutating func insert(onConflict conflict: ConflictResolution) async throws -> Bool {
+        let record = self
+        let (copy, inserted) = try await RecordStore.defaultQueue().write { db in
+            var copy = record
+            let inserted = try copy.insert(db, onConflict: conflict)
+            return (copy, inserted)
+        }
+        self = copy
+        return inserted
+    }
+
+    /// ``upsert(onConflict:updating:)``, awaiting the queue.
+    /// - Returns: whether the row was inserted, updated, or left unchanged.
+    /// - Throws: as ``upsert(_:onConflict:updating:)-method``, and ``RecordError/noDefaultStore`` before
+    ///   ``RecordStore/use(_:)``.
+    @discardableResult
+    public mutating func upsert(
+        onConflict conflictColumns: [String]? = nil, updating columns: [String]? = nil
+    )
+        async throws -> UpsertOutcome
+    {
+        let record = self
+        let (copy, outcome) = try await RecordStore.defaultQueue().write { db in
+            var copy = record
+            let outcome = try copy.upsert(db, onConflict: conflictColumns, updating: columns)
+            return (copy, outcome)
+        }
+        self = copy
+        return outcome
+    }
+
+    /// ``upsert(_:onConflict:updating:)-9mnyw``, awaiting the queue. The records change only when
+    /// it succeeds.
+    /// - Returns: each record's outcome, in order.
+    /// - Throws: as ``upsert(_:_:onConflict:updating:)``, and ``RecordError/noDefaultStore`` before
+    ///   ``RecordStore/use(_:)``.
+    @discardableResult
+    public static func upsert(
+        _ records: inout [Self], onConflict conflictColumns: [String]? = nil, updating columns: [String]? = nil
+    ) async throws -> [UpsertOutcome] {
+        let original = records
+        let (copy, outcomes) = try await RecordStore.defaultQueue().write { db in
+            var copy = original
+            let outcomes = try upsert(db, &copy, onConflict: conflictColumns, updating: columns)
+            return (copy, outcomes)
+        }
+        records = copy
+        return outcomes
+    }
+
+    /// ``insertAndFetch(columns:)``, awaiting the queue.
+    /// - Throws: as ``insertAndFetch(_:columns:)``, and ``RecordError/noDefaultStore`` before
+    ///   ``RecordStore/use(_:)``.
+    public mutating func insertAndFetch(columns: [String]? = nil) async throws {
+        let record = self
+        self = try await RecordStore.defaultQueue().write { db in
+            var copy = record
+            try copy.insertAndFetch(db, columns: columns)
+            return copy
+        }
+    }
+
+    /// ``upsertAndFetch(onConflict:updating:columns:)``, awaiting the queue.
+    /// - Returns: whether the row was inserted, updated, or left unchanged.
+    /// - Throws: as ``upsertAndFetch(_:onConflict:updating:columns:)``, and ``RecordError/noDefaultStore``
+    ///   before ``RecordStore/use(_:)``.
+    @discardableResult
+    public mutating func upsertAndFetch(
+        onConflict conflictColumns: [String]? = nil, updating updatedColumns: [String]? = nil,
+        columns: [String]? = nil
+    ) async throws -> UpsertOutcome {
+        let record = self
+        let (copy, outcome) = try await RecordStore.defaultQueue().write { db in
+            var copy = record
+            let outcome = try copy.upsertAndFetch(
+                db, onConflict: conflictColumns, updating: updatedColumns, columns: columns)
+            return (copy, outcome)
+        }
+        self = copy
+        return outcome
+    }
+
+    /// ``updateAndFetch(columns:)``, awaiting the queue.
+    /// - Throws: as ``updateAndFetch(_:columns:)``, and ``RecordError/noDefaultStore`` before
+    ///   ``RecordStore/use(_:)``.
+    public mutating func updateAndFetch(columns: [String]? = nil) async throws {
+        let record = self
+        self = try await RecordStore.defaultQueue().write { db in
+            var copy = record
+            try copy.updateAndFetch(db, columns: columns)
+            return copy
+        }
+    }
+
+    /// ``update(columns:)``, awaiting the queue.
+    /// - Throws: as ``update(_:columns:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    public func update(columns: [String]) async throws {
+        let record = self
+        try await RecordStore.defaultQueue().write { db in try record.update(db, columns: columns) }
+    }
+
+    /// ``updateChanges(from:)``, awaiting the queue.
+    /// - Returns: true when an UPDATE ran, false when nothing changed.
+    /// - Throws: as ``updateChanges(_:from:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    @discardableResult
+    public func updateChanges(from original: Self) async throws -> Bool {
+        let record = self
+        return try await RecordStore.defaultQueue().write { db in try record.updateChanges(db, from: original) }
+    }
+
+    /// ``updateChanges(modify:)``, awaiting the queue: `modify` runs here, before the write is sent to the
+    /// queue, so it need not be `Sendable`.
+    /// - Returns: true when an UPDATE ran, false when `modify` changed no stored value.
+    /// - Throws: what `modify` throws; as ``updateChanges(_:from:)``, and ``RecordError/noDefaultStore``
+    ///   before ``RecordStore/use(_:)``. The record is put back when it throws.
+    @discardableResult
+    public mutating func updateChanges(modify: (inout Self) throws -> Void) async throws -> Bool {
+        let original = self
+        do {
+            try modify(&self)
+            return try await updateChanges(from: original)
+        } catch {
+            self = original
+            throw error
+        }
+    }
+}

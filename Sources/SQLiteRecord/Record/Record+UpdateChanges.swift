@@ -1,0 +1,102 @@
+/// Updates that write only some columns: the ones named, or the ones that changed. Two writers that change
+/// different columns of one row then keep each other's change, and a row nothing changed in is not written.
+extension Record {
+    /// Writes the named columns of the record to the row with its key (`UPDATE ... SET "a" = ? WHERE key`),
+    /// leaving the row's other columns as they are. Calls ``willSave(_:)`` first.
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - columns: columns the record encodes, not the key's and not generated ones; `[]` writes
+    ///     nothing (the row must still exist).
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the record cannot write
+    ///   this way, before anything is written; otherwise as ``update(_:)``.
+    public func update(_ db: Database, columns: [String]) throws {
+        try update(db, kind: .updateColumns(columns, db: db))
+    }
+
+    /// Writes the columns whose values differ from `original`'s, the record as it was fetched, to the row
+    /// with the record's key; runs no statement when none differ. The values compared are the ones the
+    /// record's encoder would store (``RecordEncoder``), so a change the column cannot hold apart (a Date
+    /// beyond the stored milliseconds) is no change. Key columns and generated columns are never written.
+    /// - Returns: true when an UPDATE ran, false when nothing changed.
+    /// - Throws: encoding errors; as ``update(_:columns:)`` when a column changed.
+    @discardableResult
+    public func updateChanges(_ db: Database, from original: Self) throws -> Bool {
+        let changed = try changedColumns(from: original, db: db)
+        guard !changed.isEmpty else { return false }
+        try update(db, kind: .updateColumns(changed, db: db))
+        return true
+    }
+
+    /// Runs `modify` on the record, then writes the columns it changed, as ``updateChanges(_:from:)`` does
+    /// with the record as it was before. When `modify` or the update throws, the record is put back as it
+    /// was.
+    ///
+    /// ```swift
+    /// try book.updateChanges(db) { $0.title = "Persuasion" }  // UPDATE "books" SET "title" = ? WHERE ...
+    /// ```
+    /// - Returns: true when an UPDATE ran, false when `modify` changed no stored value.
+    /// - Throws: what `modify` throws; as ``updateChanges(_:from:)``.
+    @discardableResult
+    public mutating func updateChanges(_ db: Database, modify: (inout Self) throws -> Void) throws -> Bool {
+        let original = self
+        do {
+            try modify(&self)
+            return try updateChanges(db, from: original)
+        } catch {
+            self = original
+            throw error
+        }
+    }
+
+    /// ``update(_:columns:)`` through the default queue (``RecordStore``).
+    /// - Throws: as ``update(_:columns:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    public func update(columns: [String]) throws {
+        try RecordStore.defaultQueue().write { db in try update(db, columns: columns) }
+    }
+
+    /// ``updateChanges(_:from:)`` through the default queue (``RecordStore``).
+    /// - Returns: true when an UPDATE ran, false when nothing changed.
+    /// - Throws: as ``updateChanges(_:from:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    @discardableResult
+    public func updateChanges(from original: Self) throws -> Bool {
+        try RecordStore.defaultQueue().write { db in try updateChanges(db, from: original) }
+    }
+
+    /// ``updateChanges(_:modify:)`` through the default queue (``RecordStore``): `modify` runs first, then
+    /// the changed columns are written in a transaction of their own.
+    /// - Returns: true when an UPDATE ran, false when `modify` changed no stored value.
+    /// - Throws: as ``updateChanges(_:modify:)``, and ``RecordError/noDefaultStore`` before
+    ///   ``RecordStore/use(_:)``.
+    @discardableResult
+    public mutating func updateChanges(modify: (inout Self) throws -> Void) throws -> Bool {
+        let original = self
+        do {
+            try modify(&self)
+            return try updateChanges(from: original)
+        } catch {
+            self = original
+            throw error
+        }
+    }
+
+    /// The columns whose stored values differ between the record and `original`, in the record's column
+    /// order, without the key's and the generated ones.
+    /// - Throws: encoding errors; as ``keyMatch(_:)`` for a key that is nil.
+    func changedColumns(from original: Self, db: Database) throws -> [String] {
+        let encoder = Self.recordEncoder
+        let current = try encoder.encode(self, tableName: Self.tableName)
+        let before = try encoder.encode(original, tableName: Self.tableName)
+        let keyColumns = Self.keyIsRowID ? [Self.primaryKeyColumn] : try Self.keyMatch(id).columns
+        let generated = GeneratedColumns.of(Self.tableName, db: db)
+        var changed: [String] = []
+        for (index, name) in current.names.enumerated() {
+            let previous =
+                before.names.count > index && before.names[index] == name
+                ? before.values[index] : before.value(for: name)
+            if previous != current.values[index], !keyColumns.contains(name), !generated.contains(name) {
+                changed.append(name)
+            }
+        }
+        return changed
+    }
+}

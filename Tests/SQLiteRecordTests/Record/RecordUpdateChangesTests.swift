@@ -1,0 +1,133 @@
+import Foundation
+import XCTest
+
+@testable import SQLiteRecord
+
+/// Updates that write only what changed, or only the columns named.
+final class RecordUpdateChangesTests: XCTestCase {
+    struct Person: Record, Equatable {
+        var id: Int64?
+        var name: String
+        var email: String
+        var age: Int
+        static let tableName = "person"
+    }
+
+    private func makeQueue() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, age INTEGER NOT NULL);
+                    CREATE TABLE writes (n INTEGER NOT NULL);
+                    INSERT INTO writes VALUES (0);
+                    CREATE TRIGGER person_writes AFTER UPDATE ON person BEGIN UPDATE writes SET n = n + 1; END;
+                    INSERT INTO person VALUES (1, 'Ann', 'ann@example.com', 30);
+                    """)
+        }
+        return queue
+    }
+
+    func testThePartialUpdateStatement() {
+        XCTAssertEqual(
+            RecordWritePlan.Kind.updateColumns(["age"]).sql(
+                table: "person", columns: ["age"], keyColumns: ["id"], keyCounts: [1]),
+            "UPDATE \"person\" SET \"age\" = ? WHERE \"id\" = ?")
+        XCTAssertTrue(RecordWritePlan.Kind.updateColumns(["age"]).leavesOut("name", keyColumns: ["id"]))
+        XCTAssertTrue(RecordWritePlan.Kind.updateColumns(["age"]).leavesOut("id", keyColumns: ["id"]))
+        XCTAssertFalse(RecordWritePlan.Kind.updateColumns(["age"]).leavesOut("age", keyColumns: ["id"]))
+    }
+
+    func testTwoWritersChangingDifferentColumnsKeepBothChanges() throws {
+        let queue = try makeQueue()
+        try queue.write { db in
+            guard let fetched = try Person.fetchOne(db, id: 1) else { return XCTFail("no row") }
+            var first = fetched
+            var second = fetched
+            first.email = "ann@new.example.com"
+            second.age = 31
+            XCTAssertTrue(try first.updateChanges(db, from: fetched))
+            XCTAssertTrue(try second.updateChanges(db, from: fetched))
+            XCTAssertEqual(
+                try Person.fetchOne(db, id: 1), Person(id: 1, name: "Ann", email: "ann@new.example.com", age: 31))
+            XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT n FROM writes"), 2)
+        }
+    }
+
+    func testNothingChangedRunsNoStatement() throws {
+        let queue = try makeQueue()
+        try queue.write { db in
+            guard var ann = try Person.fetchOne(db, id: 1) else { return XCTFail("no row") }
+            XCTAssertFalse(try ann.updateChanges(db) { $0.age = 30 })
+            try db.execute(sql: "DELETE FROM person")
+            // No statement ran, so no row was needed.
+            XCTAssertFalse(try ann.updateChanges(db) { $0.name = "Ann" })
+            XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT n FROM writes"), 0)
+            XCTAssertThrowsError(try ann.updateChanges(db) { $0.age = 40 }) { error in
+                XCTAssertEqual(error as? RecordError, .recordNotFound(table: "person", id: "1"))
+            }
+            XCTAssertEqual(ann.age, 30, "put back when the update throws")
+        }
+    }
+
+    struct Stop: Error {}
+
+    func testModifyThrowingPutsTheRecordBack() throws {
+        let queue = try makeQueue()
+        try queue.write { db in
+            guard var ann = try Person.fetchOne(db, id: 1) else { return XCTFail("no row") }
+            XCTAssertThrowsError(
+                try ann.updateChanges(db) {
+                    $0.age = 99
+                    throw Stop()
+                })
+            XCTAssertEqual(ann.age, 30)
+            XCTAssertTrue(try ann.updateChanges(db) { $0.age = 32 })
+            XCTAssertEqual(ann.age, 32)
+            XCTAssertEqual(try Person.fetchOne(db, id: 1)?.age, 32)
+        }
+    }
+
+    func testUpdateNamedColumnsOnly() throws {
+        let queue = try makeQueue()
+        try queue.write { db in
+            let stale = Person(id: 1, name: "Stale", email: "stale@example.com", age: 50)
+            for _ in 0..<2 { try stale.update(db, columns: ["age"]) }  // the second through the plan
+            XCTAssertEqual(
+                try Person.fetchOne(db, id: 1), Person(id: 1, name: "Ann", email: "ann@example.com", age: 50))
+            XCTAssertThrowsError(try stale.update(db, columns: ["id"])) { error in
+                XCTAssertEqual(
+                    error as? RecordError,
+                    .unknownColumn(table: "person", column: "id", columns: ["name", "email", "age"]))
+            }
+            XCTAssertThrowsError(try stale.update(db, columns: ["nickname"])) { error in
+                XCTAssertEqual(
+                    error as? RecordError,
+                    .unknownColumn(table: "person", column: "nickname", columns: ["name", "email", "age"]))
+            }
+            let gone = Person(id: 9, name: "", email: "", age: 1)
+            for _ in 0..<2 {
+                XCTAssertThrowsError(try gone.update(db, columns: ["age"])) { error in
+                    XCTAssertEqual(error as? RecordError, .recordNotFound(table: "person", id: "9"))
+                }
+            }
+        }
+    }
+
+    func testTheDefaultStoreAndAsyncForms() async throws {
+        let queue = try makeQueue()
+        try RecordStore.use(queue)
+        guard var ann = try await Person.fetchOne(id: 1) else { return XCTFail("no row") }
+        let changed = try await ann.updateChanges { $0.age = 41 }
+        XCTAssertTrue(changed)
+        let asyncChanged = try await ann.updateChanges { $0.name = "Anne" }
+        XCTAssertTrue(asyncChanged)
+        let original = ann
+        ann.email = "a@example.com"
+        let fromOriginal = try await ann.updateChanges(from: original)
+        XCTAssertTrue(fromOriginal)
+        try await Person(id: 1, name: "x", email: "x", age: 7).update(columns: ["age"])
+        let stored = try await Person.fetchOne(id: 1)
+        XCTAssertEqual(stored, Person(id: 1, name: "Anne", email: "a@example.com", age: 7))
+    }
+}
