@@ -65,6 +65,13 @@ enum BenchmarkCommand {
             printLine(summary.table)
             if options.json { printLine(summary.json) }
         }
+        if options.runsFullTextSearch {
+            let summary = try FullTextSearchWorkload.runAll(input: input, repetitions: options.repetitions) {
+                printError("  \($0)")
+            }
+            printLine(summary.table)
+            if options.json { printLine(summary.json) }
+        }
         if options.runsObservation {
             let summary = try ObservationWorkload.runAll(input: input, repetitions: options.repetitions) {
                 printError("  \($0)")

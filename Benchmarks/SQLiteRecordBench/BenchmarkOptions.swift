@@ -16,6 +16,8 @@ struct BenchmarkOptions {
     var runsConcurrentReads = false
     /// True when W9 (``ObservationWorkload``, observation latency and cost) was asked for.
     var runsObservation = false
+    /// True when W10 (``FullTextSearchWorkload``, an FTS5 index against LIKE) was asked for.
+    var runsFullTextSearch = false
     /// Seconds each side of W8 runs per repetition.
     var concurrentReadSeconds = ConcurrentReadsWorkload.defaultSeconds
     /// Set in a peak-memory child: the side whose W2 it runs.
@@ -46,7 +48,8 @@ struct BenchmarkOptions {
                              a writer, DatabasePool against DatabaseQueue;
                              W9, run only when named: observation commit-to-delivery latency, W1 with an observer;
                              W7 upsert into an empty table, W7-full upsert into the full table, W7-partial
-                             update(_:columns:), W7-changes updateChanges(_:from:)
+                             update(_:columns:), W7-changes updateChanges(_:from:); W10, run only when named:
+                             an FTS5 index over every city name against LIKE '%word%', 1,000 searches
           --w8-seconds S     seconds each side of W8 runs per repetition (default: \(Int(ConcurrentReadsWorkload.defaultSeconds)))
           --scale ROWS       instead of the workloads: the cities repeated with new ids up to ROWS rows (the
                              data's size, 500,000, each doubling below ROWS, then ROWS); W1, W2 and a cursor
@@ -86,8 +89,12 @@ struct BenchmarkOptions {
                 }
                 options.runsConcurrentReads = names.contains(ConcurrentReadsWorkload.name)
                 options.runsObservation = names.contains(ObservationWorkload.name)
-                let others = names.filter { $0 != ConcurrentReadsWorkload.name && $0 != ObservationWorkload.name }
-                let onlyNamed = others.isEmpty && (options.runsConcurrentReads || options.runsObservation)
+                options.runsFullTextSearch = names.contains(FullTextSearchWorkload.name)
+                let special = [ConcurrentReadsWorkload.name, ObservationWorkload.name, FullTextSearchWorkload.name]
+                let others = names.filter { !special.contains($0) }
+                let onlyNamed =
+                    others.isEmpty
+                    && (options.runsConcurrentReads || options.runsObservation || options.runsFullTextSearch)
                 options.workloads = onlyNamed ? [] : try parseWorkloads(others.joined(separator: ","))
             case "--w8-seconds":
                 let text = try value(for: argument)

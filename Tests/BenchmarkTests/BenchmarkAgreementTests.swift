@@ -196,7 +196,7 @@ final class BenchmarkAgreementTests: XCTestCase {
             try BenchmarkOptions.parseWorkloads("W7-full,w3-UUID,W7-partial"),
             [.lookUpUUID, .upsertIntoFull, .updateColumn])
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--repetitions", "0"]))
-        XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W10"]))
+        XCTAssertThrowsError(try BenchmarkOptions.parse(["--workloads", "W11"]))
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--rss-child", "W2-library"]))
         let scale = try BenchmarkOptions.parse(["--scale", "2_000_000"])
         XCTAssertEqual(scale.scale, 2_000_000)
