@@ -49,8 +49,12 @@ extension FetchableRecord {
     @inline(__always)
     static func initialize<T>(as type: T.Type, from context: RowDecodingContext) throws -> T {
         let value = try Self(row: FetchedRow(context: context))
-        // T is Self (see RowDecodingContext.rowInitializer(for:)), so the bit cast is the identity: a dynamic
-        // `as? T` would cost more per row than reading a column.
-        return unsafeBitCast(value, to: T.self)
+        // T is Self (see RowDecodingContext.rowInitializer(for:)): an identity cast, where a dynamic `as? T`
+        // would cost more per row than reading a column.
+        guard let result = SameTypeCast.cast(value, to: T.self) else {
+            throw DecodingError.typeMismatch(
+                T.self, .init(codingPath: [], debugDescription: "\(Self.self).init(row:) was asked for a \(T.self)"))
+        }
+        return result
     }
 }

@@ -151,7 +151,7 @@ extension Record {
         if hasRowID {
             let rowID = db.lastInsertedRowID
             if changed && rowID != sentinel {
-                if leavesOutRowID { id = RowIDKey.key(rowID) }
+                if leavesOutRowID { if let key: ID = RowIDKey.key(rowID) { id = key } }
                 try take(returned, db: db)
                 didInsert(rowID: rowID)
                 return .inserted
@@ -178,7 +178,7 @@ extension Record {
                 RecordSQL.select([Self.primaryKeyColumn], from: Self.tableName, whereEqual: target)
             }
             if let rowID = try db.integerScalar(sql: sql, arguments: StatementArguments(values)) {
-                id = RowIDKey.key(rowID)
+                if let key: ID = RowIDKey.key(rowID) { id = key }
             }
         }
         if let returned, !returned.hasRow {

@@ -1,21 +1,18 @@
 import Foundation
 
-/// The rowid key, `Int64?`, read and made without a dynamic cast per call.
-///
-/// Invariant: ``rowID(_:)`` and ``key(_:)`` are called only for a type `ID` for which ``isRowID(_:)`` is
-/// true, that is `ID` is `Optional<Int64>` itself, so the bit casts are between identical types.
+/// The rowid key, `Int64?`, read and made without a dynamic cast per call (through ``SameTypeCast``).
 enum RowIDKey {
     /// True when `ID` is `Int64?`, the rowid.
     @inline(__always)
     static func isRowID<ID>(_ type: ID.Type) -> Bool { type == Optional<Int64>.self }
 
-    /// The rowid `id` holds (nil for a record not saved yet). `ID` must be `Int64?`.
+    /// The rowid `id` holds: nil for a record not saved yet, and for an `ID` that is not `Int64?`.
     @inline(__always)
-    static func rowID<ID>(_ id: ID) -> Int64? { unsafeBitCast(id, to: Optional<Int64>.self) }
+    static func rowID<ID>(_ id: ID) -> Int64? { SameTypeCast.cast(id, to: Optional<Int64>.self) ?? nil }
 
-    /// `rowID` as the key type `ID`, which must be `Int64?`.
+    /// `rowID` as the key type `ID`; nil when `ID` is not `Int64?`.
     @inline(__always)
-    static func key<ID>(_ rowID: Int64?) -> ID { unsafeBitCast(rowID, to: ID.self) }
+    static func key<ID>(_ rowID: Int64?) -> ID? { SameTypeCast.cast(rowID, to: ID.self) }
 }
 
 /// A record's primary key as SQL matches it: its columns and, for each, the values that match the key.
@@ -128,19 +125,17 @@ extension Record {
             return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(rowID)]])
         }
         // The common key types, without an encoder.
-        if ID.self == String.self {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.text(unsafeBitCast(id, to: String.self))]])
+        if let text = SameTypeCast.cast(id, to: String.self) {
+            return KeyMatch(columns: [primaryKeyColumn], values: [[.text(text)]])
         }
-        if ID.self == Int64.self {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(unsafeBitCast(id, to: Int64.self))]])
+        if let integer = SameTypeCast.cast(id, to: Int64.self) {
+            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(integer)]])
         }
-        if ID.self == Int.self {
-            return KeyMatch(
-                columns: [primaryKeyColumn], values: [[.integer(Int64(unsafeBitCast(id, to: Int.self)))]])
+        if let integer = SameTypeCast.cast(id, to: Int.self) {
+            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(Int64(integer))]])
         }
         let encoding = keyEncoding()
-        if ID.self == UUID.self {
-            let uuid = unsafeBitCast(id, to: UUID.self)
+        if let uuid = SameTypeCast.cast(id, to: UUID.self) {
             return KeyMatch(
                 columns: [primaryKeyColumn], values: [[writtenForm(uuid, encoder: encoding.encoder)]], uuid: uuid)
         }

@@ -31,13 +31,13 @@ struct RecordRequestBinding<Base: Record>: RequestBinding {
     /// The forms of one Swift value. The common types go without an encoder; an Optional is unwrapped (nil
     /// is NULL); a UUID has its three forms, the one the encoder writes first.
     private mutating func encodedForms<T: Encodable>(_ value: T, column: String?) throws -> [SQLiteValue] {
-        // Type comparisons and identity bit casts: a dynamic cast per value costs more than binding it.
-        if T.self == String.self { return [.text(unsafeBitCast(value, to: String.self))] }
-        if T.self == Int.self { return [.integer(Int64(unsafeBitCast(value, to: Int.self)))] }
-        if T.self == Int64.self { return [.integer(unsafeBitCast(value, to: Int64.self))] }
-        if T.self == Bool.self { return [.integer(unsafeBitCast(value, to: Bool.self) ? 1 : 0)] }
-        if T.self == UUID.self {
-            return Base.uuidForms(unsafeBitCast(value, to: UUID.self), encoder: recordEncoder())
+        // Identity casts (SameTypeCast): a dynamic cast per value costs more than binding it.
+        if let text = SameTypeCast.cast(value, to: String.self) { return [.text(text)] }
+        if let integer = SameTypeCast.cast(value, to: Int.self) { return [.integer(Int64(integer))] }
+        if let integer = SameTypeCast.cast(value, to: Int64.self) { return [.integer(integer)] }
+        if let flag = SameTypeCast.cast(value, to: Bool.self) { return [.integer(flag ? 1 : 0)] }
+        if let uuid = SameTypeCast.cast(value, to: UUID.self) {
+            return Base.uuidForms(uuid, encoder: recordEncoder())
         }
         if let optional = value as? any QueryOptional {
             guard let wrapped = optional.wrappedEncodable else { return [] }

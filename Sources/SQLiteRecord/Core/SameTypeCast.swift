@@ -1,0 +1,18 @@
+/// A value of a generic type `T` read as a concrete type `U` without a dynamic cast, when `T` is `U`.
+///
+/// Hot generic paths (a key's column value, a request's bound value, a row initializer's result) learn
+/// that a generic `T` is in fact `String`, `UUID` or the record type, and then need the value as that type.
+/// `value as? U` costs a dynamic cast through the runtime on every call; a bit cast costs nothing, but is
+/// undefined when the two types differ. This type is the one place such casts happen.
+///
+/// Invariant: ``cast(_:to:)`` bit casts only after checking that `T.self == U.self`, so the cast is the
+/// identity; for any other pair of types it returns nil. Its tests (`SameTypeCastTests`) run under the
+/// address sanitizer with types of other sizes, where a cast without the check would read past the value.
+enum SameTypeCast {
+    /// `value` as `U` when `T` is `U`; nil otherwise (never a reinterpretation of another type's bits).
+    @inline(__always)
+    static func cast<T, U>(_ value: T, to type: U.Type) -> U? {
+        guard T.self == U.self else { return nil }
+        return unsafeBitCast(value, to: U.self)
+    }
+}

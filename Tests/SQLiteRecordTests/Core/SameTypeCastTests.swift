@@ -1,0 +1,31 @@
+import Foundation
+import XCTest
+
+@testable import SQLiteRecord
+
+/// The one home of identity bit casts: a value comes back as its own type, and any other pair of types,
+/// of other sizes included (a bit cast between them would read past the value, which ASan reports), gives nil.
+final class SameTypeCastTests: XCTestCase {
+    func testAValueComesBackAsItsOwnType() {
+        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
+        XCTAssertEqual(SameTypeCast.cast(uuid, to: UUID.self), uuid)
+        XCTAssertEqual(SameTypeCast.cast("Tokyo", to: String.self), "Tokyo")
+        XCTAssertEqual(SameTypeCast.cast(Int64(42), to: Int64.self), 42)
+        XCTAssertEqual(SameTypeCast.cast(Int64?.none, to: Int64?.self), .some(nil))
+    }
+
+    func testAnyOtherTypeIsNilNeverAReinterpretation() {
+        XCTAssertNil(SameTypeCast.cast(Int8(1), to: UUID.self))  // 1 byte read as 16
+        XCTAssertNil(SameTypeCast.cast(UUID(), to: String.self))
+        XCTAssertNil(SameTypeCast.cast(Int(7), to: Int64.self))  // same size, another type
+        XCTAssertTrue(SameTypeCast.cast(Int64(7), to: Int64?.self) == nil)
+    }
+
+    func testRowIDKeysReadAndMakeOnlyTheRowID() {
+        XCTAssertEqual(RowIDKey.rowID(Int64?(5)), 5)
+        XCTAssertNil(RowIDKey.rowID(Int64?.none))
+        XCTAssertNil(RowIDKey.rowID(UUID()))  // not a rowid key: no value, never its bits
+        XCTAssertEqual(RowIDKey.key(7) as Int64??, .some(.some(7)))
+        XCTAssertNil(RowIDKey.key(7) as UUID?)
+    }
+}
