@@ -13,51 +13,22 @@ enum BaselineWorkloads {
 
     /// Inserts every city in one IMMEDIATE transaction, as the library's `write` does.
     static func insert(_ cities: [BenchCity], into db: BaselineDatabase) throws {
-        try db.execute("BEGIN IMMEDIATE")
-        do {
-            let statement = try db.prepare(BenchSchema.insert)
-            let handle = statement.handle
-            let dateText = UnsafeMutablePointer<UInt8>.allocate(capacity: BaselineDateText.length)
-            defer { dateText.deallocate() }
-            for city in cities {
-                guard let id = city.id else { throw BenchmarkError("Baseline: a city has no id: \(city.name)") }
-                guard BaselineDateText.write(city.createdAt, into: dateText) else {
-                    throw BenchmarkError("Baseline: cannot store the date of city \(id)")
-                }
-                sqlite3_bind_int64(handle, 1, id)
-                bindText(handle, 2, city.name)
-                sqlite3_bind_double(handle, 3, city.latitude)
-                sqlite3_bind_double(handle, 4, city.longitude)
-                bindText(handle, 5, city.countryCode)
-                if let admin1Code = city.admin1Code {
-                    bindText(handle, 6, admin1Code)
-                } else {
-                    sqlite3_bind_null(handle, 6)
-                }
-                sqlite3_bind_int64(handle, 7, city.population)
-                bindText(handle, 8, city.timezone)
-                dateText.withMemoryRebound(to: CChar.self, capacity: BaselineDateText.length) {
-                    _ = sqlite3_bind_text(handle, 9, $0, Int32(BaselineDateText.length), transient)
-                }
-                sqlite3_bind_int64(handle, 10, city.isCapital ? 1 : 0)
-                let code = sqlite3_step(handle)
-                guard code == SQLITE_DONE else { throw db.error(code, BenchSchema.insert) }
-                sqlite3_reset(handle)
-            }
-            try db.execute("COMMIT")
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
-        }
+        try bindEach(cities, into: BenchSchema.insert, of: db)
     }
 
     // MARK: W7
 
     /// Upserts every city in one IMMEDIATE transaction with ``BenchSchema/upsert``, bound as W1 binds.
     static func upsert(_ cities: [BenchCity], into db: BaselineDatabase) throws {
+        try bindEach(cities, into: BenchSchema.upsert, of: db)
+    }
+
+    /// Runs `sql` (an INSERT or UPSERT of every column in ``BenchSchema/createTable``'s order) once per city,
+    /// each value bound by hand, in one IMMEDIATE transaction.
+    private static func bindEach(_ cities: [BenchCity], into sql: String, of db: BaselineDatabase) throws {
         try db.execute("BEGIN IMMEDIATE")
         do {
-            let statement = try db.prepare(BenchSchema.upsert)
+            let statement = try db.prepare(sql)
             let handle = statement.handle
             let dateText = UnsafeMutablePointer<UInt8>.allocate(capacity: BaselineDateText.length)
             defer { dateText.deallocate() }
@@ -83,7 +54,7 @@ enum BaselineWorkloads {
                 }
                 sqlite3_bind_int64(handle, 10, city.isCapital ? 1 : 0)
                 let code = sqlite3_step(handle)
-                guard code == SQLITE_DONE else { throw db.error(code, BenchSchema.upsert) }
+                guard code == SQLITE_DONE else { throw db.error(code, sql) }
                 sqlite3_reset(handle)
             }
             try db.execute("COMMIT")
