@@ -25,6 +25,7 @@ enum BaselineWorkloads {
 
     /// Runs `sql` (an INSERT or UPSERT of every column in ``BenchSchema/createTable``'s order) once per city,
     /// each value bound by hand, in one IMMEDIATE transaction.
+    @inline(__always)  // so that W1 and W7 each run their loop in their own frame, which callgrind counts
     private static func bindEach(_ cities: [BenchCity], into sql: String, of db: BaselineDatabase) throws {
         try db.execute("BEGIN IMMEDIATE")
         do {
