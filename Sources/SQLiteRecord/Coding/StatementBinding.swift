@@ -12,6 +12,9 @@ import Foundation
 /// the collected way instead.
 final class StatementBinding {
     let statement: Statement
+    /// False for a binding that only keeps the values a record encodes, to compare them with another
+    /// record's (see ``holdsSameValue(at:as:)``), and never binds them to ``statement``.
+    let bindsValues: Bool
     /// How many coding keys a record of the type encodes.
     let count: Int
     // Raw buffers rather than arrays: reading an array element in a class costs a retain and release of
@@ -68,9 +71,11 @@ final class StatementBinding {
     static let largeValueByteCount = 4096
 
     /// A binding of the keys `keys` to `parameters` of `statement`, keeping the text of the keys where
-    /// `keepsText` is true; the three arrays run in parallel.
-    init(statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool]) {
+    /// `keepsText` is true; the three arrays run in parallel. With `bindsValues` false, the values are only
+    /// kept.
+    init(statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool], bindsValues: Bool = true) {
         self.statement = statement
+        self.bindsValues = bindsValues
         count = keys.count
         self.keys = .allocate(capacity: count)
         _ = self.keys.initialize(from: keys)
@@ -153,7 +158,7 @@ final class StatementBinding {
     func bindNull<Key: CodingKey>(for key: Key) throws {
         let parameter = parameter(for: key)
         guard parameter != 0 else { return }
-        try statement.bindNull(at: parameter)
+        if bindsValues { try statement.bindNull(at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_NULL
         bindCount &+= 1
     }
@@ -164,7 +169,7 @@ final class StatementBinding {
     func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
         let parameter = parameter(for: key)
         guard parameter != 0 else { return }
-        try statement.bind(integer: integer, at: parameter)
+        if bindsValues { try statement.bind(integer: integer, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_INTEGER
         boundNumbers[Int(parameter) - 1] = UInt64(bitPattern: integer)
         bindCount &+= 1
@@ -174,7 +179,7 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bind(real: Double, at parameter: Int32) throws {
-        try statement.bind(real: real, at: parameter)
+        if bindsValues { try statement.bind(real: real, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_FLOAT
         boundNumbers[Int(parameter) - 1] = real.bitPattern
         bindCount &+= 1
@@ -186,7 +191,7 @@ final class StatementBinding {
     func bind<Key: CodingKey>(text: String, for key: Key) throws {
         let parameter = parameter(for: key)
         guard parameter != 0 else { return }
-        try statement.bind(text: text, at: parameter)
+        if bindsValues { try statement.bind(text: text, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_TEXT
         boundTexts[Int(parameter) - 1] = text
         bindCount &+= 1
@@ -198,7 +203,7 @@ final class StatementBinding {
     /// ``keepsText``.
     /// - Throws: ``DatabaseError`` from the bind.
     func bind(_ value: SQLiteValue, at parameter: Int32) throws {
-        try statement.bind(value, at: parameter)
+        if bindsValues { try statement.bind(value, at: parameter) }
         boundKinds[Int(parameter) - 1] = Self.boundOther
         boundOthers[Int(parameter) - 1] = value
         bindCount &+= 1
@@ -216,7 +221,7 @@ final class StatementBinding {
     /// Binds the text of `date` in SQLite's form, printed into `text`, at `parameter`.
     /// - Throws: ``DatabaseError`` from the bind.
     func bind(_ text: UnsafeBufferPointer<UInt8>, of date: Date, at parameter: Int32) throws {
-        try statement.bind(utf8: text, at: parameter)
+        if bindsValues { try statement.bind(utf8: text, at: parameter) }
         boundKinds[Int(parameter) - 1] = Self.boundDate
         boundNumbers[Int(parameter) - 1] = date.timeIntervalSinceReferenceDate.bitPattern
         bindCount &+= 1
@@ -224,19 +229,41 @@ final class StatementBinding {
 
     /// The values bound for the current record, parameter by parameter: what an error reports.
     var boundArguments: StatementArguments {
-        StatementArguments(
-            (0..<parameterCount).map { index -> SQLiteValue in
-                switch boundKinds[index] {
-                case SQLITE_INTEGER: return .integer(Int64(bitPattern: boundNumbers[index]))
-                case SQLITE_FLOAT: return .real(Double(bitPattern: boundNumbers[index]))
-                case SQLITE_TEXT: return .text(boundTexts[index])
-                case Self.boundDate:
-                    let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: boundNumbers[index]))
-                    return SQLiteDateFormat.string(from: date).map { .text($0) } ?? .null
-                case Self.boundOther: return boundOthers[index] ?? .null
-                default: return .null
-                }
-            })
+        StatementArguments((0..<parameterCount).map(boundValue(at:)))
+    }
+
+    /// The value bound for the current record at `index` (0 for parameter 1).
+    func boundValue(at index: Int) -> SQLiteValue {
+        switch boundKinds[index] {
+        case SQLITE_INTEGER: return .integer(Int64(bitPattern: boundNumbers[index]))
+        case SQLITE_FLOAT: return .real(Double(bitPattern: boundNumbers[index]))
+        case SQLITE_TEXT: return .text(boundTexts[index])
+        case Self.boundDate:
+            let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: boundNumbers[index]))
+            return SQLiteDateFormat.string(from: date).map { .text($0) } ?? .null
+        case Self.boundOther: return boundOthers[index] ?? .null
+        default: return .null
+        }
+    }
+
+    /// True when the current record bound the same value at `index` (0 for parameter 1) as `other`'s current
+    /// record, compared as the ``SQLiteValue``s that ``boundValue(at:)`` gives (so two dates that print the
+    /// same text are the same value). `other` binds the same keys to the same parameters.
+    func holdsSameValue(at index: Int, as other: StatementBinding) -> Bool {
+        let kind = boundKinds[index]
+        if kind == other.boundKinds[index] {
+            // The common kinds compare without making values.
+            switch kind {
+            case SQLITE_NULL: return true
+            case SQLITE_INTEGER: return boundNumbers[index] == other.boundNumbers[index]
+            case SQLITE_FLOAT:
+                return Double(bitPattern: boundNumbers[index]) == Double(bitPattern: other.boundNumbers[index])
+            case SQLITE_TEXT: return boundTexts[index] == other.boundTexts[index]
+            case Self.boundDate where boundNumbers[index] == other.boundNumbers[index]: return true
+            default: break
+            }
+        }
+        return boundValue(at: index) == other.boundValue(at: index)
     }
 
     /// Lets go of the values bound for the current record, and has SQLite let go of its copies

@@ -165,29 +165,31 @@ public enum SQLiteDateFormat {
 
         /// Writes the 23 bytes of the text form at the start of `buffer`.
         func write(into buffer: UnsafeMutableBufferPointer<UInt8>) {
-            func put(_ value: Int, width: Int, at start: Int) {
-                // Every field is in range (0...9999 at most), so each digit is 0...9.
-                var value = value
-                var position = start + width - 1
-                while position >= start {
-                    buffer[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
-                    value /= 10
-                    position -= 1
-                }
+            // Two digits at a time, each pair with one division by a constant (a multiply once compiled) and no
+            // loop: every insert of a record with a date prints one (callgrind: about half the instructions of
+            // a digit-by-digit loop). Every field is in range (0...9999 at most), so each digit is 0...9.
+            func putPair(_ value: Int, at start: Int) {
+                let tens = value / 10
+                buffer[start] = UInt8(truncatingIfNeeded: 48 &+ tens)
+                buffer[start &+ 1] = UInt8(truncatingIfNeeded: 48 &+ value &- tens &* 10)
             }
-            put(year, width: 4, at: 0)
+            let century = year / 100
+            putPair(century, at: 0)
+            putPair(year &- century &* 100, at: 2)
             buffer[4] = UInt8(ascii: "-")
-            put(month, width: 2, at: 5)
+            putPair(month, at: 5)
             buffer[7] = UInt8(ascii: "-")
-            put(day, width: 2, at: 8)
+            putPair(day, at: 8)
             buffer[10] = UInt8(ascii: " ")
-            put(hour, width: 2, at: 11)
+            putPair(hour, at: 11)
             buffer[13] = UInt8(ascii: ":")
-            put(minute, width: 2, at: 14)
+            putPair(minute, at: 14)
             buffer[16] = UInt8(ascii: ":")
-            put(second, width: 2, at: 17)
+            putPair(second, at: 17)
             buffer[19] = UInt8(ascii: ".")
-            put(millisecond, width: 3, at: 20)
+            let hundreds = millisecond / 100
+            buffer[20] = UInt8(truncatingIfNeeded: 48 &+ hundreds)
+            putPair(millisecond &- hundreds &* 100, at: 21)
         }
     }
 

@@ -44,6 +44,8 @@ public final class Statement {
     /// the connection's ``ChangeTracker``, weak as the schema cache.
     private var writtenTables: [String] = []
     private weak var changeTracker: ChangeTracker?
+    /// The tracker's flag, held strongly: the tracker is reached only while observers listen.
+    private var trackerListening: ChangeTracker.Listening?
 
     /// Marks the statement as having `effect` on the schema `cache` holds.
     func noteSchemaEffect(_ effect: SchemaCache.SchemaEffect, on cache: SchemaCache) {
@@ -59,6 +61,7 @@ public final class Statement {
         guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
         writtenTables = Array(writes)
         changeTracker = tracker
+        trackerListening = tracker.listening
         announcesEffects = true
     }
 
@@ -66,8 +69,12 @@ public final class Statement {
     /// statements need it.
     @inline(never)
     private func announceEffects() {
-        schemaCache?.statementWillRun(schemaEffect)
-        changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
+        // The weak references are loaded only when there is something to tell: a statement that writes rows
+        // runs thousands of times in a bulk write, most often with no observer and no schema effect.
+        if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
+        if let trackerListening, trackerListening.isOn {
+            changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
+        }
     }
 
     /// Prepares `sql`, which must hold exactly one statement. The corresponding SQLite call is

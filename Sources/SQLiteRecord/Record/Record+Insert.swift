@@ -43,7 +43,7 @@ extension Record {
                 didInsert(rowID: givenRowID)
             } else {
                 let rowID = db.lastInsertedRowID
-                if let key: ID = RowIDKey.key(rowID) { id = key }
+                setRowID(rowID)
                 didInsert(rowID: rowID)
             }
         } else {
@@ -84,7 +84,7 @@ extension Record {
         // The changes count of this statement, never `sqlite3_last_insert_rowid`, says whether it inserted.
         guard db.changesCount > 0 else { return false }
         let rowID = db.lastInsertedRowID
-        if withoutID { if let key: ID = RowIDKey.key(rowID) { id = key } }
+        if withoutID { setRowID(rowID) }
         didInsert(rowID: Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID)
         return true
     }

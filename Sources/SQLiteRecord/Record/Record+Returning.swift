@@ -28,7 +28,7 @@ extension Record {
         guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
         let rowID = db.lastInsertedRowID
         do {
-            if withoutID { if let key: ID = RowIDKey.key(rowID) { id = key } }
+            if withoutID { setRowID(rowID) }
             try take(returned, db: db)
         } catch {
             self = original

@@ -83,11 +83,29 @@ extension Record {
     /// order, without the key's and the generated ones.
     /// - Throws: encoding errors; as ``keyMatch(_:)`` for a key that is nil.
     func changedColumns(from original: Self, db: Database) throws -> [String] {
+        // A key that is not the rowid must be set, whether or not anything changed.
+        if !Self.keyIsRowID { _ = try Self.keyMatch(id) }
+        if let comparison = try Self.currentComparison(db: db),
+            let changed = try comparison.changedColumns(self, from: original)
+        {
+            return changed
+        }
         let encoder = Self.recordEncoder
-        let current = try encoder.encode(self, tableName: Self.tableName)
+        let (current, keys) = try encoder.encodeWithKeys(self, tableName: Self.tableName)
         let before = try encoder.encode(original, tableName: Self.tableName)
-        let keyColumns = Self.keyIsRowID ? [Self.primaryKeyColumn] : try Self.keyMatch(id).columns
+        let layout = try Self.keyLayout(of: id, .none)
+        let keyColumns = layout.columns
         let generated = GeneratedColumns.of(Self.tableName, db: db)
+        let plans = RecordWritePlans.of(db)
+        if plans.comparison(ObjectIdentifier(Self.self)) == nil {
+            // The comparisons after this one go through plans; one that cannot be made leaves them the
+            // collected way.
+            plans.setComparison(
+                try? RecordChangeComparison(
+                    keys: keys, names: current.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
+                    tableName: Self.tableName, options: encoder, db: db),
+                for: ObjectIdentifier(Self.self))
+        }
         var changed: [String] = []
         for (index, name) in current.names.enumerated() {
             let previous =
@@ -98,5 +116,21 @@ extension Record {
             }
         }
         return changed
+    }
+
+    /// The connection's change comparison for this type when it is current (same table, key column and
+    /// schema generation; a stale one is dropped) and not in use; nil otherwise.
+    /// - Throws: ``DatabaseError`` when the schema version cannot be read.
+    static func currentComparison(db: Database) throws -> RecordChangeComparison? {
+        let plans = RecordWritePlans.of(db)
+        guard let comparison = plans.comparison(ObjectIdentifier(Self.self)) else { return nil }
+        let plan = comparison.after
+        guard plan.tableName == Self.tableName, plan.primaryKeyColumn == Self.primaryKeyColumn,
+            plan.schemaGeneration == (try db.currentSchemaGeneration())
+        else {
+            plans.setComparison(nil, for: ObjectIdentifier(Self.self))
+            return nil
+        }
+        return comparison
     }
 }

@@ -41,6 +41,9 @@ final class RecordWritePlan {
             case upsertReporting
             /// UPDATE of the named columns only, `WHERE` the key, bound as ``update`` binds it.
             case updateColumns
+            /// The columns of ``update``, in a statement that never runs: its binding only keeps the values a
+            /// record encodes, for ``RecordChangeComparison``.
+            case compareValues
         }
 
         /// What a kind's SQL depends on besides its tag; immutable, compared by value.
@@ -61,6 +64,13 @@ final class RecordWritePlan {
                 hasher.combine(upsert)
                 hasher.combine(columns)
             }
+
+            /// The clause of ``Record/upsert(_:onConflict:updating:)-method`` with its defaults, for a record
+            /// that gives its key, and for one that leaves the rowid to SQLite.
+            static let defaultUpsert = Clause(
+                upsert: UpsertClause(conflictColumns: nil, namedColumns: nil, leavesOutRowID: false), columns: [])
+            static let defaultUpsertLeavingOutRowID = Clause(
+                upsert: UpsertClause(conflictColumns: nil, namedColumns: nil, leavesOutRowID: true), columns: [])
         }
 
         let tag: Tag
@@ -69,6 +79,7 @@ final class RecordWritePlan {
         static var insertWithID: Kind { Kind(tag: .insertWithID, clause: nil) }
         static var insertWithoutID: Kind { Kind(tag: .insertWithoutID, clause: nil) }
         static var update: Kind { Kind(tag: .update, clause: nil) }
+        static var compareValues: Kind { Kind(tag: .compareValues, clause: nil) }
         static var upsert: Kind { Kind(tag: .upsert, clause: nil) }
 
         /// `INSERT OR IGNORE`, with the key's value or (`withoutID`) leaving the rowid to SQLite.
@@ -86,10 +97,16 @@ final class RecordWritePlan {
             Kind(tag: .updateColumns, clause: Clause(upsert: nil, columns: columns))
         }
 
-        /// ``upsertReporting(_:)`` with the clause object `db` used last when it says the same: no allocation
-        /// per record in a loop.
+        /// ``upsertReporting(_:)`` with a shared clause object for the default upsert (conflict on the key,
+        /// every column updated), or the one `db` used last when it says the same: no allocation per record
+        /// in a loop, and kinds compared by identity.
         static func upsertReporting(_ clause: UpsertClause, db: Database) -> Kind {
-            Kind(tag: .upsertReporting, clause: RecordWritePlans.of(db).clause(upsert: clause, columns: []))
+            if clause.conflictColumns == nil, clause.namedColumns == nil {
+                return Kind(
+                    tag: .upsertReporting,
+                    clause: clause.leavesOutRowID ? Clause.defaultUpsertLeavingOutRowID : Clause.defaultUpsert)
+            }
+            return Kind(tag: .upsertReporting, clause: RecordWritePlans.of(db).clause(upsert: clause, columns: []))
         }
 
         /// ``updateColumns(_:)`` with the clause object `db` used last when it names the same columns.
@@ -129,7 +146,7 @@ final class RecordWritePlan {
         var leavesOutKey: Bool {
             switch tag {
             case .insertWithID, .upsert, .insertOrIgnoreWithID: return false
-            case .insertWithoutID, .update, .updateColumns, .insertOrIgnoreWithoutID: return true
+            case .insertWithoutID, .update, .updateColumns, .insertOrIgnoreWithoutID, .compareValues: return true
             case .upsertReporting: return upsertClause?.leavesOutRowID ?? false
             }
         }
@@ -151,7 +168,7 @@ final class RecordWritePlan {
             switch tag {
             case .insertWithID: return .insertWithID
             case .insertWithoutID: return .insertWithoutID
-            case .update: return .update
+            case .update, .compareValues: return .update
             case .upsert: return .upsert
             case .insertOrIgnoreWithID, .insertOrIgnoreWithoutID: return .insertOrIgnore
             case .upsertReporting:
@@ -166,7 +183,7 @@ final class RecordWritePlan {
         func sql(table: String, columns: [String], keyColumns: [String], keyCounts: [Int]) -> String {
             switch tag {
             case .insertWithID, .insertWithoutID: return RecordSQL.insert(into: table, columns: columns)
-            case .update, .updateColumns:
+            case .update, .updateColumns, .compareValues:
                 return RecordSQL.update(table, columns: columns, keyColumns: keyColumns, counts: keyCounts)
             case .upsert: return RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns)
             case .insertOrIgnoreWithID, .insertOrIgnoreWithoutID:
@@ -185,7 +202,7 @@ final class RecordWritePlan {
         func leavesOut(_ name: String, keyColumns: [String]) -> Bool {
             switch tag {
             case .insertWithoutID, .insertOrIgnoreWithoutID: return name == keyColumns.first
-            case .update: return keyColumns.contains(name)
+            case .update, .compareValues: return keyColumns.contains(name)
             case .updateColumns: return keyColumns.contains(name) || !namedColumns.contains(name)
             case .insertWithID, .upsert, .insertOrIgnoreWithID: return false
             case .upsertReporting: return (upsertClause?.leavesOutRowID ?? false) && name == keyColumns.first
@@ -214,6 +231,8 @@ final class RecordWritePlan {
     let numericColumns: [TextAffinityGuard.NumericColumn?]
     /// The first parameter the record's key binds for an update; 0 for inserts.
     let keyParameter: Int32
+    /// The column each parameter binds, in order (index 0 for parameter 1).
+    let boundColumns: [String]
     /// True while a record is written through the plan: a write that starts then (from a callback) goes the
     /// collected way rather than rebinding the statement under the first.
     @exclusivity(unchecked) var isInUse = false
@@ -243,7 +262,9 @@ final class RecordWritePlan {
         // own may change the schema.
         statement = try db.prepareStatement(sql: sql)
         binding = StatementBinding(
-            statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil })
+            statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil },
+            bindsValues: kind.tag != .compareValues)
+        boundColumns = boundNames
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
         tableHasRowID = try db.tableShape(tableName).hasRowID
@@ -294,7 +315,18 @@ final class RecordWritePlans {
     /// How many records were written through a plan on this connection (tests check the plans are used).
     @exclusivity(unchecked) private(set) var writes = 0
     /// The plan found last: a loop that saves records of one type finds it without hashing.
-    @exclusivity(unchecked) private var lastKey: Key?
+    @exclusivity(unchecked) private var lastKey: Key? {
+        didSet {
+            lastType = lastKey?.type
+            lastTag = lastKey?.kind.tag
+            lastClause = lastKey?.kind.clause.map(ObjectIdentifier.init)
+        }
+    }
+    /// ``lastKey``'s parts, as plain values: its type, tag, and the identity of its clause (which `lastKey`
+    /// keeps alive, so no other clause can take that identity while it is the last key).
+    @exclusivity(unchecked) private var lastType: ObjectIdentifier?
+    @exclusivity(unchecked) private var lastTag: RecordWritePlan.Kind.Tag?
+    @exclusivity(unchecked) private var lastClause: ObjectIdentifier?
     @exclusivity(unchecked) private var lastPlan: RecordWritePlan?
 
     /// The plans of `db`, made on first use. Inlined into the write path, which calls it for every record.
@@ -324,6 +356,29 @@ final class RecordWritePlans {
     /// Counts a record written through a plan.
     func countWrite() { writes &+= 1 }
 
+    /// The change comparisons of ``Record/updateChanges(_:from:)``, by record type; the last one used is
+    /// kept apart, for loops over one type.
+    @exclusivity(unchecked) private var comparisons: [ObjectIdentifier: RecordChangeComparison] = [:]
+    @exclusivity(unchecked) private var lastComparisonType: ObjectIdentifier?
+    @exclusivity(unchecked) private var lastComparison: RecordChangeComparison?
+
+    /// The change comparison of `type`, current or not; nil when there is none.
+    func comparison(_ type: ObjectIdentifier) -> RecordChangeComparison? {
+        if lastComparisonType != type, let found = comparisons[type] { setLastComparison(found, for: type) }
+        return lastComparisonType == type ? lastComparison : nil
+    }
+
+    private func setLastComparison(_ comparison: RecordChangeComparison?, for type: ObjectIdentifier) {
+        lastComparisonType = comparison == nil ? nil : type
+        lastComparison = comparison
+    }
+
+    /// Keeps `comparison` for `type`, or drops it (nil).
+    func setComparison(_ comparison: RecordChangeComparison?, for type: ObjectIdentifier) {
+        comparisons[type] = comparison
+        setLastComparison(comparison, for: type)
+    }
+
     /// For each record type whose key columns were found unique, the schema generation they were checked
     /// under (see ``Record/checkKey(_:_:)``); the last one checked is kept apart, for loops over one type.
     @exclusivity(unchecked) private var keyChecks: [ObjectIdentifier: Int] = [:]
@@ -343,6 +398,13 @@ final class RecordWritePlans {
 
     subscript(key: Key) -> RecordWritePlan? {
         get {
+            // Compared first by plain values, the clause by identity: comparing whole keys copies them, a retain
+            // and release of the clause (callgrind: about 80 instructions an upsert).
+            if lastType == key.type, lastTag == key.kind.tag,
+                lastClause == key.kind.clause.map(ObjectIdentifier.init)
+            {
+                return lastPlan
+            }
             if key == lastKey { return lastPlan }
             let plan = plans[key]
             if plan != nil {
@@ -458,9 +520,11 @@ extension Record {
             // own encode(to:) throws pass on unchanged, as on the collected way.
             throw error.carrying(collectedArguments(kind, key: key, options: plan.encoder.options))
         }
-        for (position, text) in binding.keptTexts {
-            if let column = plan.numericColumns[position] {
-                try TextAffinityGuard.check(text, in: column, table: Self.tableName)
+        if !binding.keptTexts.isEmpty {
+            for (position, text) in binding.keptTexts {
+                if let column = plan.numericColumns[position] {
+                    try TextAffinityGuard.check(text, in: column, table: Self.tableName)
+                }
             }
         }
         try plan.statement.runToEnd(boundArguments: {

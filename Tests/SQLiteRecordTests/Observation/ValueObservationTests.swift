@@ -28,6 +28,28 @@ final class ValueObservationTests: XCTestCase {
         observed.cancel()
     }
 
+    /// Statements prepared while nobody observed (a record type's write plan, made by its first insert) hear
+    /// of an observer added later: before each step they check the tracker's flag, which they hold.
+    func testWritePlansMadeBeforeTheObservationAreSeen() async throws {
+        let queue = try makeQueue()
+        try await queue.write { db in
+            // The second insert goes through the plan the first made.
+            for name in ["a", "b"] {
+                var item = ObservedItem(id: nil, name: name)
+                try item.insert(db)
+            }
+        }
+        let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))
+        _ = try await observed.wait(count: 1)
+        try await queue.write { db in
+            var item = ObservedItem(id: nil, name: "c")
+            try item.insert(db)
+        }
+        let values = try await observed.wait(count: 2)
+        XCTAssertEqual(values, [["a", "b"], ["a", "b", "c"]])
+        observed.cancel()
+    }
+
     func testNoValueAfterACommitToAnotherTableOrARollback() async throws {
         let queue = try makeQueue()
         let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))

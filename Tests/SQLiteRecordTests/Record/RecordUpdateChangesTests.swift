@@ -114,6 +114,83 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
+    /// A date, an optional and a REAL: the comparisons after a connection's first go through its change
+    /// comparison (two plans that keep the encoded values), and find what the collected way finds.
+    struct Note: Record, Equatable {
+        var id: Int64?
+        var body: String
+        var editedAt: Date
+        var tag: String?
+        var score: Double
+        static let tableName = "note"
+    }
+
+    func testComparisonsThroughThePlansFindWhatTheCollectedWayFinds() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE note (
+                        id INTEGER PRIMARY KEY, body TEXT NOT NULL, editedAt TEXT NOT NULL, tag TEXT,
+                        score REAL NOT NULL)
+                    """)
+            let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+            var original = Note(id: nil, body: "a", editedAt: date, tag: nil, score: 1.5)
+            try original.insert(db)
+            let cases: [(name: String, change: (inout Note) -> Void, changed: [String])] = [
+                ("nothing", { _ in }, []),
+                ("a date below the stored millisecond", { $0.editedAt = date.addingTimeInterval(0.0001) }, []),
+                ("a date a millisecond later", { $0.editedAt = date.addingTimeInterval(0.001) }, ["editedAt"]),
+                ("nil to text", { $0.tag = "x" }, ["tag"]),
+                ("a text over 4096 bytes", { $0.body = String(repeating: "b", count: 5000) }, ["body"]),
+                ("two columns", { $0.score = 2; $0.tag = "y" }, ["tag", "score"]),
+                ("the key", { $0.id = 7 }, []),
+            ]
+            // Each case twice: the connection's first comparison goes the collected way and makes the plans.
+            for round in 0..<2 {
+                for (name, change, expected) in cases {
+                    var changed = original
+                    change(&changed)
+                    XCTAssertEqual(
+                        try changed.changedColumns(from: original, db: db), expected, "\(name), round \(round)")
+                }
+            }
+            XCTAssertNotNil(RecordWritePlans.of(db).comparison(ObjectIdentifier(Note.self)))
+            original.score = 0
+            var zero = original
+            zero.score = -0.0
+            XCTAssertEqual(try zero.changedColumns(from: original, db: db), [], "0.0 and -0.0 are one REAL")
+            // A schema change makes the plans anew.
+            try db.execute(sql: "ALTER TABLE note ADD COLUMN extra TEXT")
+            var renamed = original
+            renamed.body = "c"
+            for _ in 0..<2 { XCTAssertEqual(try renamed.changedColumns(from: original, db: db), ["body"]) }
+            XCTAssertTrue(try renamed.updateChanges(db, from: original))
+            XCTAssertEqual(try Note.fetchOne(db, id: 1)?.body, "c")
+        }
+    }
+
+    /// A record whose `encode(to:)` leaves a nil value's key out: the records whose keys differ from the
+    /// plans' are compared the collected way.
+    func testRecordsThatLeaveOutAKeyAreComparedTheCollectedWay() throws {
+        typealias Memo = RecordWritePlanTests.Memo
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE memos (id INTEGER PRIMARY KEY, title TEXT NOT NULL, note TEXT)")
+            let full = Memo(id: 1, title: "Ann", note: "An")
+            var renamed = full
+            renamed.title = "Anne"
+            var bare = full
+            bare.note = nil
+            for round in 0..<2 {
+                XCTAssertEqual(try renamed.changedColumns(from: full, db: db), ["title"], "round \(round)")
+                XCTAssertEqual(try full.changedColumns(from: bare, db: db), ["note"], "round \(round)")
+                // The collected way compares the columns the record encodes.
+                XCTAssertEqual(try bare.changedColumns(from: full, db: db), [], "round \(round)")
+            }
+        }
+    }
+
     func testTheDefaultStoreAndAsyncForms() async throws {
         let queue = try makeQueue()
         try RecordStore.use(queue)

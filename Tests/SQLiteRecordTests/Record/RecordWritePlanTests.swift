@@ -180,8 +180,9 @@ final class RecordWritePlanTests: XCTestCase {
         }
     }
 
-    /// Leaves `note` out when it is nil, as a hand-written `encode(to:)` may.
-    private struct Memo: Record, Equatable {
+    /// Leaves `note` out when it is nil, as a hand-written `encode(to:)` may (``RecordUpdateChangesTests`` uses
+    /// it too).
+    struct Memo: Record, Equatable {
         var id: Int64?
         var title: String
         var note: String?
