@@ -188,6 +188,9 @@ final class RowDecodingContext {
     /// ``rowInitializer(for:)``).
     @exclusivity(unchecked) private var decodedType: ObjectIdentifier?
     @exclusivity(unchecked) private var decodedTypeInitializer: (any FetchableRecord.Type)?
+    /// Where a row initializer's record is moved through on its way out as the fetch's generic type (see
+    /// ``RecordSlot``). Unchecked, as `lookup`.
+    @exclusivity(unchecked) var recordSlot = RecordSlot()
     /// True to decode every type through `Decodable`, row initializer or not: for
     /// ``FetchableRecord/checkRowInitializer(_:sql:arguments:decoder:)``, which compares the two.
     var ignoresRowInitializers = false
