@@ -1,11 +1,13 @@
-/// Memory for one record, reused from row to row: where a row initializer's record is put and moved out from,
-/// so that a generic fetch returns it as its own generic type without copying it.
+/// Memory for one record, reused from row to row and from fetch to fetch: where a row initializer's record is
+/// put and moved out from, so that a generic fetch returns it as its own generic type without copying it.
 ///
 /// A fetch is generic over `T` and learns at run time that `T` has a row initializer: `init(row:)` then makes
 /// a `Self` that the fetch must return as a `T`, the same type. A bit cast of the value (``SameTypeCast``)
 /// copies it, which for a record of strings is a retain of each and, when the original is destroyed, a
 /// release; a dynamic `as? T` costs more than reading a column. Moving the value through memory of the type
-/// costs a copy of its bytes, and this slot keeps that memory across rows, so no row allocates.
+/// costs a copy of its bytes, and this slot keeps that memory across rows, so no row allocates. A statement's
+/// coding state keeps one (``StatementCodingState/recordSlot``) for every fetch through it, so that a point
+/// lookup through a cached statement does not allocate either.
 ///
 /// Invariants:
 /// - The memory holds no value between calls to ``move(_:as:otherwise:_:)``: a value put in is moved out
@@ -14,10 +16,14 @@
 /// - The memory is read as `T` only after `T.self == U.self` was checked, so it is bound to the type it is
 ///   read as.
 /// - The memory fits the largest type put in so far (size and alignment), and is freed with the slot.
-struct RecordSlot: ~Copyable {
-    private var memory: UnsafeMutableRawPointer?
-    private var byteCount = 0
-    private var alignment = 1
+/// - A slot is used by one thread at a time: it belongs to a statement (or to one decoding context), which
+///   belongs to one connection. Its properties are unchecked for exclusivity for that reason: they are read
+///   for every row, and nothing but ``move(_:as:otherwise:_:)`` and its helpers touches them, each access
+///   ending before user code runs.
+final class RecordSlot {
+    @exclusivity(unchecked) private var memory: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var byteCount = 0
+    @exclusivity(unchecked) private var alignment = 1
 
     init() {}
 
@@ -26,7 +32,7 @@ struct RecordSlot: ~Copyable {
     /// The `U` that `make` returns, as `T`, which must be `U`: `mismatch()` is thrown otherwise, without
     /// calling `make`.
     @inline(__always)
-    mutating func move<T, U>(
+    func move<T, U>(
         _ type: T.Type, as madeType: U.Type, otherwise mismatch: () -> any Error, _ make: () throws -> U
     ) throws -> T {
         guard T.self == U.self else { throw mismatch() }
@@ -39,13 +45,13 @@ struct RecordSlot: ~Copyable {
 
     /// The memory, grown to fit `size` bytes at `alignment` when it does not yet.
     @inline(__always)
-    private mutating func memory(for size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+    private func memory(for size: Int, alignment: Int) -> UnsafeMutableRawPointer {
         if let memory, size <= byteCount, alignment <= self.alignment { return memory }
         return grow(to: size, alignment: alignment)
     }
 
     @inline(never)
-    private mutating func grow(to size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+    private func grow(to size: Int, alignment: Int) -> UnsafeMutableRawPointer {
         memory?.deallocate()
         byteCount = max(size, byteCount, 1)
         self.alignment = max(alignment, self.alignment)

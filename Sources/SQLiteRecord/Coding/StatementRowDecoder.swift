@@ -11,6 +11,8 @@ final class StatementCodingState {
     /// lookup in the runtime's cache, which a point lookup would pay on every call).
     var decodedType: ObjectIdentifier?
     var decodedTypeInitializer: (any FetchableRecord.Type)?
+    /// The memory the row initializers' records of every fetch through the statement move through.
+    let recordSlot = RecordSlot()
 
     init(lookup: ColumnLookup) { self.lookup = lookup }
 }
@@ -192,8 +194,9 @@ final class RowDecodingContext {
     /// ``checkReprepare()``). Unchecked, as `lookup`.
     @exclusivity(unchecked) private var checksReprepare = true
     /// Where a row initializer's record is moved through on its way out as the fetch's generic type (see
-    /// ``RecordSlot``). Unchecked, as `lookup`.
-    @exclusivity(unchecked) var recordSlot = RecordSlot()
+    /// ``RecordSlot``): the statement's, kept from fetch to fetch, or one of this context's own for a context
+    /// over a range of the columns.
+    let recordSlot: RecordSlot
     /// True to decode every type through `Decodable`, row initializer or not: for
     /// ``FetchableRecord/checkRowInitializer(_:sql:arguments:decoder:)``, which compares the two.
     var ignoresRowInitializers = false
@@ -212,9 +215,14 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.columnRange = columnRange
-        self.lookup =
-            columnRange.map { ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: $0) }
-            ?? ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+        if let columnRange {
+            lookup = ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: columnRange)
+            recordSlot = RecordSlot()
+        } else {
+            let codingState = ColumnLookup.state(of: statement, keyStrategy: decoder.keyDecodingStrategy)
+            lookup = codingState.lookup
+            recordSlot = codingState.recordSlot
+        }
         let storage = RowDecodingStateStorage()
         stateStorage = storage
         state = storage.state
