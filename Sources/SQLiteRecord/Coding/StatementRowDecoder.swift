@@ -11,6 +11,8 @@ final class StatementCodingState {
     /// lookup in the runtime's cache, which a point lookup would pay on every call).
     var decodedType: ObjectIdentifier?
     var decodedTypeInitializer: (any FetchableRecord.Type)?
+    /// The memory the row initializers' records of every fetch through the statement move through.
+    let recordSlot = RecordSlot()
 
     init(lookup: ColumnLookup) { self.lookup = lookup }
 }
@@ -188,6 +190,13 @@ final class RowDecodingContext {
     /// ``rowInitializer(for:)``).
     @exclusivity(unchecked) private var decodedType: ObjectIdentifier?
     @exclusivity(unchecked) private var decodedTypeInitializer: (any FetchableRecord.Type)?
+    /// True until the first row has compared the statement's reprepare count with the lookup's (see
+    /// ``checkReprepare()``). Unchecked, as `lookup`.
+    @exclusivity(unchecked) private var checksReprepare = true
+    /// Where a row initializer's record is moved through on its way out as the fetch's generic type (see
+    /// ``RecordSlot``): the statement's, kept from fetch to fetch, or one of this context's own for a context
+    /// over a range of the columns.
+    let recordSlot: RecordSlot
     /// True to decode every type through `Decodable`, row initializer or not: for
     /// ``FetchableRecord/checkRowInitializer(_:sql:arguments:decoder:)``, which compares the two.
     var ignoresRowInitializers = false
@@ -206,9 +215,14 @@ final class RowDecodingContext {
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.decoder = decoder
         self.columnRange = columnRange
-        self.lookup =
-            columnRange.map { ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: $0) }
-            ?? ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
+        if let columnRange {
+            lookup = ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: columnRange)
+            recordSlot = RecordSlot()
+        } else {
+            let codingState = ColumnLookup.state(of: statement, keyStrategy: decoder.keyDecodingStrategy)
+            lookup = codingState.lookup
+            recordSlot = codingState.recordSlot
+        }
         let storage = RowDecodingStateStorage()
         stateStorage = storage
         state = storage.state
@@ -225,9 +239,7 @@ final class RowDecodingContext {
     /// Decodes the statement's current row as `T`. A row of one column decodes Date, Data, UUID, URL and
     /// Decimal as that column's value, by the value table, rather than through their own `Decodable`.
     func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
-        // The lookup was made before the fetch's first step, and that step is where SQLite prepares the
-        // statement again after a schema change: its columns may then be other names under the same count.
-        if row.reprepareCount != lookup.reprepareCount { lookUpColumnsAgain() }
+        if checksReprepare { checkReprepare() }
         let state = self.state
         state.pointee.keyPosition = 0
         state.pointee.rowSerial &+= 1
@@ -311,6 +323,23 @@ final class RowDecodingContext {
         RowDecodingState(
             row: row, trail: lookup.trail, readsDatesAutomatically: decoder.readsDatesAutomatically,
             context: .passUnretained(self), rowSerial: rowSerial)
+    }
+
+    /// Takes the statement's columns anew when SQLite prepared the statement again since the lookup was made,
+    /// and stops checking.
+    ///
+    /// The lookup was made before the fetch's first step, and that step is where SQLite prepares the statement
+    /// again after a schema change: its columns may then be other names under the same count. SQLite does so
+    /// only in a step that starts a run of the statement (`sqlite3_step` retries after `SQLITE_SCHEMA`, which
+    /// the statement meets in its opening instructions, before any row; see
+    /// <https://www.sqlite.org/c3ref/step.html>), never between two rows of one run. A context serves one run
+    /// (one fetch, cursor or `decodeAll`), or is ``RowDecoder``'s kept context, whose caller compares the
+    /// counts before every row it hands it. So the first row is checked, not every row: the check is a call
+    /// into SQLite.
+    @inline(never)
+    private func checkReprepare() {
+        checksReprepare = false
+        if row.reprepareCount != lookup.reprepareCount { lookUpColumnsAgain() }
     }
 
     /// Takes the statement's columns anew, after SQLite prepared it again.

@@ -22,6 +22,7 @@ public enum SQLiteDateFormat {
 
     /// Parses UTF-8 bytes as ``date(from:)`` does, without making a `String` first.
     public static func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if let date = storedFormDate(bytes) { return date }
         var cursor = DigitCursor(bytes: bytes)
         guard let year = cursor.number(4), cursor.expect(UInt8(ascii: "-")), let month = cursor.number(2),
             cursor.expect(UInt8(ascii: "-")), let day = cursor.number(2), month >= 1, month <= 12, day >= 1,
@@ -73,6 +74,45 @@ public enum SQLiteDateFormat {
         }
         guard cursor.isAtEnd else { return nil }
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// The form ``string(from:)`` writes, `YYYY-MM-DD HH:MM:SS.SSS`, which nearly every stored date is in:
+    /// its fields at fixed offsets, read without a check per separator or per field width. nil for any other
+    /// text, which the general parse then reads; the same `Date` as the general parse of the same text, by
+    /// the same arithmetic.
+    @inline(__always)
+    private static func storedFormDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == textLength, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: ".")
+        else { return nil }
+        let year = digits(bytes, 0, 4)
+        let month = digits(bytes, 5, 2)
+        let day = digits(bytes, 8, 2)
+        let hour = digits(bytes, 11, 2)
+        let minute = digits(bytes, 14, 2)
+        let second = digits(bytes, 17, 2)
+        let millisecond = digits(bytes, 20, 3)
+        // A field with a byte that is no digit is negative (see digits(_:_:_:)).
+        guard year >= 0, month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year), hour >= 0,
+            hour < 24, minute >= 0, minute < 60, second >= 0, second < 60, millisecond >= 0
+        else { return nil }
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        seconds += Double(hour * 3600 + minute * 60 + second) + Double(millisecond) / Double(1000)
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// The `count` decimal digits from `start` as a number; negative when one of the bytes is no digit.
+    @inline(__always)
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int {
+        var value = 0
+        var notDigit = false
+        for index in start..<start + count {
+            let digit = bytes[index] &- 48  // wraps below "0", so one compare catches both sides
+            notDigit = notDigit || digit > 9
+            value = value &* 10 &+ Int(digit)
+        }
+        return notDigit ? -1 : value
     }
 
     /// Reads digits and separators from the front of a byte buffer: a struct rather than nested functions, so

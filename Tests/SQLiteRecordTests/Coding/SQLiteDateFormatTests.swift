@@ -172,6 +172,36 @@ final class SQLiteDateFormatTests: XCTestCase {
         }
     }
 
+    /// The form the library writes is read by a path of its own: the same `Date`, to the last bit, as the
+    /// general parse gives for the same fields written with a `T` (which only the general parse reads).
+    func testTheStoredFormReadsAsTheGeneralParseDoes() throws {
+        let texts = [
+            "2021-03-14 15:09:26.535", "1970-01-01 00:00:00.000", "1969-12-31 23:59:59.999", "2000-02-29 23:59:59.001",
+            "0000-01-01 00:00:00.000", "9999-12-31 23:59:59.999", "2020-09-13 12:26:40.500", "1600-02-29 12:34:56.789",
+        ]
+        for text in texts {
+            let stored = try XCTUnwrap(SQLiteDateFormat.date(from: text), "'\(text)'")
+            let general = try XCTUnwrap(SQLiteDateFormat.date(from: text.replacingOccurrences(of: " ", with: "T")))
+            XCTAssertEqual(
+                stored.timeIntervalSince1970.bitPattern, general.timeIntervalSince1970.bitPattern, "'\(text)'")
+        }
+        XCTAssertEqual(SQLiteDateFormat.date(from: "2021-03-14 15:09:26.535")?.timeIntervalSince1970, 1_615_734_566.535)
+    }
+
+    /// Texts of the stored form's length and separators that are no date: each field is checked as the general
+    /// parse checks it.
+    func testRejectsStoredFormTextsThatAreNotDates() {
+        let texts = [
+            "2021-02-29 00:00:00.000", "2021-13-01 00:00:00.000", "2021-00-01 00:00:00.000", "2021-04-31 00:00:00.000",
+            "2021-03-00 00:00:00.000", "2021-03-14 24:00:00.000", "2021-03-14 12:60:00.000", "2021-03-14 12:00:60.000",
+            "2021-03-14 12:00:00.00a", "202a-03-14 12:00:00.000", "2021-03-14 1/:00:00.000", "2021-03-14 12:00:0:.000",
+            "2021-03-14T12:00:00.00 ", "2021-03-14 12:00:00,000", "-021-03-14 12:00:00.000",
+        ]
+        for text in texts {
+            XCTAssertNil(SQLiteDateFormat.date(from: text), "'\(text)'")
+        }
+    }
+
     func testParsesUTF8Bytes() {
         let bytes = Array("2021-03-14 15:09:26".utf8)
         let date = bytes.withUnsafeBufferPointer { SQLiteDateFormat.date(fromUTF8: $0) }
