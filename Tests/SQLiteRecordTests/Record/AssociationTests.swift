@@ -46,6 +46,15 @@ final class SelectLog: @unchecked Sendable {
         defer { lock.unlock() }
         return stored
     }
+
+    /// What `body` returns, with the SELECT statements `db` ran meanwhile.
+    static func logging<T>(_ db: Database, _ body: () throws -> T) rethrows -> (T, [String]) {
+        let log = SelectLog()
+        db.trace { log.append($0.sql) }
+        defer { db.trace(nil) }
+        let result = try body()
+        return (result, log.statements)
+    }
 }
 
 /// Associations: declared once, read as requests, eager loads and joins with exact SQL and values.
@@ -78,11 +87,7 @@ final class AssociationTests: XCTestCase {
     }
 
     private func logging<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
-        let log = SelectLog()
-        db.trace { log.append($0.sql) }
-        defer { db.trace(nil) }
-        let result = try body()
-        return (result, log.statements)
+        try SelectLog.logging(db, body)
     }
 
     func testDeclarationsDefaultTheirKeysAndForeignKeys() {
