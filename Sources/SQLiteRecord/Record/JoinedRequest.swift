@@ -1,6 +1,7 @@
 /// A request for records with their parent (``BelongsToAssociation``) or their one child
 /// (``HasOneAssociation``), in one query that joins the other table, made by
-/// ``QueryInterfaceRequest/including(required:)`` and ``QueryInterfaceRequest/including(optional:)``.
+/// ``QueryInterfaceRequest/including(required:)->JoinedRequest<Base,Parent>`` and
+/// ``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>`` (and their has-one twins).
 ///
 /// ```swift
 /// struct CityWithCountry: Decodable {
@@ -27,10 +28,11 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
 
     /// The records with their parents or children, each as a value of `type`, whose keys are the base type's
     /// name in lower camel case (`city`) and the association's key (`country`, an Optional for
-    /// ``QueryInterfaceRequest/including(optional:)``).
+    /// ``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>``).
     /// - Throws: ``RecordError/missingParent(table:column:value:parentTable:)`` for a required parent that no
-    ///   row holds (a required has-one child that is missing leaves its parent out instead), ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign
-    ///   key or key column or `type`'s keys do not match; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
+    ///   row holds (a required has-one child that is missing leaves its parent out instead),
+    ///   ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key or key
+    ///   column or `type`'s keys do not match; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
     public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
         let baseKey = AssociationLink.lowerCamelName(of: Base.self)
         return try fetchPairs(db).map { record, associated in

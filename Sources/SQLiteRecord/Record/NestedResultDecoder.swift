@@ -75,7 +75,8 @@ private struct NestedResultContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
 }
 
-/// An Optional seen through `Any`: a nil parent of ``QueryInterfaceRequest/including(optional:)``.
+/// An Optional seen through `Any`: a nil parent or child of an optional joined fetch
+/// (``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>``).
 private protocol OptionalValue {
     var isNil: Bool { get }
 }
