@@ -34,12 +34,11 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
     ///   ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key or key
     ///   column or `type`'s keys do not match; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
     public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
-        let baseKey = AssociationLink.lowerCamelName(of: Base.self)
-        return try fetchPairs(db).map { record, associated in
+        try fetchPairs(db).map { record, associated in
             let value: Any = isRequired ? (associated as Any) : (associated as Associated? as Any)
             return try T(
                 from: NestedResultDecoder(
-                    values: [(baseKey, record), (link.key, value)], association: link.description, resultType: T.self))
+                    values: [(link.originKey, record), (link.key, value)], association: link, resultType: T.self))
         }
     }
 

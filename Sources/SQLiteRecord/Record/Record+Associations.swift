@@ -35,7 +35,8 @@ extension Record {
         _ child: Child.Type, _ kind: String, _ key: String, _ foreignKey: String?
     ) -> AssociationLink {
         AssociationLink(
-            key: key, declaration: "\(Self.self).\(kind)(\(Child.self)) \"\(key)\"", childTable: Child.tableName,
+            key: key, originKey: AssociationLink.lowerCamelName(of: Self.self),
+            declaration: "\(Self.self).\(kind)(\(Child.self)) \"\(key)\"", childTable: Child.tableName,
             parentTable: tableName, foreignKey: foreignKey ?? AssociationLink.conventionalForeignKey(for: Self.self),
             parentKey: primaryKeyColumn)
     }
@@ -57,7 +58,8 @@ extension Record {
     ) -> BelongsToAssociation<Self, Parent> {
         let key = key ?? AssociationLink.lowerCamelName(of: Parent.self)
         let link = AssociationLink(
-            key: key, declaration: "\(Self.self).belongsTo(\(Parent.self)) \"\(key)\"", childTable: tableName,
+            key: key, originKey: AssociationLink.lowerCamelName(of: Self.self),
+            declaration: "\(Self.self).belongsTo(\(Parent.self)) \"\(key)\"", childTable: tableName,
             parentTable: Parent.tableName,
             foreignKey: foreignKey ?? AssociationLink.conventionalForeignKey(for: Parent.self),
             parentKey: Parent.primaryKeyColumn)

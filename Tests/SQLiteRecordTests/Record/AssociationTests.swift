@@ -143,6 +143,41 @@ final class AssociationTests: XCTestCase {
         XCTAssertEqual(groups.first?.1.map(\.name), ["Lyon", "Paris"])
     }
 
+    func testEagerLoadOfTwoAssociationsRunsOneQueryMoreForTheSecond() throws {
+        struct CountryWithCitiesBySize: Decodable, Equatable {
+            var country: Country
+            var bigCities: [City]
+            var smallCities: [City]
+        }
+        let big = Country.hasMany(City.self, key: "bigCities").filter(Column("population") >= 1_000_000)
+            .order(Column("name").ascending)
+        let small = Country.hasMany(City.self, key: "smallCities").filter(Column("population") < 1_000_000)
+            .order(Column("name").ascending)
+        let request = Country.order(Column("name").ascending).including(all: big).including(all: small)
+        let (rows, statements) = try logging { try request.fetch(db, as: CountryWithCitiesBySize.self) }
+        XCTAssertEqual(rows.map(\.country.name), ["France", "Japan", "Nauru"])
+        XCTAssertEqual(rows.map { $0.bigCities.map(\.name) }, [["Paris"], ["Osaka", "Tokyo"], []])
+        XCTAssertEqual(rows.map { $0.smallCities.map(\.name) }, [["Lyon", "Nice"], [], []])
+        XCTAssertEqual(statements.count, 3)
+        XCTAssertEqual(statements.first, #"SELECT * FROM "countries" ORDER BY "name" ASC"#)
+        XCTAssertEqual(
+            statements.last,
+            #"SELECT * FROM "cities" WHERE "population" < ? AND "country_id" IN (?, ?, ?) ORDER BY "name" ASC"#)
+        // fetchGroups gives the children of the first association.
+        XCTAssertEqual(try request.fetchGroups(db).map { $0.1.count }, [1, 2, 0])
+    }
+
+    func testTwoAssociationsOfOneEagerLoadWithOneKeyAreAnError() throws {
+        struct Whatever: Decodable {}
+        let request = Country.including(all: Country.cities).including(all: Country.cities.limit(1))
+        XCTAssertThrowsError(try request.fetch(db, as: Whatever.self)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #"Association Country.hasMany(City) "cities": "cities"."country_id" -> "countries"."id": another "#
+                    + #"association of the same eager load has the key "cities": give one another name with `key:`"#)
+        }
+    }
+
     func testJoinedFetchKeepsTheTablesColumnsApart() throws {
         let request = City.filter(Column("population") > 1_000_000).order(Column("name").ascending)
             .including(required: City.country)

@@ -118,6 +118,27 @@ final class RecordChildrenDeclaredTests: XCTestCase {
         XCTAssertEqual(try Player.fetch(db, orderBy: [.ascending("id")]), players)
     }
 
+    func testAnEagerLoadGroupsChildrenByATextKeyInAnyOrder() throws {
+        struct TeamWithPlayers: Decodable {
+            var team: Team
+            var players: [Player]
+        }
+        let lionsID = try XCTUnwrap(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let bearsID = try XCTUnwrap(UUID(uuidString: "0C247A3E-C36C-495A-93FC-E621E1F86E5F"))
+        var lions = Team(id: lionsID, name: "Lions")
+        var bears = Team(id: bearsID, name: "Bears")
+        var lionPlayers = ["Ada", "Cy", "Eve"].map { Player(id: nil, teamId: nil, name: $0) }
+        var bearPlayers = ["Bo", "Di"].map { Player(id: nil, teamId: nil, name: $0) }
+        try lions.save(db, children: &lionPlayers)
+        try bears.save(db, children: &bearPlayers)
+        // By name, the players alternate between the teams: each team's run of children comes back.
+        let teams = try Team.order(Column("name").ascending)
+            .including(all: Team.hasMany(Player.self).order(Column("name").ascending))
+            .fetch(db, as: TeamWithPlayers.self)
+        XCTAssertEqual(teams.map(\.team.name), ["Bears", "Lions"])
+        XCTAssertEqual(teams.map { $0.players.map(\.name) }, [["Bo", "Di"], ["Ada", "Cy", "Eve"]])
+    }
+
     func testAFailingChildRestoresEveryRecordAndRow() throws {
         var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
         // The second town has no name: its insert breaks NOT NULL after its foreign key was set.
