@@ -36,11 +36,14 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
         }
         return try Base.explainingMissingTable {
             var keys = Set([link.originKey, link.key])
-            for loader in more where !keys.insert(loader.link.key).inserted {
-                throw RecordError.invalidAssociation(
-                    association: loader.link.description,
-                    reason: "another association of the same eager load has the key \"\(loader.link.key)\": "
-                        + "give one another name with `key:`")
+            for loader in more {
+                try loader.link.check(db)
+                if !keys.insert(loader.link.key).inserted {
+                    throw RecordError.invalidAssociation(
+                        association: loader.link.description,
+                        reason: "another association of the same eager load has the key \"\(loader.link.key)\": "
+                            + "give one another name with `key:`")
+                }
             }
             let (parents, parentKeys, distinctKeys) = try fetchParents(db)
             let children = try association.children(db, of: distinctKeys)
@@ -114,12 +117,11 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
 
 extension HasManyAssociation {
     /// The children of the parents whose keys are `keys`, by parent key, in one query
-    /// (`WHERE "fk" IN (...)`); the association's limit applies per parent. No query for no keys.
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the child table lacks the
-    ///   foreign key, or what the query throws.
+    /// (`WHERE "fk" IN (...)`); the association's limit applies per parent. No query for no keys. The
+    /// caller has checked the link (``AssociationLink/check(_:)``).
+    /// - Throws: what the query throws.
     func children(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: [Destination]] {
         guard !keys.isEmpty else { return [:] }
-        try link.check(db)
         // The association's limit is per parent: every matching child is read, the first ones kept.
         var request = self.request
         let perParent = request.limitCount

@@ -178,6 +178,21 @@ final class AssociationTests: XCTestCase {
         }
     }
 
+    func testASecondAssociationWhoseForeignKeyTheTableLacksIsAnErrorNamingIt() throws {
+        struct Whatever: Decodable {}
+        let wrong = Country.hasMany(City.self, key: "towns", using: "nation_id")
+        let request = Country.including(all: Country.cities).including(all: wrong)
+        let (result, statements) = logging { Result { try request.fetch(db, as: Whatever.self) } }
+        XCTAssertThrowsError(try result.get()) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #"Association Country.hasMany(City) "towns": "cities"."nation_id" -> "countries"."id": "#
+                    + #"table "cities" has no column "nation_id"; its columns are: "id", "country_id", "name", "#
+                    + #""population", "founded_at" (name the foreign key with `using:`)"#)
+        }
+        XCTAssertEqual(statements, [], "nothing runs before the associations are checked")
+    }
+
     func testJoinedFetchKeepsTheTablesColumnsApart() throws {
         let request = City.filter(Column("population") > 1_000_000).order(Column("name").ascending)
             .including(required: City.country)
