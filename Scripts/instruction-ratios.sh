@@ -55,6 +55,9 @@ report W4-request '*LibraryWorkloadsO21fetchByCountryRequest_*KXEfU_' '*Baseline
 report W5-row '*LibraryWorkloadsO13decodeAllRows*KXEfU_' '*BaselineWorkloadsO8fetchAll*'
 # W7 and W7-full run the same functions on an empty and on a full table; W7-partial and W7-changes are
 # measured against the same hand-written UPDATE loop (20,000 updates drawn as W3 draws its lookups).
+# W6: every country with all its cities in one eager load, against the hand-written two-query loop (the
+# baseline's pattern is anchored so that a thunk named after it does not toggle collection off inside it).
+report W6 '*LibraryWorkloadsO9eagerLoad*KXEfU_' '$s17SQLiteRecordBench17BaselineWorkloadsO9eagerLoad2in*'
 report W7 '*LibraryWorkloadsO6upsert*KXEfU_' '*BaselineWorkloadsO6upsert*'
 report W7-full '*LibraryWorkloadsO6upsert*KXEfU_' '*BaselineWorkloadsO6upsert*'
 report W7-partial '*LibraryWorkloadsO16updatePopulation*KXEfU_' '*BaselineWorkloadsO16updatePopulation*'

@@ -250,6 +250,26 @@ struct BookWithAuthor: Decodable {
     var author: Author
 }
 
+struct Portrait: Record {
+    var id: Int64?
+    var authorId: Int64?
+    var painter: String
+    static let tableName = "portraits"
+    enum CodingKeys: String, CodingKey {
+        case id, painter
+        case authorId = "author_id"
+    }
+}
+
+extension Author {
+    static let portrait = hasOne(Portrait.self)  // "portraits"."author_id" -> "authors"."id"
+}
+
+struct AuthorWithPortrait: Decodable {
+    var author: Author
+    var portrait: Portrait?
+}
+
 // WritingRecords.md
 
 struct Visit: Record {
@@ -880,6 +900,8 @@ final class DocCArticleSnippetTests: XCTestCase {
                 CREATE TABLE books (
                     id INTEGER PRIMARY KEY, author_id INTEGER REFERENCES authors(id), title TEXT NOT NULL,
                     published_at TEXT);
+                CREATE TABLE portraits (
+                    id INTEGER PRIMARY KEY, author_id INTEGER UNIQUE REFERENCES authors(id), painter TEXT NOT NULL);
                 """)
         var austen = Author(id: nil, name: "Jane Austen")
         var shelley = Author(id: nil, name: "Mary Shelley")
@@ -915,6 +937,19 @@ final class DocCArticleSnippetTests: XCTestCase {
             try Book.filter(Column("title").hasPrefix("E")).including(required: Book.author).sql(db).sql,
             ##"SELECT "books".*, "authors"."id" AS "#author", "authors".* FROM "books" LEFT JOIN "authors" "##
                 + #"ON "authors"."id" = "books"."author_id" WHERE "books"."title" LIKE ? ESCAPE '\'"#)
+
+        var portrait = Portrait(id: nil, authorId: austen.id, painter: "Cassandra Austen")
+        try portrait.save(db)
+        let withPortraits = try Author.order(Column("name").ascending).including(optional: Author.portrait)
+            .fetch(db, as: AuthorWithPortrait.self)
+        XCTAssertEqual(withPortraits.map(\.portrait?.painter), ["Cassandra Austen", nil])
+        XCTAssertEqual(try austen.request(for: Author.portrait).fetchOne(db)?.painter, "Cassandra Austen")
+        XCTAssertEqual(try Author.including(required: Author.portrait).fetchPairs(db).map(\.0.name), ["Jane Austen"])
+        XCTAssertEqual(try Author.filter(Author.portrait.exists).fetch(db).map(\.name), ["Jane Austen"])
+        XCTAssertEqual(
+            try Author.including(optional: Author.portrait).sql(db).sql,
+            ##"SELECT "authors".*, "portraits"."author_id" AS "#portrait", "portraits".* FROM "authors" LEFT JOIN "##
+                + #""portraits" ON "portraits"."author_id" = "authors"."id""#)
     }
 
     func testTheArticlesShowThisCode() throws {
@@ -940,7 +975,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 39, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 40, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

@@ -54,6 +54,25 @@ struct StatementRow {
         return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
+    /// True when column `index` of the current row is `value`, of the same storage class, compared without
+    /// copying the column into a ``SQLiteValue``; NULL holds no value, not even `.null`.
+    func holds(_ value: SQLiteValue, at index: Int32) -> Bool {
+        switch (value, sqlite3_column_type(handle, index)) {
+        case (.integer(let integer), SQLITE_INTEGER): return int64(at: index) == integer
+        case (.text(let text), SQLITE_TEXT):
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard text.utf8.count == count else { return false }
+            guard count > 0, let column = sqlite3_column_text(handle, index) else { return true }
+            let equal = text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.baseAddress.map { memcmp($0, column, count) == 0 } ?? false
+            }
+            return equal ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: column, count: count))
+        case (.real(let real), SQLITE_FLOAT): return double(at: index) == real
+        case (.blob(let blob), SQLITE_BLOB): return data(at: index) == blob
+        default: return false
+        }
+    }
+
     /// Column `index` of the current row with the storage class SQLite holds it in.
     func value(at index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, index) {

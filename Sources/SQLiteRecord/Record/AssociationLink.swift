@@ -4,6 +4,9 @@
 struct AssociationLink: Sendable {
     /// The association's name, also the key of its values in a nested result.
     let key: String
+    /// The key of the declaring type's record in a nested result: its name in lower camel case (`country`
+    /// for `Country.hasMany(City)`). Made once with the declaration, since naming a type is slow.
+    let originKey: String
     /// How the declaration reads, for errors: `City.belongsTo(Country) "country"`.
     let declaration: String
     let childTable: String

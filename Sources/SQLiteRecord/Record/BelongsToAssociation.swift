@@ -24,8 +24,8 @@ public struct BelongsToAssociation<Origin: Record, Destination: Record>: Sendabl
     public var foreignKey: String { link.foreignKey }
 
     /// Only the parents that match `predicate`: in a joined fetch, the children of other parents are left
-    /// out (``QueryInterfaceRequest/including(required:)``) or have a nil parent
-    /// (``QueryInterfaceRequest/including(optional:)``).
+    /// out (``QueryInterfaceRequest/including(required:)->JoinedRequest<Base,Parent>``) or have a nil parent
+    /// (``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>``).
     public func filter(_ predicate: some SQLExpressible) -> Self {
         var association = self
         association.request = request.filter(predicate)

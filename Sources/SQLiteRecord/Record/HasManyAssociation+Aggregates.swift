@@ -10,7 +10,8 @@ extension HasManyAssociation {
     ///     .fetch(db)
     /// ```
     public var exists: SQLExpression {
-        SQLExpression(.subquery(AssociationSubquery(prefix: "EXISTS (SELECT 1", body: Result { try subqueryBody() })))
+        SQLExpression(
+            .subquery(AssociationSubquery(prefix: "EXISTS (SELECT 1", body: Result { try link.subqueryBody(request) })))
     }
 
     /// The number of a parent's children that match the association's filter:
@@ -22,24 +23,8 @@ extension HasManyAssociation {
     ///     .order(Country.cities.count.descending).fetch(db, as: CountryCount.self)
     /// ```
     public var count: SQLExpression {
-        SQLExpression(.subquery(AssociationSubquery(prefix: "(SELECT count(*)", body: Result { try subqueryBody() })))
-    }
-
-    /// ` FROM "child" WHERE "child"."fk" = "parent"."key" AND (filter))`, with the filter's arguments.
-    /// Made when the expression is (a value of the filter that does not encode is thrown when the request
-    /// that holds the expression runs).
-    private func subqueryBody() throws -> (String, StatementArguments) {
-        var sql =
-            " FROM " + SQLIdentifier.quoted(link.childTable) + " WHERE " + SQLIdentifier.quoted(link.childTable)
-            + "." + SQLIdentifier.quoted(link.foreignKey) + " = " + SQLIdentifier.quoted(link.parentTable) + "."
-            + SQLIdentifier.quoted(link.parentKey)
-        guard let filter = request.filter else { return (sql + ")", []) }
-        var compiler = RequestCompiler(
-            binding: RecordRequestBinding<Destination>(), table: link.childTable, isWriting: true)
-        compiler.qualifier = link.childTable
-        try compiler.condition(filter)
-        sql += " AND (" + compiler.sql + "))"
-        return (sql, compiler.arguments)
+        SQLExpression(
+            .subquery(AssociationSubquery(prefix: "(SELECT count(*)", body: Result { try link.subqueryBody(request) })))
     }
 }
 
@@ -54,4 +39,22 @@ struct AssociationSubquery: Sendable {
     /// The rest of the SQL with its arguments.
     /// - Throws: what compiling the association's filter threw.
     func compile() throws -> (String, StatementArguments) { try body.get() }
+}
+
+extension AssociationLink {
+    /// ` FROM "child" WHERE "child"."fk" = "parent"."key" AND (filter))`, with the filter's arguments: the
+    /// body of a subquery on the children of the parent row the outer query is on.
+    /// - Throws: what compiling `children`'s filter throws (a value that does not encode).
+    func subqueryBody<Child: Record>(_ children: QueryInterfaceRequest<Child>) throws -> (String, StatementArguments) {
+        var sql =
+            " FROM " + SQLIdentifier.quoted(childTable) + " WHERE " + SQLIdentifier.quoted(childTable) + "."
+            + SQLIdentifier.quoted(foreignKey) + " = " + SQLIdentifier.quoted(parentTable) + "."
+            + SQLIdentifier.quoted(parentKey)
+        guard let filter = children.filter else { return (sql + ")", []) }
+        var compiler = RequestCompiler(binding: RecordRequestBinding<Child>(), table: childTable, isWriting: true)
+        compiler.qualifier = childTable
+        try compiler.condition(filter)
+        sql += " AND (" + compiler.sql + "))"
+        return (sql, compiler.arguments)
+    }
 }

@@ -38,7 +38,7 @@ public struct HasManyAssociation<Origin: Record, Destination: Record>: Sendable 
     }
 
     /// At most `limit` children per parent in an eager load (the first ones in the association's order);
-    /// in ``Record/request(for:)->QueryInterfaceRequest<Child>``, at most `limit` rows.
+    /// in ``Record/request(for:)-(HasManyAssociation<Self,Child>)``, at most `limit` rows.
     public func limit(_ limit: Int) -> Self {
         var association = self
         association.request = request.limit(limit)

@@ -17,84 +17,92 @@
 public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
     let base: QueryInterfaceRequest<Base>
     let association: HasManyAssociation<Base, Child>
+    /// The associations added with ``including(all:)``, each loaded by one more query.
+    var more: [any EagerLoadedAssociation] = []
 
     /// The parents with their children, each as a value of `type`.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key
-    ///   or key column, or `type`'s keys are not the two the request provides; otherwise as
-    ///   ``QueryInterfaceRequest/fetch(_:)``.
+    ///   or key column, two associations have one key, or `type`'s keys are not the ones the request
+    ///   provides; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
     public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
-        let baseKey = AssociationLink.lowerCamelName(of: Base.self)
-        return try fetchGroups(db).map { parent, children in
-            try T(
-                from: NestedResultDecoder(
-                    values: [(baseKey, parent), (association.key, children)],
-                    association: association.link.description, resultType: T.self))
+        let link = association.link
+        guard !more.isEmpty else {
+            return try fetchGroups(db).map { parent, children in
+                try T(
+                    from: NestedResultDecoder(
+                        values: [(link.originKey, parent), (link.key, children)], association: link,
+                        resultType: T.self))
+            }
+        }
+        return try Base.explainingMissingTable {
+            var keys = Set([link.originKey, link.key])
+            for loader in more {
+                try loader.link.check(db)
+                if !keys.insert(loader.link.key).inserted {
+                    throw RecordError.invalidAssociation(
+                        association: loader.link.description,
+                        reason: "another association of the same eager load has the key \"\(loader.link.key)\": "
+                            + "give one another name with `key:`")
+                }
+            }
+            let (parents, parentKeys, distinctKeys) = try fetchParents(db)
+            let children = try association.children(db, of: distinctKeys)
+            let others = try more.map { try $0.loadChildren(db, of: distinctKeys) }
+            return try zip(parents, parentKeys).map { parent, key in
+                var values: [(key: String, value: Any)] = [(link.originKey, parent), (link.key, children[key] ?? [])]
+                for (loader, loaded) in zip(more, others) {
+                    values.append((loader.link.key, loaded[key] ?? loader.noChildren))
+                }
+                return try T(from: NestedResultDecoder(values: values, association: link, resultType: T.self))
+            }
         }
     }
 
-    /// The parents with their children, as pairs.
+    /// The parents with their children, as pairs: the children of the association this request was made
+    /// with, not those of associations added with ``including(all:)`` (which ``fetch(_:as:)`` gives).
     /// - Throws: as ``fetch(_:as:)``.
     public func fetchGroups(_ db: Database) throws -> [(Base, [Child])] {
         try Base.explainingMissingTable {
-            let link = association.link
-            try link.check(db)
-            guard base.selection.isEmpty else {
-                throw RecordError.invalidQuery(
-                    table: Base.tableName, reason: "including(all:) needs whole records: remove the select(...)")
-            }
-            let parentQuery = try base.compiled(db, .select)
-            var parents: [Base] = []
-            var keys: [SQLiteValue] = []
-            try db.withStatement(sql: parentQuery.sql, arguments: parentQuery.arguments) { statement in
-                let keyIndex = try Self.index(of: link.parentKey, in: statement, table: Base.tableName)
-                let context = RowDecodingContext(
-                    statement: statement, tableName: Base.tableName, missingOptionalColumnIsNil: false,
-                    decoder: Base.rowDecoder)
-                while try statement.step() {
-                    parents.append(try context.decodeRow(Base.self))
-                    keys.append(statement.value(at: keyIndex))
-                }
-            }
-            var seen = Set<SQLiteValue>()
-            let distinctKeys = keys.filter { $0 != .null && seen.insert($0).inserted }
-            var children: [SQLiteValue: [Child]] = [:]
-            if !distinctKeys.isEmpty {
-                // The association's limit is per parent: every matching child is read, the first ones kept.
-                var request = association.request
-                let perParent = request.limitCount
-                request.limitCount = nil
-                request.offsetCount = nil
-                request = request.filter(
-                    SQLExpression(
-                        .list(.column(Column(link.foreignKey)), distinctKeys.map { .forms([$0]) }, negated: false)))
-                let childQuery = try request.compiled(db, .select)
-                try db.withStatement(sql: childQuery.sql, arguments: childQuery.arguments) { statement in
-                    let keyIndex = try Self.index(of: link.foreignKey, in: statement, table: Child.tableName)
-                    let context = RowDecodingContext(
-                        statement: statement, tableName: Child.tableName, missingOptionalColumnIsNil: false,
-                        decoder: Child.rowDecoder)
-                    // Children arrive grouped by parent when SQLite walks the foreign key's index: a run of
-                    // one key fills a local array, hashed into the dictionary once when the key changes.
-                    var runKey = SQLiteValue.null
-                    var run: [Child] = []
-                    while try statement.step() {
-                        let key = statement.value(at: keyIndex)
-                        if key != runKey {
-                            if !run.isEmpty { children[runKey, default: []] += run }
-                            run = children.removeValue(forKey: key) ?? []
-                            runKey = key
-                        }
-                        if let perParent, run.count >= perParent { continue }
-                        run.append(try context.decodeRow(Child.self))
-                    }
-                    if !run.isEmpty { children[runKey, default: []] += run }
-                }
-            }
+            let (parents, keys, distinctKeys) = try fetchParents(db)
+            let children = try association.children(db, of: distinctKeys)
             var groups: [(Base, [Child])] = []
             groups.reserveCapacity(parents.count)
             for (parent, key) in zip(parents, keys) { groups.append((parent, children[key] ?? [])) }
             return groups
         }
+    }
+
+    /// These records with their children by `association` too, read by one more query: a country with its
+    /// cities and its airports, into a nested result with one more key (`var airports: [Airport]`).
+    public func including<Other>(all association: HasManyAssociation<Base, Other>) -> Self {
+        var request = self
+        request.more.append(association)
+        return request
+    }
+
+    /// The parents, their keys in the same order, and the distinct keys that are not NULL.
+    private func fetchParents(_ db: Database) throws -> ([Base], [SQLiteValue], [SQLiteValue]) {
+        let link = association.link
+        try link.check(db)
+        guard base.selection.isEmpty else {
+            throw RecordError.invalidQuery(
+                table: Base.tableName, reason: "including(all:) needs whole records: remove the select(...)")
+        }
+        let parentQuery = try base.compiled(db, .select)
+        var parents: [Base] = []
+        var keys: [SQLiteValue] = []
+        try db.withStatement(sql: parentQuery.sql, arguments: parentQuery.arguments) { statement in
+            let keyIndex = try Self.index(of: link.parentKey, in: statement, table: Base.tableName)
+            let context = RowDecodingContext(
+                statement: statement, tableName: Base.tableName, missingOptionalColumnIsNil: false,
+                decoder: Base.rowDecoder)
+            while try statement.step() {
+                parents.append(try context.decodeRow(Base.self))
+                keys.append(statement.value(at: keyIndex))
+            }
+        }
+        var seen = Set<SQLiteValue>()
+        return (parents, keys, keys.filter { $0 != .null && seen.insert($0).inserted })
     }
 
     /// The index of the result column `name`, as SQLite matches names.
@@ -105,6 +113,69 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
         }
         return Int32(index)
     }
+}
+
+extension HasManyAssociation {
+    /// The children of the parents whose keys are `keys`, by parent key, in one query
+    /// (`WHERE "fk" IN (...)`); the association's limit applies per parent. No query for no keys. The
+    /// caller has checked the link (``AssociationLink/check(_:)``).
+    /// - Throws: what the query throws.
+    func children(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: [Destination]] {
+        guard !keys.isEmpty else { return [:] }
+        // The association's limit is per parent: every matching child is read, the first ones kept.
+        var request = self.request
+        let perParent = request.limitCount
+        request.limitCount = nil
+        request.offsetCount = nil
+        request = request.filter(
+            SQLExpression(.list(.column(Column(link.foreignKey)), keys.map { .forms([$0]) }, negated: false)))
+        let childQuery = try request.compiled(db, .select)
+        var children: [SQLiteValue: [Destination]] = [:]
+        try db.withStatement(sql: childQuery.sql, arguments: childQuery.arguments) { statement in
+            let keyIndex = try IncludingAllRequest<Origin, Destination>.index(
+                of: link.foreignKey, in: statement, table: Destination.tableName)
+            let context = RowDecodingContext(
+                statement: statement, tableName: Destination.tableName, missingOptionalColumnIsNil: false,
+                decoder: Destination.rowDecoder)
+            // Children arrive grouped by parent when SQLite walks the foreign key's index: a run of one key
+            // fills a local array, hashed into the dictionary once when the key changes. The run of a key
+            // is taken out of the dictionary when the key comes back, so storing it never copies its records.
+            var runKey = SQLiteValue.null
+            var run: [Destination] = []
+            // Reserving before the loop makes the compiler look up the metadata of `[Destination]` once
+            // rather than before every append (this code runs unspecialized).
+            run.reserveCapacity(4)
+            while try statement.step() {
+                if !statement.row.holds(runKey, at: keyIndex) {
+                    if !run.isEmpty { children[runKey] = run }
+                    runKey = statement.value(at: keyIndex)
+                    run = children.removeValue(forKey: runKey) ?? []
+                }
+                if let perParent, run.count >= perParent { continue }
+                run.append(try context.decodeRow(Destination.self))
+            }
+            if !run.isEmpty { children[runKey] = run }
+        }
+        return children
+    }
+}
+
+/// One more association of an eager load, with its child type erased: what
+/// ``IncludingAllRequest/including(all:)`` adds to a request.
+protocol EagerLoadedAssociation: Sendable {
+    var link: AssociationLink { get }
+    /// ``HasManyAssociation/children(_:of:)``, each parent's children a `[Child]` in an `Any`.
+    func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any]
+    /// The children of a parent that has none: an empty `[Child]`.
+    var noChildren: Any { get }
+}
+
+extension HasManyAssociation: EagerLoadedAssociation {
+    func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any] {
+        try children(db, of: keys)
+    }
+
+    var noChildren: Any { [Destination]() }
 }
 
 extension QueryInterfaceRequest {

@@ -1,5 +1,7 @@
-/// A request for records with their parent, in one query that joins the parent table, made by
-/// ``QueryInterfaceRequest/including(required:)`` and ``QueryInterfaceRequest/including(optional:)``.
+/// A request for records with their parent (``BelongsToAssociation``) or their one child
+/// (``HasOneAssociation``), in one query that joins the other table, made by
+/// ``QueryInterfaceRequest/including(required:)->JoinedRequest<Base,Parent>`` and
+/// ``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>`` (and their has-one twins).
 ///
 /// ```swift
 /// struct CityWithCountry: Decodable {
@@ -14,35 +16,38 @@
 ///
 /// Both tables may have columns of the same names (`id`, `name`): each record is decoded from its own
 /// table's columns, and the request's filters and orderings name the base table's columns.
-public struct JoinedRequest<Base: Record, Parent: Record>: Sendable {
+public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
     let base: QueryInterfaceRequest<Base>
-    let association: BelongsToAssociation<Base, Parent>
+    let link: AssociationLink
+    /// The association's filter on the joined records.
+    let joined: QueryInterfaceRequest<Associated>
+    /// True when the joined table holds the foreign key (a has-one child), false when the base table does
+    /// (a belongs-to parent).
+    let joinsChild: Bool
     let isRequired: Bool
 
-    /// The records with their parents, each as a value of `type`, whose keys are the base type's name in
-    /// lower camel case (`city`) and the association's key (`country`, an Optional for
-    /// ``QueryInterfaceRequest/including(optional:)``).
+    /// The records with their parents or children, each as a value of `type`, whose keys are the base type's
+    /// name in lower camel case (`city`) and the association's key (`country`, an Optional for
+    /// ``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>``).
     /// - Throws: ``RecordError/missingParent(table:column:value:parentTable:)`` for a required parent that no
-    ///   row holds, ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign
-    ///   key or key column or `type`'s keys do not match; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
+    ///   row holds (a required has-one child that is missing leaves its parent out instead),
+    ///   ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key or key
+    ///   column or `type`'s keys do not match; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
     public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
-        let baseKey = AssociationLink.lowerCamelName(of: Base.self)
-        return try fetchPairs(db).map { record, parent in
-            let parentValue: Any = isRequired ? (parent as Any) : (parent as Parent? as Any)
+        try fetchPairs(db).map { record, associated in
+            let value: Any = isRequired ? (associated as Any) : (associated as Associated? as Any)
             return try T(
                 from: NestedResultDecoder(
-                    values: [(baseKey, record), (association.key, parentValue)],
-                    association: association.link.description, resultType: T.self))
+                    values: [(link.originKey, record), (link.key, value)], association: link, resultType: T.self))
         }
     }
 
-    /// The records with their parents, as pairs (the parent nil only for an optional one).
+    /// The records with their parents or children, as pairs (nil only for an optional one).
     /// - Throws: as ``fetch(_:as:)``.
-    public func fetchPairs(_ db: Database) throws -> [(Base, Parent?)] {
+    public func fetchPairs(_ db: Database) throws -> [(Base, Associated?)] {
         try Base.explainingMissingTable {
             let query = try sql(db)
             return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
-                let link = association.link
                 let names = statement.columnNames
                 let marker = Self.marker(link)
                 guard let boundary = names.firstIndex(of: marker) else {
@@ -52,24 +57,25 @@ public struct JoinedRequest<Base: Record, Parent: Record>: Sendable {
                     names[..<boundary].firstIndex {
                         RowLayout.asciiLowercased($0) == RowLayout.asciiLowercased(link.foreignKey)
                     } ?? 0)
+                let associatedTable = joinsChild ? link.childTable : link.parentTable
                 let records = RowDecodingContext(
                     statement: statement, tableName: Base.tableName, missingOptionalColumnIsNil: false,
                     decoder: Base.rowDecoder, columnRange: 0..<boundary)
-                let parents = RowDecodingContext(
-                    statement: statement, tableName: Parent.tableName, missingOptionalColumnIsNil: false,
-                    decoder: Parent.rowDecoder, columnRange: (boundary + 1)..<names.count)
-                var pairs: [(Base, Parent?)] = []
+                let associated = RowDecodingContext(
+                    statement: statement, tableName: associatedTable, missingOptionalColumnIsNil: false,
+                    decoder: Associated.rowDecoder, columnRange: (boundary + 1)..<names.count)
+                var pairs: [(Base, Associated?)] = []
                 while try statement.step() {
                     let record = try records.decodeRow(Base.self)
                     if statement.value(at: Int32(boundary)) == .null {
                         if isRequired {
                             throw RecordError.missingParent(
                                 table: Base.tableName, column: link.foreignKey,
-                                value: statement.value(at: foreignKeyIndex).description, parentTable: Parent.tableName)
+                                value: statement.value(at: foreignKeyIndex).description, parentTable: link.parentTable)
                         }
                         pairs.append((record, nil))
                     } else {
-                        pairs.append((record, try parents.decodeRow(Parent.self)))
+                        pairs.append((record, try associated.decodeRow(Associated.self)))
                     }
                 }
                 return pairs
@@ -77,32 +83,38 @@ public struct JoinedRequest<Base: Record, Parent: Record>: Sendable {
         }
     }
 
-    /// The name of the result column that holds the parent's key and separates the two tables' columns.
+    /// The name of the result column that holds the joined row's key (the parent's key, or the child's
+    /// foreign key) and separates the two tables' columns; NULL when no row was joined.
     static func marker(_ link: AssociationLink) -> String { "#" + link.key }
 
     /// `SELECT "child".*, "parent"."key" AS "#key", "parent".* FROM "child" LEFT JOIN "parent" ON ...`: a
     /// LEFT JOIN in both cases, so that a required parent that is missing is an error rather than a row
     /// silently left out. A required parent's filter goes in WHERE (its children are left out), an
-    /// optional one's in ON (its children get nil).
+    /// optional one's in ON (its children get nil). A has-one child is joined the other way round
+    /// (`SELECT "parent".*, "child"."fk" AS "#key", "child".* FROM "parent" LEFT JOIN "child" ON ...`), with
+    /// its filter in ON, and a required child that is missing leaves its parent out (an inner JOIN): a parent
+    /// without a child is ordinary data, where a child without its parent is a broken foreign key.
     func sql(_ db: Database) throws -> SQLQuery {
-        let link = association.link
         try link.check(db)
         guard base.selection.isEmpty else {
             throw RecordError.invalidQuery(
                 table: Base.tableName, reason: "a joined fetch needs whole records: remove the select(...)")
         }
-        let parentTable = SQLIdentifier.quoted(link.parentTable)
-        let parentKey = parentTable + "." + SQLIdentifier.quoted(link.parentKey)
-        var on = parentKey + " = " + SQLIdentifier.quoted(link.childTable) + "." + SQLIdentifier.quoted(link.foreignKey)
+        let (table, column) = joinsChild ? (link.childTable, link.foreignKey) : (link.parentTable, link.parentKey)
+        let joinedTable = SQLIdentifier.quoted(table)
+        let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
+        let baseKey =
+            SQLIdentifier.quoted(Base.tableName) + "."
+            + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
+        var on = joinedKey + " = " + baseKey
         var onArguments = StatementArguments()
         var request = base
-        if let filter = association.request.filter {
-            var compiler = RequestCompiler(
-                binding: RecordRequestBinding<Parent>(), table: link.parentTable, isWriting: true)
-            compiler.qualifier = link.parentTable
+        if let filter = joined.filter {
+            var compiler = RequestCompiler(binding: RecordRequestBinding<Associated>(), table: table, isWriting: true)
+            compiler.qualifier = table
             try compiler.condition(filter)
-            try Parent.checkColumns(db, compiler.columns, aliases: [])
-            if isRequired {
+            try Associated.checkColumns(db, compiler.columns, aliases: [])
+            if isRequired && !joinsChild {
                 request = request.filter(SQLExpression(sql: compiler.sql, arguments: compiler.arguments))
             } else {
                 on += " AND (" + compiler.sql + ")"
@@ -112,8 +124,8 @@ public struct JoinedRequest<Base: Record, Parent: Record>: Sendable {
         var writer = RequestCompiler(binding: RecordRequestBinding<Base>(), table: Base.tableName, isWriting: true)
         writer.qualifier = Base.tableName
         writer.join = (
-            sql: " LEFT JOIN " + parentTable + " ON " + on,
-            selection: parentKey + " AS " + SQLIdentifier.quoted(Self.marker(link)) + ", " + parentTable + ".*",
+            sql: (isRequired && joinsChild ? " JOIN " : " LEFT JOIN ") + joinedTable + " ON " + on,
+            selection: joinedKey + " AS " + SQLIdentifier.quoted(Self.marker(link)) + ", " + joinedTable + ".*",
             arguments: onArguments
         )
         try writer.compile(request.parts, as: .select)
@@ -128,7 +140,8 @@ extension QueryInterfaceRequest {
     public func including<Parent>(
         required association: BelongsToAssociation<Base, Parent>
     ) -> JoinedRequest<Base, Parent> {
-        JoinedRequest(base: self, association: association, isRequired: true)
+        JoinedRequest(
+            base: self, link: association.link, joined: association.request, joinsChild: false, isRequired: true)
     }
 
     /// These records with their parent by `association`, in one query; the parent is nil when the foreign
@@ -136,7 +149,22 @@ extension QueryInterfaceRequest {
     public func including<Parent>(
         optional association: BelongsToAssociation<Base, Parent>
     ) -> JoinedRequest<Base, Parent> {
-        JoinedRequest(base: self, association: association, isRequired: false)
+        JoinedRequest(
+            base: self, link: association.link, joined: association.request, joinsChild: false, isRequired: false)
+    }
+
+    /// These records with their child by `association`, in one query; a record with no child (or none that
+    /// matches the association's filter) is left out (see ``JoinedRequest``).
+    public func including<Child>(required association: HasOneAssociation<Base, Child>) -> JoinedRequest<Base, Child> {
+        JoinedRequest(
+            base: self, link: association.link, joined: association.request, joinsChild: true, isRequired: true)
+    }
+
+    /// These records with their child by `association` or nil, in one query: an eager load into a nested
+    /// result whose child is an Optional (`var anthem: Anthem?`).
+    public func including<Child>(optional association: HasOneAssociation<Base, Child>) -> JoinedRequest<Base, Child> {
+        JoinedRequest(
+            base: self, link: association.link, joined: association.request, joinsChild: true, isRequired: false)
     }
 }
 
@@ -152,6 +180,20 @@ extension Record {
     public static func including<Parent>(
         optional association: BelongsToAssociation<Self, Parent>
     ) -> JoinedRequest<Self, Parent> {
+        all().including(optional: association)
+    }
+
+    /// Every record that has a child by `association`, with it: `Country.including(required: Country.anthem)`.
+    public static func including<Child>(
+        required association: HasOneAssociation<Self, Child>
+    ) -> JoinedRequest<Self, Child> {
+        all().including(required: association)
+    }
+
+    /// Every record with its child or nil: `Country.including(optional: Country.anthem)`.
+    public static func including<Child>(
+        optional association: HasOneAssociation<Self, Child>
+    ) -> JoinedRequest<Self, Child> {
         all().including(optional: association)
     }
 }

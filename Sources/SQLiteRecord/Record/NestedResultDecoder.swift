@@ -4,8 +4,8 @@
 struct NestedResultDecoder: Decoder {
     /// The values by key, in the order errors list them.
     let values: [(key: String, value: Any)]
-    /// What the request provides, for errors: `"country" (Country), "cities" ([City], Country.hasMany(City) ...)`.
-    let association: String
+    /// The association the request follows, named in errors.
+    let association: AssociationLink
     let resultType: Any.Type
 
     var codingPath: [any CodingKey] { [] }
@@ -30,7 +30,7 @@ struct NestedResultDecoder: Decoder {
     /// The error for a result type that asks for something the request does not provide.
     func mismatch(_ what: String) -> RecordError {
         RecordError.invalidAssociation(
-            association: association,
+            association: association.description,
             reason: "the nested result type \(resultType) \(what); it must be a struct whose keys are "
                 + values.map { "\"\($0.key)\" (\(type(of: $0.value)))" }.joined(separator: " and "))
     }
@@ -75,7 +75,8 @@ private struct NestedResultContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
 }
 
-/// An Optional seen through `Any`: a nil parent of ``QueryInterfaceRequest/including(optional:)``.
+/// An Optional seen through `Any`: a nil parent or child of an optional joined fetch
+/// (``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>``).
 private protocol OptionalValue {
     var isNil: Bool { get }
 }

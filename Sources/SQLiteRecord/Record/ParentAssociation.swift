@@ -24,3 +24,16 @@ extension BelongsToAssociation: ParentAssociation {
     /// `City.belongsTo(Country) "country": "cities"."country_id" -> "countries"."id"`.
     public var associationDescription: String { link.description }
 }
+
+/// A parent association whose parent type is known: how ``Record/save(_:children:)`` finds the child type's
+/// declaration of a link to the parent it saves.
+protocol ParentLink {
+    /// The link, when the association's parent type is `parent`; nil for another parent type.
+    func link(toParent parent: Any.Type) -> AssociationLink?
+}
+
+extension BelongsToAssociation: ParentLink {
+    func link(toParent parent: Any.Type) -> AssociationLink? {
+        parent == Destination.self ? link : nil
+    }
+}

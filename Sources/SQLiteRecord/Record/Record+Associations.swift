@@ -12,11 +12,33 @@ extension Record {
         _ child: Child.Type, key: String? = nil, using foreignKey: String? = nil
     ) -> HasManyAssociation<Self, Child> {
         let key = key ?? Child.tableName
-        let link = AssociationLink(
-            key: key, declaration: "\(Self.self).hasMany(\(Child.self)) \"\(key)\"", childTable: Child.tableName,
+        return HasManyAssociation(link: childLink(Child.self, "hasMany", key, foreignKey), request: Child.all())
+    }
+
+    /// Declares that each record of this type has at most one record of `child` type, whose foreign key
+    /// column holds this type's key (``Record/primaryKeyColumn``).
+    /// - Parameters:
+    ///   - child: The child record type.
+    ///   - key: The association's name, the key of the child in a nested result; by default the child type's
+    ///     name in lower camel case (`anthem` for `Anthem`).
+    ///   - foreignKey: The child table's column that holds the parent's key; by default the parent type's
+    ///     name in snake case with `_id` (`country_id` for `Country`).
+    public static func hasOne<Child: Record>(
+        _ child: Child.Type, key: String? = nil, using foreignKey: String? = nil
+    ) -> HasOneAssociation<Self, Child> {
+        let key = key ?? AssociationLink.lowerCamelName(of: Child.self)
+        return HasOneAssociation(link: childLink(Child.self, "hasOne", key, foreignKey), request: Child.all())
+    }
+
+    /// The link of a has-many or has-one declaration (`kind`) of this type to `child`.
+    private static func childLink<Child: Record>(
+        _ child: Child.Type, _ kind: String, _ key: String, _ foreignKey: String?
+    ) -> AssociationLink {
+        AssociationLink(
+            key: key, originKey: AssociationLink.lowerCamelName(of: Self.self),
+            declaration: "\(Self.self).\(kind)(\(Child.self)) \"\(key)\"", childTable: Child.tableName,
             parentTable: tableName, foreignKey: foreignKey ?? AssociationLink.conventionalForeignKey(for: Self.self),
             parentKey: primaryKeyColumn)
-        return HasManyAssociation(link: link, request: Child.all())
     }
 
     /// Declares that each record of this type belongs to a record of `parent` type, whose key
@@ -36,7 +58,8 @@ extension Record {
     ) -> BelongsToAssociation<Self, Parent> {
         let key = key ?? AssociationLink.lowerCamelName(of: Parent.self)
         let link = AssociationLink(
-            key: key, declaration: "\(Self.self).belongsTo(\(Parent.self)) \"\(key)\"", childTable: tableName,
+            key: key, originKey: AssociationLink.lowerCamelName(of: Self.self),
+            declaration: "\(Self.self).belongsTo(\(Parent.self)) \"\(key)\"", childTable: tableName,
             parentTable: Parent.tableName,
             foreignKey: foreignKey ?? AssociationLink.conventionalForeignKey(for: Parent.self),
             parentKey: Parent.primaryKeyColumn)
@@ -49,8 +72,18 @@ extension Record {
     ///
     /// The association's filter, order and limit come first; refinements are added to them.
     public func request<Child>(for association: HasManyAssociation<Self, Child>) -> QueryInterfaceRequest<Child> {
-        association.request.filter(
-            SQLExpression(.binary(.equal, .column(Column(association.foreignKey)), .value(.encodable(id)))))
+        association.request.filter(childFilter(association.link))
+    }
+
+    /// This record's child, as a request: `try france.request(for: Country.anthem).fetchOne(db)` runs
+    /// `SELECT * FROM "anthems" WHERE "country_id" = ? LIMIT ?`.
+    public func request<Child>(for association: HasOneAssociation<Self, Child>) -> QueryInterfaceRequest<Child> {
+        association.request.filter(childFilter(association.link))
+    }
+
+    /// `"fk" = ?` with this record's key: the condition on the children of this record.
+    private func childFilter(_ link: AssociationLink) -> SQLExpression {
+        SQLExpression(.binary(.equal, .column(Column(link.foreignKey)), .value(.encodable(id))))
     }
 
     /// This record's parent, as a request: `try paris.request(for: City.country).fetchOne(db)` runs

@@ -46,12 +46,32 @@ extension Record where Self: Sendable {
     /// ``save(children:)``, awaiting the queue. The parent and children change only when it succeeds.
     /// - Throws: as ``save(_:children:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func save<Child: Record & Sendable>(children: inout [Child]) async throws {
+        try await saveAwaitingQueue(children: &children) { parent, db, children in
+            try parent.save(db, children: &children)
+        }
+    }
+
+    /// ``save(children:for:)``, awaiting the queue. The parent and children change only when it succeeds.
+    /// - Throws: as ``save(_:children:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    public mutating func save<Child: Record & Sendable>(
+        children: inout [Child], for association: HasManyAssociation<Self, Child>
+    ) async throws {
+        try await saveAwaitingQueue(children: &children) { parent, db, children in
+            try parent.save(db, children: &children, for: association)
+        }
+    }
+
+    /// Runs `save` on copies of this record and `children` in a write of the default queue, and takes the
+    /// copies back when it succeeds.
+    private mutating func saveAwaitingQueue<Child: Record & Sendable>(
+        children: inout [Child], _ save: @escaping @Sendable (inout Self, Database, inout [Child]) throws -> Void
+    ) async throws {
         let parent = self
         let originalChildren = children
         let (savedParent, savedChildren) = try await RecordStore.defaultQueue().write { db in
             var parentCopy = parent
             var childrenCopy = originalChildren
-            try parentCopy.save(db, children: &childrenCopy)
+            try save(&parentCopy, db, &childrenCopy)
             return (parentCopy, childrenCopy)
         }
         self = savedParent

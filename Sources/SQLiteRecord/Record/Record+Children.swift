@@ -1,6 +1,13 @@
 extension Record {
-    /// Saves this record, then each child after calling its ``Record/bind(to:)`` with this record (which
-    /// has its id by then), all in one transaction.
+    /// Saves this record, then each child after setting its foreign key to this record's key (which it has
+    /// by then), all in one transaction.
+    ///
+    /// The foreign key comes from the child type's declaration: the one ``BelongsToAssociation`` to this
+    /// type that it lists in ``Record/parentAssociations`` (`static let parentAssociations:
+    /// [any ParentAssociation] = [country]`), so a type that declares its parent writes no
+    /// ``Record/bind(to:)``. The child's ``Record/bind(to:)`` is called after that, with this record: a type
+    /// that writes its own keeps it, and has the last word on every property. A child type that lists no
+    /// association to this type is bound by its ``Record/bind(to:)`` alone, as before associations.
     ///
     /// All or nothing, in the database and in memory: when any save fails, every row is rolled back and
     /// this record and `children` are put back exactly as they were before the call (no id is left on a
@@ -8,15 +15,40 @@ extension Record {
     /// ``DatabaseQueue/write(_:)-3p679``), the call runs in a savepoint and that guarantee covers the savepoint: a
     /// caller who later rolls back its own transaction owns the records it passed in, whose ids then name
     /// rows that no longer exist.
-    /// - Throws: the first error a save throws (``DatabaseError`` for a violated constraint,
-    ///   ``RecordError/recordNotFound(table:id:)`` for an update whose row is gone), after the rollback.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the child type lists two or more
+    ///   associations to this type (say which with ``save(_:children:for:)``) or a child encodes no foreign key
+    ///   column; otherwise the first error a save throws (``DatabaseError`` for a violated constraint,
+    ///   ``RecordError/recordNotFound(table:id:)`` for an update whose row is gone). Nothing is saved then.
     public mutating func save<Child: Record>(_ db: Database, children: inout [Child]) throws {
+        try save(db, children: &children, link: Self.declaredLink(to: Child.self))
+    }
+
+    /// Saves this record, then each child after setting the foreign key column of `association` to this
+    /// record's key, all in one transaction: ``save(_:children:)`` with the association named, for a child
+    /// type with two links to this type (`Country.hasMany(Flight.self, using: "origin_id")`) or one that does
+    /// not list its parent in ``Record/parentAssociations``. The child's ``Record/bind(to:)`` is called after,
+    /// as there.
+    /// - Throws: as ``save(_:children:)``.
+    public mutating func save<Child: Record>(
+        _ db: Database, children: inout [Child], for association: HasManyAssociation<Self, Child>
+    ) throws {
+        try save(db, children: &children, link: association.link)
+    }
+
+    /// The save of ``save(_:children:)``, setting each child's foreign key by `link` when there is one.
+    private mutating func save<Child: Record>(
+        _ db: Database, children: inout [Child], link: AssociationLink?
+    ) throws {
         let original = self
         let originalChildren = children
         do {
             try db.transaction(.immediate) {
                 try save(db)
+                let key = try link.map { try parentKeyValue(for: $0) }
                 for index in children.indices {
+                    if let link, let key {
+                        children[index] = try children[index].bound(by: link, to: key, in: db)
+                    }
                     children[index].bind(to: self)
                     try children[index].save(db)
                 }
@@ -28,16 +60,75 @@ extension Record {
         }
     }
 
+    /// The link of the one belongs-to association to `Child`'s parent type `Self` that `Child` lists in its
+    /// ``Record/parentAssociations``; nil when it lists none.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when it lists more than one.
+    static func declaredLink<Child: Record>(to child: Child.Type) throws -> AssociationLink? {
+        let links = Child.parentAssociations.compactMap { ($0 as? any ParentLink)?.link(toParent: Self.self) }
+        guard links.count > 1 else { return links.first }
+        throw RecordError.invalidAssociation(
+            association: links.map(\.description).joined(separator: " and "),
+            reason: "\(Child.self) lists \(links.count) associations to \(Self.self) in parentAssociations, so "
+                + "save(_:children:) cannot tell which foreign key to set: name one with save(_:children:for:)")
+    }
+
+    /// The value of this record's key column that `link`'s foreign key holds, as this record stores it.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no such
+    ///   column, or `EncodingError`.
+    private func parentKeyValue(for link: AssociationLink) throws -> SQLiteValue {
+        do {
+            return try storedValue(of: link.parentKey)
+        } catch RecordError.unknownColumn(_, _, let columns) {
+            throw RecordError.invalidAssociation(
+                association: link.description, reason: Self.encodesNoColumn(link.parentKey, columns))
+        }
+    }
+
+    /// This child with `link`'s foreign key column set to `key`.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no foreign
+    ///   key column, or the errors of ``settingColumn(_:to:in:)``.
+    private func bound(by link: AssociationLink, to key: SQLiteValue, in db: Database) throws -> Self {
+        do {
+            return try settingColumn(link.foreignKey, to: key, in: db)
+        } catch RecordError.unknownColumn(_, _, let columns) {
+            throw RecordError.invalidAssociation(
+                association: link.description, reason: Self.encodesNoColumn(link.foreignKey, columns))
+        }
+    }
+
+    /// `City encodes no "country_id" column; it encodes "id", "name"`.
+    private static func encodesNoColumn(_ column: String, _ columns: [String]) -> String {
+        "\(Self.self) encodes no \"\(column)\" column; it encodes "
+            + columns.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
     /// ``save(_:children:)`` through the default queue (``RecordStore``), in a transaction of its own.
     /// - Throws: as ``save(_:children:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func save<Child: Record>(children: inout [Child]) throws {
+        try saveInDefaultQueue(children: &children) { parent, db, children in try parent.save(db, children: &children) }
+    }
+
+    /// ``save(_:children:for:)`` through the default queue (``RecordStore``), in a transaction of its own.
+    /// - Throws: as ``save(_:children:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
+    public mutating func save<Child: Record>(
+        children: inout [Child], for association: HasManyAssociation<Self, Child>
+    ) throws {
+        try saveInDefaultQueue(children: &children) { parent, db, children in
+            try parent.save(db, children: &children, for: association)
+        }
+    }
+
+    /// Runs `save` in a write of the default queue.
+    private mutating func saveInDefaultQueue<Child: Record>(
+        children: inout [Child], _ save: (inout Self, Database, inout [Child]) throws -> Void
+    ) throws {
         let queue = try RecordStore.defaultQueue()
         // save(_:children:) restores the records when it throws; this restores them when the COMMIT after it
         // fails.
         let original = self
         let originalChildren = children
         do {
-            try queue.write { db in try save(db, children: &children) }
+            try queue.write { db in try save(&self, db, &children) }
         } catch {
             self = original
             children = originalChildren

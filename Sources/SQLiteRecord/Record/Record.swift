@@ -71,7 +71,10 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
     func didDelete(_ deleted: Bool)
 
     /// Called on each child before it is saved by a parent's `save(children:)`: set the child's foreign key
-    /// from the parent, which is saved and has its id by then. The default does nothing.
+    /// from the parent, which is saved and has its id by then. The default does nothing: a type that lists
+    /// its ``BelongsToAssociation`` to the parent in ``parentAssociations`` needs none, since the save sets
+    /// the declared foreign key first (see ``save(_:children:)``); a `bind(to:)` of the type's own runs after
+    /// that and has the last word.
     ///
     /// ```swift
     /// mutating func bind(to parent: any Record) {
@@ -80,8 +83,9 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
     /// ```
     mutating func bind(to parent: any Record)
     /// The type's ``BelongsToAssociation``s, for ``createTable(in:ifNotExists:)`` (which writes each foreign
-    /// key's `REFERENCES` clause and an index on it) and ``validateSchema(in:)`` (which checks them against
-    /// the table's foreign keys). Empty by default.
+    /// key's `REFERENCES` clause and an index on it), ``validateSchema(in:)`` (which checks them against
+    /// the table's foreign keys) and a parent's ``save(_:children:)`` (which sets the foreign key of the one
+    /// listed to the parent's type). Empty by default.
     ///
     /// ```swift
     /// static let country = belongsTo(Country.self, onDelete: .cascade)

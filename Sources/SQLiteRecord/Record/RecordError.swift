@@ -51,8 +51,9 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// nested result type asks for keys the request does not provide. `association` names the types, the
     /// key and the tables (`City.belongsTo(Country) "country": "cities"."country_id" -> "countries"."id"`).
     case invalidAssociation(association: String, reason: String)
-    /// A joined fetch that requires a parent (``QueryInterfaceRequest/including(required:)``) found a child
-    /// row whose foreign key `value` matches no row of `parentTable` (or is NULL).
+    /// A joined fetch that requires a parent
+    /// (``QueryInterfaceRequest/including(required:)->JoinedRequest<Base,Parent>``) found a child row whose
+    /// foreign key `value` matches no row of `parentTable` (or is NULL).
     case missingParent(table: String, column: String, value: String, parentTable: String)
     /// An upsert's conflict target (`onConflict:`) is neither the table's PRIMARY KEY nor a UNIQUE
     /// constraint on exactly those columns, which SQLite needs to know which row an insert collides with.

@@ -46,6 +46,15 @@ final class SelectLog: @unchecked Sendable {
         defer { lock.unlock() }
         return stored
     }
+
+    /// What `body` returns, with the SELECT statements `db` ran meanwhile.
+    static func logging<T>(_ db: Database, _ body: () throws -> T) rethrows -> (T, [String]) {
+        let log = SelectLog()
+        db.trace { log.append($0.sql) }
+        defer { db.trace(nil) }
+        let result = try body()
+        return (result, log.statements)
+    }
 }
 
 /// Associations: declared once, read as requests, eager loads and joins with exact SQL and values.
@@ -78,11 +87,7 @@ final class AssociationTests: XCTestCase {
     }
 
     private func logging<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
-        let log = SelectLog()
-        db.trace { log.append($0.sql) }
-        defer { db.trace(nil) }
-        let result = try body()
-        return (result, log.statements)
+        try SelectLog.logging(db, body)
     }
 
     func testDeclarationsDefaultTheirKeysAndForeignKeys() {
@@ -136,6 +141,56 @@ final class AssociationTests: XCTestCase {
         XCTAssertEqual(groups.count, 1)
         XCTAssertEqual(groups.first?.0, france)
         XCTAssertEqual(groups.first?.1.map(\.name), ["Lyon", "Paris"])
+    }
+
+    func testEagerLoadOfTwoAssociationsRunsOneQueryMoreForTheSecond() throws {
+        struct CountryWithCitiesBySize: Decodable, Equatable {
+            var country: Country
+            var bigCities: [City]
+            var smallCities: [City]
+        }
+        let big = Country.hasMany(City.self, key: "bigCities").filter(Column("population") >= 1_000_000)
+            .order(Column("name").ascending)
+        let small = Country.hasMany(City.self, key: "smallCities").filter(Column("population") < 1_000_000)
+            .order(Column("name").ascending)
+        let request = Country.order(Column("name").ascending).including(all: big).including(all: small)
+        let (rows, statements) = try logging { try request.fetch(db, as: CountryWithCitiesBySize.self) }
+        XCTAssertEqual(rows.map(\.country.name), ["France", "Japan", "Nauru"])
+        XCTAssertEqual(rows.map { $0.bigCities.map(\.name) }, [["Paris"], ["Osaka", "Tokyo"], []])
+        XCTAssertEqual(rows.map { $0.smallCities.map(\.name) }, [["Lyon", "Nice"], [], []])
+        XCTAssertEqual(statements.count, 3)
+        XCTAssertEqual(statements.first, #"SELECT * FROM "countries" ORDER BY "name" ASC"#)
+        XCTAssertEqual(
+            statements.last,
+            #"SELECT * FROM "cities" WHERE "population" < ? AND "country_id" IN (?, ?, ?) ORDER BY "name" ASC"#)
+        // fetchGroups gives the children of the first association.
+        XCTAssertEqual(try request.fetchGroups(db).map { $0.1.count }, [1, 2, 0])
+    }
+
+    func testTwoAssociationsOfOneEagerLoadWithOneKeyAreAnError() throws {
+        struct Whatever: Decodable {}
+        let request = Country.including(all: Country.cities).including(all: Country.cities.limit(1))
+        XCTAssertThrowsError(try request.fetch(db, as: Whatever.self)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #"Association Country.hasMany(City) "cities": "cities"."country_id" -> "countries"."id": another "#
+                    + #"association of the same eager load has the key "cities": give one another name with `key:`"#)
+        }
+    }
+
+    func testASecondAssociationWhoseForeignKeyTheTableLacksIsAnErrorNamingIt() throws {
+        struct Whatever: Decodable {}
+        let wrong = Country.hasMany(City.self, key: "towns", using: "nation_id")
+        let request = Country.including(all: Country.cities).including(all: wrong)
+        let (result, statements) = logging { Result { try request.fetch(db, as: Whatever.self) } }
+        XCTAssertThrowsError(try result.get()) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #"Association Country.hasMany(City) "towns": "cities"."nation_id" -> "countries"."id": "#
+                    + #"table "cities" has no column "nation_id"; its columns are: "id", "country_id", "name", "#
+                    + #""population", "founded_at" (name the foreign key with `using:`)"#)
+        }
+        XCTAssertEqual(statements, [], "nothing runs before the associations are checked")
     }
 
     func testJoinedFetchKeepsTheTablesColumnsApart() throws {
