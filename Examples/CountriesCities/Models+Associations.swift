@@ -9,6 +9,10 @@ extension Country {
 extension City {
     /// A city's country.
     static let country = belongsTo(Country.self)
+
+    /// Listed so that `country.save(db, children: &cities)` sets each city's `country_id` from the
+    /// declaration, with no hand-written `bind(to:)`.
+    static let parentAssociations: [any ParentAssociation] = [country]
 }
 
 /// A country with its cities, as an eager load decodes it.

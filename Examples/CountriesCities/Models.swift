@@ -43,7 +43,7 @@ struct Country: Record, Equatable {
 /// A row of the `cities` table: one GeoNames city, belonging to a country.
 struct City: Record, Equatable {
     var id: Int64?
-    /// The country's `id`; set by ``bind(to:)`` when the country saves its cities.
+    /// The country's `id`; set from the declared ``country`` association when the country saves its cities.
     var countryId: Int64?
     var geonameId: Int64
     var name: String
@@ -66,10 +66,6 @@ struct City: Record, Equatable {
         case geonameId = "geoname_id"
         case countryCode = "country_code"
         case admin1Code = "admin1_code"
-    }
-
-    mutating func bind(to parent: any Record) {
-        if let country = parent as? Country { countryId = country.id }
     }
 }
 
