@@ -124,16 +124,7 @@ extension Record {
             guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: tableName) }
             return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(rowID)]])
         }
-        // The common key types, without an encoder.
-        if let text = SameTypeCast.cast(id, to: String.self) {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.text(text)]])
-        }
-        if let integer = SameTypeCast.cast(id, to: Int64.self) {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(integer)]])
-        }
-        if let integer = SameTypeCast.cast(id, to: Int.self) {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(Int64(integer))]])
-        }
+        if let value = plainKeyValue(id) { return KeyMatch(columns: [primaryKeyColumn], values: [[value]]) }
         let encoding = keyEncoding()
         if let uuid = SameTypeCast.cast(id, to: UUID.self) {
             return KeyMatch(
@@ -156,6 +147,16 @@ extension Record {
             return KeyMatch(columns: [column], values: [[value]], uuid: uuid)
         }
         return KeyMatch(columns: [column], values: [[value]])
+    }
+
+    /// `id` as the value its one column holds, for the common key types that need no encoder (`String`,
+    /// `Int64`, `Int`); nil for any other.
+    @inline(__always)
+    static func plainKeyValue(_ id: ID) -> SQLiteValue? {
+        if let text = SameTypeCast.cast(id, to: String.self) { return .text(text) }
+        if let integer = SameTypeCast.cast(id, to: Int64.self) { return .integer(integer) }
+        if let integer = SameTypeCast.cast(id, to: Int.self) { return .integer(Int64(integer)) }
+        return nil
     }
 
     /// The forms a UUID is stored in, the one `encoder` writes first: what a request's equality on a UUID
