@@ -89,10 +89,10 @@ extension Record {
     @inline(never)
     private static func fetchRow(_ db: Database, uuid: UUID) throws -> Self? {
         let plan = try lookupPlan(db)
-        let written = plan.writtenForm(uuid)
-        if let record = try plan.fetchRow(Self.self, value: written, db: db) { return record }
+        if let record = try plan.fetchRow(Self.self, uuid: uuid, db: db) { return record }
         // A UUID another tool stored in another form.
-        return try fetchRow(db, KeyMatch(columns: [plan.primaryKeyColumn], values: [[written]], uuid: uuid).allForms)
+        let match = KeyMatch(columns: [plan.primaryKeyColumn], values: [[plan.writtenForm(uuid)]], uuid: uuid)
+        return try fetchRow(db, match.allForms)
     }
 
     /// The row with key `match` in the form the encoder writes, or else (a UUID) in any other form; nil

@@ -37,7 +37,7 @@ struct KeyMatch: Hashable {
     /// The key in every stored form: the written one first, then the others.
     var allForms: KeyMatch {
         guard let uuid, columns.count == 1, let written = values.first?.first else { return self }
-        let lower = uuid.uuidString.lowercased()
+        let lower = UUIDText.lowercase(uuid)
         let upper = uuid.uuidString
         let compactLower = lower.replacingOccurrences(of: "-", with: "")
         let compactUpper = upper.replacingOccurrences(of: "-", with: "")
@@ -162,7 +162,7 @@ extension Record {
     /// The forms a UUID is stored in, the one `encoder` writes first: what a request's equality on a UUID
     /// matches.
     static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
-        let lower = SQLiteValue.text(uuid.uuidString.lowercased())
+        let lower = SQLiteValue.text(UUIDText.lowercase(uuid))
         let upper = SQLiteValue.text(uuid.uuidString)
         let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
         switch encoder.uuidEncodingStrategy {
@@ -174,7 +174,7 @@ extension Record {
     /// The form `encoder` writes `uuid` in.
     private static func writtenForm(_ uuid: UUID, encoder: RecordEncoder) -> SQLiteValue {
         switch encoder.uuidEncodingStrategy {
-        case .lowercaseText: return .text(uuid.uuidString.lowercased())
+        case .lowercaseText: return .text(UUIDText.lowercase(uuid))
         case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
         }
     }

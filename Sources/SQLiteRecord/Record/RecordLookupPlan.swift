@@ -32,6 +32,8 @@ final class RecordLookupPlan {
     let tableName: String
     let primaryKeyColumn: String
     let keyColumns: [String]
+    /// True when the key is the one column ``primaryKeyColumn``: a rowid, a UUID, any single value.
+    let isKeyedByPrimaryKeyColumn: Bool
     /// The schema cache generation the key was checked and the statement prepared under.
     let schemaGeneration: Int
     /// How the type's encoder writes a UUID: the form a UUID key is looked up in first.
@@ -57,6 +59,7 @@ final class RecordLookupPlan {
         self.tableName = tableName
         self.primaryKeyColumn = primaryKeyColumn
         self.keyColumns = keyColumns
+        isKeyedByPrimaryKeyColumn = keyColumns == [primaryKeyColumn]
         self.schemaGeneration = schemaGeneration
         uuidEncodingStrategy = encoder.uuidEncodingStrategy
     }
@@ -69,7 +72,7 @@ final class RecordLookupPlan {
     /// The form the type's encoder writes `uuid` in.
     func writtenForm(_ uuid: UUID) -> SQLiteValue {
         switch uuidEncodingStrategy {
-        case .lowercaseText: return .text(uuid.uuidString.lowercased())
+        case .lowercaseText: return .text(UUIDText.lowercase(uuid))
         case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
         }
     }
@@ -87,6 +90,17 @@ final class RecordLookupPlan {
     func fetchRow<T: Record>(_ type: T.Type, values: [SQLiteValue], db: Database) throws -> T? {
         for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
         return try run(type, db: db, clearsBindings: true) { values }
+    }
+
+    /// The row whose one key column holds `uuid` in the form the type's encoder writes, decoded as `T`; nil
+    /// when there is none. The text form is bound from the stack, with no string made.
+    /// - Throws: as ``fetchRow(_:values:db:)``.
+    func fetchRow<T: Record>(_ type: T.Type, uuid: UUID, db: Database) throws -> T? {
+        switch uuidEncodingStrategy {
+        case .lowercaseText: try UUIDText.withLowercaseUTF8(uuid) { try statement.bind(utf8: $0, at: 1) }
+        case .blob: try statement.bind(writtenForm(uuid), at: 1)
+        }
+        return try run(type, db: db, clearsBindings: true) { [writtenForm(uuid)] }
     }
 
     /// The row whose one key column holds `value`, decoded as `T`; nil when there is none.
@@ -144,7 +158,7 @@ extension Record {
     /// - Throws: as ``checkKey(_:columns:)``, or ``DatabaseError`` when the SELECT cannot be prepared.
     static func lookupPlan(_ db: Database) throws -> RecordLookupPlan {
         let column = primaryKeyColumn
-        if let plan = try keptLookupPlan(db), plan.keyColumns.count == 1, plan.keyColumns[0] == column {
+        if let plan = try keptLookupPlan(db, primaryKeyColumn: column), plan.isKeyedByPrimaryKeyColumn {
             return plan
         }
         return try makeLookupPlan(db, keyColumns: [column])
@@ -153,18 +167,20 @@ extension Record {
     /// The lookup plan of this type for a key of `keyColumns`, current for `db`'s schema.
     /// - Throws: as ``lookupPlan(_:)``.
     static func lookupPlan(_ db: Database, keyColumns: [String]) throws -> RecordLookupPlan {
-        if let plan = try keptLookupPlan(db), plan.keyColumns == keyColumns { return plan }
+        if let plan = try keptLookupPlan(db, primaryKeyColumn: primaryKeyColumn), plan.keyColumns == keyColumns {
+            return plan
+        }
         return try makeLookupPlan(db, keyColumns: keyColumns)
     }
 
     /// The plan kept for this type on `db` when it was made under the current schema generation for this
-    /// table and primary key, and is not running a lookup now.
+    /// table and `primaryKeyColumn` (the type's, read once by the caller), and is not running a lookup now.
     @inline(__always)
-    private static func keptLookupPlan(_ db: Database) throws -> RecordLookupPlan? {
+    private static func keptLookupPlan(_ db: Database, primaryKeyColumn: String) throws -> RecordLookupPlan? {
         let generation = try db.currentSchemaGeneration()
         guard let plan = RecordWritePlans.of(db).lookupPlan(ObjectIdentifier(Self.self)), !plan.isInUse,
-            plan.schemaGeneration == generation, plan.tableName == tableName,
-            plan.primaryKeyColumn == primaryKeyColumn
+            plan.schemaGeneration == generation, plan.primaryKeyColumn == primaryKeyColumn,
+            plan.tableName == tableName
         else { return nil }
         return plan
     }
