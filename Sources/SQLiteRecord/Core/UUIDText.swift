@@ -8,6 +8,10 @@ import Foundation
 ///
 /// The forms read are the ones ``UUID/init(sqliteValue:)`` documents: 36 characters hyphenated as 8-4-4-4-12,
 /// or 32 hex digits, in any case, either optionally in braces.
+///
+/// Invariant (the buffers this type indexes): the stack buffer it writes holds 36 bytes, exactly what the
+/// hyphenated form needs; parsing checks that the bytes between the braces number 32 or 36 before it reads
+/// any, then reads 32 digits and, for 36, the four hyphens: every index stays inside the bytes it was given.
 enum UUIDText {
     /// The length of the hyphenated form.
     static let hyphenatedLength = 36

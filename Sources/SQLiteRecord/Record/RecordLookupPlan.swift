@@ -24,7 +24,8 @@ final class RecordLookupPlan {
     /// The prepared SELECT; it binds one value per key column, the form the encoder writes.
     let statement: Statement
     /// Decodes the statement's rows as the type's table-backed fetches do. It refers to ``statement``
-    /// without retaining it, so it is released first (`deinit`); nil only then.
+    /// without retaining it (`unowned(unsafe)`, see ``RowDecodingContext``), so the invariant is that the
+    /// plan releases it before the statement: `deinit` sets it to nil first; nil only then.
     private var context: RowDecodingContext?
     /// The record type the plan decodes.
     let typeIdentifier: ObjectIdentifier
