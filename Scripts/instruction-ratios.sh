@@ -48,6 +48,9 @@ report W2 '*SQLiteRecord0B0PAAE8fetchAll*' '*BaselineWorkloadsO8fetchAll*'
 report W2-row '*SQLiteRecord0B0PAAE8fetchAll*' '*BaselineWorkloadsO8fetchAll*'
 report W3 '*LibraryWorkloadsO6lookUp*KXEfU_' '*BaselineWorkloadsO6lookUp*'
 report W3-row '*LibraryWorkloadsO10lookUpRows*KXEfU_' '*BaselineWorkloadsO6lookUp*'
+# W3-uuid runs the same lookups by a UUID key stored as lowercase text: `lookUp` with a [UUID] argument on
+# both sides (the pattern matches either overload; each run calls one).
+report W3-uuid '*LibraryWorkloadsO6lookUp*KXEfU_' '*BaselineWorkloadsO6lookUp*'
 # W5's hand-written side is W2's: the loop reads every row of the same statement either way.
 report W5 '*LibraryWorkloadsO9decodeAll*KXEfU_' '*BaselineWorkloadsO8fetchAll*'
 report W4 '*LibraryWorkloadsO14fetchByCountry_*KXEfU_' '*BaselineWorkloadsO14fetchByCountry_*'

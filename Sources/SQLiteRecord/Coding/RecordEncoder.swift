@@ -412,7 +412,7 @@ final class ColumnsEncoder: Encoder {
         if T.self == UUID.self {
             let uuid = unsafeBitCast(value, to: UUID.self)
             switch options.uuidEncodingStrategy {
-            case .lowercaseText: return .text(uuid.uuidString.lowercased())
+            case .lowercaseText: return .text(UUIDText.lowercase(uuid))
             case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
             }
         }

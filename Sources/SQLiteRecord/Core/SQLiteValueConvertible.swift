@@ -148,7 +148,7 @@ extension Date: SQLiteValueConvertible {
 
 extension UUID: SQLiteValueConvertible {
     /// Lowercase hyphenated TEXT, as RFC 9562 recommends.
-    public var sqliteValue: SQLiteValue { .text(uuidString.lowercased()) }
+    public var sqliteValue: SQLiteValue { .text(UUIDText.lowercase(self)) }
 }
 
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {

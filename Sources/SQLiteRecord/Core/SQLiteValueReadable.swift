@@ -247,14 +247,8 @@ extension UUID: SQLiteValueReadable {
     /// TEXT in any case, hyphenated or as 32 hex digits, optionally in braces; or a 16-byte BLOB.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
-        case .text(var text):
-            if text.hasPrefix("{") && text.hasSuffix("}") { text = String(text.dropFirst().dropLast()) }
-            // 32 ASCII hex digits: 32 bytes and 32 characters, so the ranges below stay inside the array.
-            if text.utf8.count == 32, text.count == 32, !text.contains("-") {
-                let characters = Array(text)
-                text = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
-            }
-            guard let uuid = UUID(uuidString: text) else { return nil }
+        case .text(let text):
+            guard let uuid = UUIDText.parse(text) else { return nil }
             self = uuid
         case .blob(let data):
             guard data.count == 16 else { return nil }

@@ -168,6 +168,24 @@ public final class Statement {
         throw error
     }
 
+    /// Runs a statement whose parameters the caller bound one by one (with the typed binds) to its next row,
+    /// as ``step()`` does.
+    /// - Parameter arguments: the values that were bound, asked for only when an error is thrown, so the
+    ///   error carries them as a statement bound with ``bind(_:)`` does.
+    /// - Returns: true when a row is available to read, false when the statement is done.
+    /// - Throws: ``DatabaseError`` as ``step()`` does.
+    func step(boundArguments arguments: () -> StatementArguments?) throws -> Bool {
+        if announcesEffects { announceEffects() }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        boundArguments = arguments()
+        let error = makeError(code)
+        boundArguments = nil
+        sqlite3_reset(handle)
+        throw error
+    }
+
     /// Runs a statement whose parameters the caller bound one by one (with the typed binds) to its end, and
     /// resets it, keeping the bindings until the next use overwrites them.
     /// - Parameter arguments: the values that were bound, asked for only when an error is thrown, so the

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Record {
     /// The records whose columns equal the given values, sorted and paged as asked.
     ///
@@ -57,24 +59,50 @@ extension Record {
     ///   nil key of a kind the client sets, or `DecodingError` for a stored value that does not fit its
     ///   property.
     public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
-        try explainingMissingTable { try fetchRow(db, id: id) }
+        // Not through `explainingMissingTable`: a closure returning `Self?` makes this unspecialized code look
+        // up the metadata of `Optional<Self>` on every call.
+        do {
+            return try fetchRow(db, id: id)
+        } catch let error as DatabaseError where error.isNoSuchTable(tableName) {
+            throw explainingMissingTable(error)
+        }
     }
 
-    /// The row with key `id`, decoded; nil when there is none.
+    /// The row with key `id`, decoded; nil when there is none. Through the type's lookup plan (see
+    /// ``RecordLookupPlan``): the key bound straight into a statement kept for the type.
+    ///
+    /// Each branch returns its call's result as it is: a local `Self?` would make this unspecialized code
+    /// look up the metadata of `Optional<Self>` on every call (callgrind: about 330 instructions), so the
+    /// keys that may need a second query go through functions of their own.
     private static func fetchRow(_ db: Database, id: ID) throws -> Self? {
         if keyIsRowID {
             guard let rowID = RowIDKey.rowID(id) else { return nil }
-            try checkKey(db, columns: [primaryKeyColumn])
-            let sql = RecordSQLCache.sql(
-                Self.self, .selectOne, table: Self.tableName, primaryKey: Self.primaryKeyColumn
-            ) {
-                RecordSQL.selectOne(from: tableName, keyColumns: [primaryKeyColumn], counts: [1])
-            }
-            return try fetchRow(db, sql: sql, arguments: [rowID])
+            return try lookupPlan(db).fetchRow(Self.self, rowID: rowID, db: db)
         }
-        let match = try keyMatch(id)
-        try checkKey(db, columns: match.columns)
-        if let record = try fetchRow(db, match) { return record }
+        if let value = plainKeyValue(id) { return try lookupPlan(db).fetchRow(Self.self, value: value, db: db) }
+        if let uuid = SameTypeCast.cast(id, to: UUID.self) { return try fetchRow(db, uuid: uuid) }
+        return try fetchRow(db, match: try keyMatch(id))
+    }
+
+    /// The row with UUID key `uuid`, decoded; nil when there is none. The form the encoder writes is looked
+    /// up first, with no array made; the other forms only when it finds no row.
+    @inline(never)
+    private static func fetchRow(_ db: Database, uuid: UUID) throws -> Self? {
+        let plan = try lookupPlan(db)
+        if let record = try plan.fetchRow(Self.self, uuid: uuid, db: db) { return record }
+        // A UUID another tool stored in another form.
+        let match = KeyMatch(columns: [plan.primaryKeyColumn], values: [[plan.writtenForm(uuid)]], uuid: uuid)
+        return try fetchRow(db, match.allForms)
+    }
+
+    /// The row with key `match` in the form the encoder writes, or else (a UUID) in any other form; nil
+    /// when there is none.
+    @inline(never)
+    private static func fetchRow(_ db: Database, match: KeyMatch) throws -> Self? {
+        let plan = try lookupPlan(db, keyColumns: match.columns)
+        if let record = try plan.fetchRow(Self.self, values: match.values.compactMap(\.first), db: db) {
+            return record
+        }
         // A UUID another tool stored in another form.
         return match.hasAlternateForms ? try fetchRow(db, match.allForms) : nil
     }

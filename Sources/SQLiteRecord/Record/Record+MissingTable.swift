@@ -6,10 +6,15 @@ extension Record {
         do {
             return try body()
         } catch let error as DatabaseError where error.isNoSuchTable(tableName) {
-            throw error.appendingToMessage(
-                " (the table of \(Self.self): create it with \(Self.self).createTable(in:) or in a "
-                    + "DatabaseMigrator migration, or set \(Self.self).tableName to the table's name)")
+            throw explainingMissingTable(error)
         }
+    }
+
+    /// `error`, SQLite's "no such table" for ``tableName``, with the record type and what to do added.
+    static func explainingMissingTable(_ error: DatabaseError) -> DatabaseError {
+        error.appendingToMessage(
+            " (the table of \(Self.self): create it with \(Self.self).createTable(in:) or in a "
+                + "DatabaseMigrator migration, or set \(Self.self).tableName to the table's name)")
     }
 }
 

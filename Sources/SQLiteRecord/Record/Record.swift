@@ -95,6 +95,10 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
 
     /// How rows are decoded into this type: strategies for dates, keys and nested JSON. The default is
     /// `RowDecoder()`; override it to read snake_case columns without a `CodingKeys` enum, say.
+    ///
+    /// Read once per fetch; for ``fetchOne(_:id:)``, when a connection first looks up a record of the type
+    /// by key (and again after a schema change): the statement kept for those lookups keeps the decoder it
+    /// was made with. Make it a constant rather than a value that changes while the program runs.
     static var rowDecoder: RowDecoder { get }
 
     /// How this type is encoded to columns: strategies for dates, UUIDs, keys and nested JSON. The default

@@ -49,7 +49,7 @@ struct KeyMatch: Hashable {
     /// The key in every stored form: the written one first, then the others.
     var allForms: KeyMatch {
         guard let uuid, columns.count == 1, let written = values.first?.first else { return self }
-        let lower = uuid.uuidString.lowercased()
+        let lower = UUIDText.lowercase(uuid)
         let upper = uuid.uuidString
         let compactLower = lower.replacingOccurrences(of: "-", with: "")
         let compactUpper = upper.replacingOccurrences(of: "-", with: "")
@@ -136,16 +136,7 @@ extension Record {
             guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: tableName) }
             return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(rowID)]])
         }
-        // The common key types, without an encoder.
-        if let text = SameTypeCast.cast(id, to: String.self) {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.text(text)]])
-        }
-        if let integer = SameTypeCast.cast(id, to: Int64.self) {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(integer)]])
-        }
-        if let integer = SameTypeCast.cast(id, to: Int.self) {
-            return KeyMatch(columns: [primaryKeyColumn], values: [[.integer(Int64(integer))]])
-        }
+        if let value = plainKeyValue(id) { return KeyMatch(columns: [primaryKeyColumn], values: [[value]]) }
         let encoding = keyEncoding()
         if let uuid = SameTypeCast.cast(id, to: UUID.self) {
             return KeyMatch(
@@ -170,10 +161,20 @@ extension Record {
         return KeyMatch(columns: [column], values: [[value]])
     }
 
+    /// `id` as the value its one column holds, for the common key types that need no encoder (`String`,
+    /// `Int64`, `Int`); nil for any other.
+    @inline(__always)
+    static func plainKeyValue(_ id: ID) -> SQLiteValue? {
+        if let text = SameTypeCast.cast(id, to: String.self) { return .text(text) }
+        if let integer = SameTypeCast.cast(id, to: Int64.self) { return .integer(integer) }
+        if let integer = SameTypeCast.cast(id, to: Int.self) { return .integer(Int64(integer)) }
+        return nil
+    }
+
     /// The forms a UUID is stored in, the one `encoder` writes first: what a request's equality on a UUID
     /// matches.
     static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
-        let lower = SQLiteValue.text(uuid.uuidString.lowercased())
+        let lower = SQLiteValue.text(UUIDText.lowercase(uuid))
         let upper = SQLiteValue.text(uuid.uuidString)
         let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
         switch encoder.uuidEncodingStrategy {
@@ -185,7 +186,7 @@ extension Record {
     /// The form `encoder` writes `uuid` in.
     private static func writtenForm(_ uuid: UUID, encoder: RecordEncoder) -> SQLiteValue {
         switch encoder.uuidEncodingStrategy {
-        case .lowercaseText: return .text(uuid.uuidString.lowercased())
+        case .lowercaseText: return .text(UUIDText.lowercase(uuid))
         case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
         }
     }

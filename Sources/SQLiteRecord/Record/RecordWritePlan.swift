@@ -312,6 +312,10 @@ final class RecordWritePlans {
     @exclusivity(unchecked) private var plans: [Key: RecordWritePlan] = [:]
     /// The SQL of the request shapes run on this connection.
     let requestSQL = RequestSQLCache()
+    /// The `fetchOne(_:id:)` statements of this connection, by record type (see ``RecordLookupPlan``), and
+    /// the one used last: a loop of lookups of one type finds it with one comparison.
+    @exclusivity(unchecked) var lookupPlans: [ObjectIdentifier: RecordLookupPlan] = [:]
+    @exclusivity(unchecked) var lastLookupPlan: RecordLookupPlan?
     /// How many records were written through a plan on this connection (tests check the plans are used).
     @exclusivity(unchecked) private(set) var writes = 0
     /// The plan found last: a loop that saves records of one type finds it without hashing.
