@@ -797,3 +797,85 @@ final class HostileLookupPlanStateTests: XCTestCase {
         observed.cancel()
     }
 }
+
+/// A line whose declaration spells the foreign key in capitals, as SQLite lets a schema spell it.
+private struct ShoutedLine: Record, Equatable {
+    var id: Int64?
+    var orderId: UUID?
+    var quantity: Int
+    static let tableName = "order_lines"
+    static let parentAssociations: [any ParentAssociation] = [belongsTo(Order.self, using: "ORDER_ID")]
+    enum CodingKeys: String, CodingKey {
+        case id, quantity
+        case orderId = "order_id"
+    }
+}
+
+/// A line that reads a column it never writes (`created_at`, which the table fills by default).
+private struct StampedLine: Record, Equatable {
+    var id: Int64?
+    var orderId: UUID?
+    var quantity: Int
+    var createdAt: String?
+    static let tableName = "stamped_lines"
+    static let parentAssociations: [any ParentAssociation] = [belongsTo(Order.self)]
+    enum CodingKeys: String, CodingKey {
+        case id, quantity
+        case orderId = "order_id"
+        case createdAt = "created_at"
+    }
+
+    init(id: Int64?, orderId: UUID?, quantity: Int) {
+        self.id = id
+        self.orderId = orderId
+        self.quantity = quantity
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64?.self, forKey: .id)
+        orderId = try container.decode(UUID?.self, forKey: .orderId)
+        quantity = try container.decode(Int.self, forKey: .quantity)
+        createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(orderId, forKey: .orderId)
+        try container.encode(quantity, forKey: .quantity)
+    }
+}
+
+/// `save(_:children:)` with declarations and codings a user may write.
+final class HostileChildrenDeclarationTests: XCTestCase {
+    func testAForeignKeyDeclaredInAnotherCaseIsSet() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE orders(id TEXT PRIMARY KEY, customer TEXT NOT NULL);
+                CREATE TABLE order_lines(id INTEGER PRIMARY KEY, order_id TEXT NOT NULL, quantity INTEGER NOT NULL)
+                """)
+        var order = Order(id: UUID(), customer: "Ada")
+        var lines = [ShoutedLine(id: nil, orderId: nil, quantity: 1)]
+        try order.save(db, children: &lines)
+        XCTAssertEqual(lines, [ShoutedLine(id: 1, orderId: order.id, quantity: 1)])
+    }
+
+    func testAChildThatReadsAColumnItNeverWritesIsSaved() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE orders(id TEXT PRIMARY KEY, customer TEXT NOT NULL);
+                CREATE TABLE stamped_lines(
+                    id INTEGER PRIMARY KEY, order_id TEXT NOT NULL, quantity INTEGER NOT NULL,
+                    created_at TEXT DEFAULT 'today')
+                """)
+        var order = Order(id: UUID(), customer: "Ada")
+        var lines = [StampedLine(id: nil, orderId: nil, quantity: 1)]
+        try order.save(db, children: &lines)
+        XCTAssertEqual(lines.map(\.orderId), [order.id])
+        XCTAssertEqual(lines.map(\.createdAt), [nil])
+        XCTAssertEqual(try StampedLine.fetchOne(db, id: 1)?.createdAt, "today")
+    }
+}
