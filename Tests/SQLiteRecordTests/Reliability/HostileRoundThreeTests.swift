@@ -879,3 +879,86 @@ final class HostileChildrenDeclarationTests: XCTestCase {
         XCTAssertEqual(try StampedLine.fetchOne(db, id: 1)?.createdAt, "today")
     }
 }
+
+/// A country with its biggest city and all its cities, two loads of one child type under two keys.
+private struct CountryWithBiggest: Decodable, Equatable {
+    var country: Country
+    var biggest: [City]
+    var cities: [City]
+}
+
+/// Several eager loads of one child type in one request, each with its own filter, order and limit.
+final class HostileSeveralEagerLoadsTests: XCTestCase {
+    func testTwoLoadsOfOneChildTypeKeepTheirOwnOrderAndLimit() throws {
+        let db = try WorldFixtures.makeDatabase()
+        var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+        var french = [
+            City(id: nil, countryId: nil, name: "Lyon", population: 520_000, foundedAt: nil),
+            City(id: nil, countryId: nil, name: "Paris", population: 2_100_000, foundedAt: nil),
+            City(id: nil, countryId: nil, name: "Nice", population: 340_000, foundedAt: nil),
+        ]
+        try france.save(db, children: &french)
+        var nauru = Country(id: nil, name: "Nauru", iso: "NR", population: 12_000)
+        try nauru.save(db)
+        let biggest = Country.hasMany(City.self, key: "biggest").order(Column("population").descending).limit(1)
+        let all = try Country.order(Column("name").ascending)
+            .including(all: biggest)
+            .including(all: Country.hasMany(City.self).order(Column("name").ascending))
+            .fetch(db, as: CountryWithBiggest.self)
+        XCTAssertEqual(all.map(\.country.name), ["France", "Nauru"])
+        XCTAssertEqual(all.map { $0.biggest.map(\.name) }, [["Paris"], []])
+        XCTAssertEqual(all.map { $0.cities.map(\.name) }, [["Lyon", "Nice", "Paris"], []])
+        // One key twice is refused, naming the key.
+        XCTAssertThrowsError(
+            try Country.including(all: Country.hasMany(City.self)).including(all: Country.hasMany(City.self))
+                .fetch(db, as: CountryWithBiggest.self)
+        ) { error in
+            guard case RecordError.invalidAssociation(_, let reason) = error else {
+                return XCTFail("Expected invalidAssociation, got \(error)")
+            }
+            XCTAssertEqual(
+                reason, #"another association of the same eager load has the key "cities": give one another name with `key:`"#)
+        }
+    }
+}
+
+/// The insert and upsert plans kept per type, across schema changes made by hand between two writes.
+final class HostileWritePlanSchemaTests: XCTestCase {
+    func testATableRecreatedWithItsColumnsInAnotherOrderGetsEachValueInItsColumn() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE readings(id INTEGER PRIMARY KEY, value REAL, taken_at TEXT NOT NULL)")
+        let moment = Date(timeIntervalSince1970: 1_700_000_000)
+        var first = Reading(id: nil, value: 1.5, takenAt: moment)
+        try first.insert(db)
+        var upserted = Reading(id: 1, value: 2.5, takenAt: moment)
+        try upserted.upsert(db)
+        try db.execute(sql: "DROP TABLE readings")
+        try db.execute(
+            sql: "CREATE TABLE readings(taken_at TEXT NOT NULL, extra TEXT DEFAULT 'x', value REAL, id INTEGER PRIMARY KEY)")
+        var second = Reading(id: nil, value: 3.5, takenAt: moment)
+        try second.insert(db)
+        var again = Reading(id: 1, value: 4.5, takenAt: moment)
+        try again.upsert(db)
+        XCTAssertEqual(
+            try db.fetchAll(sql: "SELECT taken_at, extra, value, id FROM readings ORDER BY id").map(\.values),
+            [[.text("2023-11-14 22:13:20.000"), .text("x"), .real(4.5), .integer(1)]])
+        XCTAssertEqual([second.id, again.id], [1, 1])
+    }
+
+    func testARecordThatGivesATakenRowIDKeepsItWhenTheInsertFails() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE readings(id INTEGER PRIMARY KEY, value REAL, taken_at TEXT NOT NULL)")
+        let moment = Date(timeIntervalSince1970: 1_700_000_000)
+        var first = Reading(id: 7, value: 1, takenAt: moment)
+        try first.insert(db)
+        var second = Reading(id: 7, value: 2, takenAt: moment)
+        XCTAssertThrowsError(try second.insert(db)) { error in
+            XCTAssertEqual((error as? DatabaseError)?.primaryResultCode, .constraint)
+        }
+        XCTAssertEqual(second.id, 7)
+        XCTAssertEqual(try Reading.fetchOne(db, id: 7)?.value, 1)
+        var third = Reading(id: nil, value: 3, takenAt: moment)
+        try third.insert(db)
+        XCTAssertEqual(third.id, 8)
+    }
+}
