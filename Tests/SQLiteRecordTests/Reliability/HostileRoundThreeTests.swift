@@ -962,3 +962,47 @@ final class HostileWritePlanSchemaTests: XCTestCase {
         XCTAssertEqual(third.id, 8)
     }
 }
+
+/// A key of two columns, the second optional.
+private struct ShelfKey: Codable, Hashable, Sendable {
+    var aisle: String
+    var slot: Int?
+}
+
+/// A shelf keyed by aisle and slot.
+private struct Shelf: Record, Equatable {
+    var aisle: String
+    var slot: Int?
+    var label: String
+    static let tableName = "shelves"
+    static let withoutRowID = true
+    var id: ShelfKey {
+        get { ShelfKey(aisle: aisle, slot: slot) }
+        set {
+            aisle = newValue.aisle
+            slot = newValue.slot
+        }
+    }
+}
+
+/// Lookups by a composite key through the kept plan.
+final class HostileCompositeKeyLookupTests: XCTestCase {
+    func testACompositeKeyWithANilPartIsRefusedAndTheNextLookupStillWorks() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE shelves(aisle TEXT NOT NULL, slot INTEGER, label TEXT NOT NULL, PRIMARY KEY (aisle, slot));
+                INSERT INTO shelves VALUES ('A', 1, 'first'), ('A', NULL, 'no slot'), ('B', 1, 'other');
+                """)
+        XCTAssertEqual(try Shelf.fetchOne(db, id: ShelfKey(aisle: "A", slot: 1))?.label, "first")
+        XCTAssertEqual(try Shelf.fetchOne(db, id: ShelfKey(aisle: "B", slot: 1))?.label, "other")
+        // A key with a nil part is refused, as a save of it is, rather than looked up as NULL (no row).
+        XCTAssertThrowsError(try Shelf.fetchOne(db, id: ShelfKey(aisle: "A", slot: nil))) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #"The record for table "shelves" has no value for its key column "slot": set the key before saving, "#
+                    + "since SQLite does not choose it")
+        }
+        XCTAssertEqual(try Shelf.fetchOne(db, id: ShelfKey(aisle: "A", slot: 1))?.label, "first")
+    }
+}
