@@ -1006,3 +1006,43 @@ final class HostileCompositeKeyLookupTests: XCTestCase {
         XCTAssertEqual(try Shelf.fetchOne(db, id: ShelfKey(aisle: "A", slot: 1))?.label, "first")
     }
 }
+
+/// A country's capital, declared has-one on a table whose foreign key is not UNIQUE.
+private struct Capital: Record, Equatable {
+    var id: Int64?
+    var countryId: String?
+    var name: String
+    static let tableName = "capitals"
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case countryId = "country_id"
+    }
+}
+
+/// A country and its capital or nil.
+private struct CountryWithCapital: Decodable, Equatable {
+    var country: Country
+    var capital: Capital?
+}
+
+/// Has-one associations whose table holds two children for one parent, and a foreign key stored as text.
+final class HostileHasOneTests: XCTestCase {
+    func testTwoChildrenOfAParentGiveTwoRowsAndATextForeignKeyIsJoined() throws {
+        let db = try WorldFixtures.makeDatabase()
+        try db.execute(sql: "CREATE TABLE capitals(id INTEGER PRIMARY KEY, country_id TEXT, name TEXT NOT NULL)")
+        var bolivia = Country(id: nil, name: "Bolivia", iso: "BO", population: 12_000_000)
+        try bolivia.insert(db)
+        var nauru = Country(id: nil, name: "Nauru", iso: "NR", population: 12_000)
+        try nauru.insert(db)
+        // Bolivia has two capitals; the foreign key is stored as the text '1'.
+        try db.execute(sql: "INSERT INTO capitals(country_id, name) VALUES (1, 'Sucre'), (1, 'La Paz')")
+        let capital = Country.hasOne(Capital.self)
+        let rows = try Country.order(Column("name").ascending).including(optional: capital)
+            .fetch(db, as: CountryWithCapital.self)
+        XCTAssertEqual(rows.map(\.country.name), ["Bolivia", "Bolivia", "Nauru"])
+        XCTAssertEqual(rows.map(\.capital?.name), ["Sucre", "La Paz", nil])
+        XCTAssertEqual(rows.map(\.capital?.countryId), ["1", "1", nil])
+        XCTAssertEqual(try bolivia.request(for: capital).fetch(db).map(\.name), ["Sucre", "La Paz"])
+        XCTAssertEqual(try Country.filter(capital.exists).fetch(db).map(\.name), ["Bolivia"])
+    }
+}
