@@ -441,7 +441,10 @@ struct RequestCompiler<Binding: RequestBinding> {
                 if negated { $0.write("NOT ") }
                 $0.write("(")
                 try $0.expression(operand, 5, context: name)
-                $0.write(" IN (SELECT value FROM json_each(?))")
+                // `+value`, an expression of no affinity, not the column `value`: the operand's affinity then
+                // applies to the values as it does to `IN (?, ...)`'s parameters (a TEXT column matches the
+                // integer 1 as '1'). See <https://www.sqlite.org/datatype3.html#affinity_of_expressions>.
+                $0.write(" IN (SELECT +value FROM json_each(?))")
                 $0.arguments.values.append(.text(scalars))
                 $0.write(" OR (typeof(")
                 try $0.expression(operand, 0, context: name)

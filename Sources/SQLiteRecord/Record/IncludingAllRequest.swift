@@ -117,8 +117,10 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
 
 extension HasManyAssociation {
     /// The children of the parents whose keys are `keys`, by parent key, in one query
-    /// (`WHERE "fk" IN (...)`); the association's limit applies per parent. No query for no keys. The
-    /// caller has checked the link (``AssociationLink/check(_:)``).
+    /// (`WHERE "fk" IN (...)`); the association's limit applies per parent. No query for no keys. A child
+    /// whose foreign key holds its parent's key in another storage class (the text '1' in a TEXT column for
+    /// the id 1, which the IN matched) is under the parent's key (``ParentKeyForms``). The caller has checked
+    /// the link (``AssociationLink/check(_:)``).
     /// - Throws: what the query throws.
     func children(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: [Destination]] {
         guard !keys.isEmpty else { return [:] }
@@ -140,6 +142,8 @@ extension HasManyAssociation {
             // Children arrive grouped by parent when SQLite walks the foreign key's index: a run of one key
             // fills a local array, hashed into the dictionary once when the key changes. The run of a key
             // is taken out of the dictionary when the key comes back, so storing it never copies its records.
+            // A foreign key SQLite matched through its column's affinity is grouped under its parent's key.
+            var parentKeys = ParentKeyForms(keys)
             var runKey = SQLiteValue.null
             var run: [Destination] = []
             // Reserving before the loop makes the compiler look up the metadata of `[Destination]` once
@@ -148,7 +152,7 @@ extension HasManyAssociation {
             while try statement.step() {
                 if !statement.row.holds(runKey, at: keyIndex) {
                     if !run.isEmpty { children[runKey] = run }
-                    runKey = statement.value(at: keyIndex)
+                    runKey = parentKeys.parentKey(for: statement.value(at: keyIndex))
                     run = children.removeValue(forKey: runKey) ?? []
                 }
                 if let perParent, run.count >= perParent { continue }

@@ -6,10 +6,19 @@ extension Record {
     ///   ``RecordError/unknownColumn(table:column:columns:)`` when it encodes no such column.
     func storedValue(of column: String) throws -> SQLiteValue {
         let columns = try Self.recordEncoder.encode(self)
-        guard let value = columns.value(for: column) else {
-            throw RecordError.unknownColumn(table: Self.tableName, column: column, columns: columns.names)
+        return columns.values[try Self.index(of: column, in: columns)]
+    }
+
+    /// The index of `column` in `columns`, its name compared as SQLite compares names (A-Z in either case):
+    /// a declaration may spell `"COUNTRY_ID"` the column a coding key spells `"country_id"`.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when there is no such column.
+    private static func index(of column: String, in columns: EncodedColumns) throws -> Int {
+        if let index = columns.names.firstIndex(of: column) { return index }
+        let folded = RowLayout.asciiLowercased(column)
+        guard let index = columns.names.firstIndex(where: { RowLayout.asciiLowercased($0) == folded }) else {
+            throw RecordError.unknownColumn(table: tableName, column: column, columns: columns.names)
         }
-        return value
+        return index
     }
 
     /// This record with `column` set to `value`: the record is encoded with its ``Record/recordEncoder``, the
@@ -20,22 +29,22 @@ extension Record {
     /// The decoder reads SQLite's own column values, so the columns are read back from a one-row `SELECT` of
     /// bound values (`SELECT ? AS "id", ? AS "country_id", ...`) on `db`, which reads and writes no table.
     /// Every other property comes back as a fetch of its stored value would give it (a `Date` to the
-    /// precision its stored form keeps).
+    /// precision its stored form keeps, a property that is no column as `init(from:)` sets it); an optional
+    /// the record reads but does not encode (a column the table fills by default) comes back nil.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when the record encodes no such column,
     ///   `EncodingError` when it does not encode, or the `DecodingError` of a value its type does not read
     ///   back (naming the column and the table).
     func settingColumn(_ column: String, to value: SQLiteValue, in db: Database) throws -> Self {
         let columns = try Self.recordEncoder.encode(self)
-        guard let index = columns.names.firstIndex(of: column) else {
-            throw RecordError.unknownColumn(table: Self.tableName, column: column, columns: columns.names)
-        }
+        let index = try Self.index(of: column, in: columns)
         var values = columns.values
         values[index] = value
         let sql = "SELECT " + columns.names.map { "? AS " + SQLIdentifier.quoted($0) }.joined(separator: ", ")
         return try db.withStatement(sql: sql, arguments: StatementArguments(values)) { statement in
             _ = try statement.step()
+            // The SELECT has the encoded columns only: one read but never written is missing from it.
             let context = RowDecodingContext(
-                statement: statement, tableName: Self.tableName, missingOptionalColumnIsNil: false,
+                statement: statement, tableName: Self.tableName, missingOptionalColumnIsNil: true,
                 decoder: Self.rowDecoder)
             return try context.decodeRow(Self.self)
         }

@@ -112,13 +112,13 @@ final class QueryInterfaceRequestTests: XCTestCase {
         let query = try select(Novel.filter(Column("pages").in(pages)))
         XCTAssertEqual(
             query.sql,
-            "SELECT * FROM \"novels\" WHERE (\"pages\" IN (SELECT value FROM json_each(?)) OR (typeof(\"pages\") = "
+            "SELECT * FROM \"novels\" WHERE (\"pages\" IN (SELECT +value FROM json_each(?)) OR (typeof(\"pages\") = "
                 + "'blob' AND hex(\"pages\") IN (SELECT value FROM json_each(?))))")
         XCTAssertEqual(query.arguments.values.count, 2)
         XCTAssertEqual(query.arguments.values.last, .text("[]"))
         XCTAssertEqual(
             try sql(Novel.filter(Column("pages").notIn(pages))),
-            "SELECT * FROM \"novels\" WHERE NOT (\"pages\" IN (SELECT value FROM json_each(?)) OR (typeof(\"pages\") "
+            "SELECT * FROM \"novels\" WHERE NOT (\"pages\" IN (SELECT +value FROM json_each(?)) OR (typeof(\"pages\") "
                 + "= 'blob' AND hex(\"pages\") IN (SELECT value FROM json_each(?))))")
         XCTAssertEqual(
             JSONList.arrays([.integer(1), .real(2.5), .text("a\"\\\u{1}é"), .null, .blob(Data([0xAB, 0x01]))]).scalars,
