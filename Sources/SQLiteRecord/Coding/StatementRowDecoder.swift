@@ -364,9 +364,11 @@ final class RowDecodingContext {
             && lookup.keyStrategy == other.keyDecodingStrategy && decoder.jsonDecoder === other.jsonDecoder
     }
 
-    /// `column "name" of table "cities"`, or `column "name"` when the table is unknown.
+    /// `column "name" of table "cities"`, or `column "name"` when the table is unknown. `index` is the
+    /// statement's; in a joined row this context's columns start at its range's lower bound.
     func describeColumn(at index: Int32) -> String {
-        let name = index >= 0 && Int(index) < columnNames.count ? columnNames[Int(index)] : "#\(index)"
+        let own = Int(index) - (columnRange?.lowerBound ?? 0)
+        let name = own >= 0 && own < columnNames.count ? columnNames[own] : "#\(index)"
         guard let tableName else { return "column \"\(name)\"" }
         return "column \"\(name)\" of table \"\(tableName)\""
     }

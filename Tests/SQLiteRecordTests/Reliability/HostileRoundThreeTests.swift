@@ -1046,3 +1046,40 @@ final class HostileHasOneTests: XCTestCase {
         XCTAssertEqual(try Country.filter(capital.exists).fetch(db).map(\.name), ["Bolivia"])
     }
 }
+
+/// A capital whose foreign key property is an integer, for a joined row whose stored key is not one.
+private struct NumberedCapital: Record, Equatable {
+    var id: Int64?
+    var countryId: Int64?
+    var name: String
+    static let tableName = "capitals"
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case countryId = "country_id"
+    }
+}
+
+/// A country and its capital read with an integer foreign key.
+private struct CountryWithNumberedCapital: Decodable {
+    var country: Country
+    var capital: NumberedCapital?
+}
+
+/// Errors in a joined row name the column of the record that failed, not a column of the whole statement.
+final class HostileJoinedErrorTests: XCTestCase {
+    func testAJoinedChildsBadValueNamesItsOwnColumn() throws {
+        let db = try WorldFixtures.makeDatabase()
+        try db.execute(sql: "CREATE TABLE capitals(id INTEGER PRIMARY KEY, country_id TEXT, name TEXT NOT NULL)")
+        var bolivia = Country(id: nil, name: "Bolivia", iso: "BO", population: 12_000_000)
+        try bolivia.insert(db)
+        try db.execute(sql: "INSERT INTO capitals(country_id, name) VALUES ('1', 'Sucre')")
+        let capital = Country.hasOne(NumberedCapital.self, using: "country_id")
+        XCTAssertThrowsError(
+            try Country.all().including(optional: capital).fetch(db, as: CountryWithNumberedCapital.self)
+        ) { error in
+            XCTAssertTrue(
+                "\(error)".contains("column \"country_id\" of table \"capitals\""), "\(error)")
+            XCTAssertFalse("\(error)".contains("#"), "\(error)")
+        }
+    }
+}
