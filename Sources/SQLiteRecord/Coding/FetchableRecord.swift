@@ -43,23 +43,3 @@ public protocol FetchableRecord: Decodable {
     ///   or any error of your own, which the fetch passes on.
     init(row: borrowing FetchedRow) throws
 }
-
-extension FetchableRecord {
-    /// `Self(row:)`, returned as `T`, which is `Self` (the caller compared the two types).
-    @inline(__always)
-    static func initialize<T>(as type: T.Type, from context: RowDecodingContext) throws -> T {
-        // Moved out through the context's slot: a dynamic `as? T` would cost more per row than reading a
-        // column, and a bit cast of the value would copy it, retaining each of its strings.
-        try context.recordSlot.move(T.self, as: Self.self, otherwise: { mismatch(T.self) }) {
-            try Self(row: FetchedRow(context: context))
-        }
-    }
-
-    /// The error for a row initializer asked for a type other than its own; unreachable from the fetches,
-    /// which ask only for the type they compared.
-    @inline(never)
-    private static func mismatch(_ type: Any.Type) -> any Error {
-        DecodingError.typeMismatch(
-            type, .init(codingPath: [], debugDescription: "\(Self.self).init(row:) was asked for a \(type)"))
-    }
-}

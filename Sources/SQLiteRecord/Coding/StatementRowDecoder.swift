@@ -6,13 +6,11 @@ import Foundation
 final class StatementCodingState {
     let lookup: ColumnLookup
     var reusableContext: RowDecodingContext?
-    /// The type the statement's rows were last decoded as, and its row initializer when it is a
+    /// The type the statement's rows were last decoded as, and the call of its row initializer when it is a
     /// ``FetchableRecord``: asked once per statement rather than once per fetch (a conformance check is a
     /// lookup in the runtime's cache, which a point lookup would pay on every call).
     var decodedType: ObjectIdentifier?
-    var decodedTypeInitializer: (any FetchableRecord.Type)?
-    /// The memory the row initializers' records of every fetch through the statement move through.
-    let recordSlot = RecordSlot()
+    var decodedTypeInitializer: RowInitializerCall?
 
     init(lookup: ColumnLookup) { self.lookup = lookup }
 }
@@ -186,17 +184,17 @@ final class RowDecodingContext {
     /// Boxes that `containerBox` replaced during the current row (a type that asks for containers of two key
     /// types): checked with it when the row ends.
     @exclusivity(unchecked) var replacedBoxes: [ReusableContainerBox] = []
-    /// The type the rows were last decoded as, and its row initializer when it has one (see
-    /// ``rowInitializer(for:)``).
+    /// The type the rows were last decoded as, and the call of its row initializer when it has one (see
+    /// ``rowInitializer(for:)``). The call is not retained, so that a row reads it without a retain and a
+    /// release: ``rowInitializerCalls`` keeps it, with every call this context was handed (one per record
+    /// type), until the context goes, so it stays valid while a row initializer that decodes another type
+    /// through this context replaces it.
     @exclusivity(unchecked) private var decodedType: ObjectIdentifier?
-    @exclusivity(unchecked) private var decodedTypeInitializer: (any FetchableRecord.Type)?
+    @exclusivity(unchecked) private var decodedTypeInitializer: Unmanaged<RowInitializerCall>?
+    @exclusivity(unchecked) private var rowInitializerCalls: [RowInitializerCall] = []
     /// True until the first row has compared the statement's reprepare count with the lookup's (see
     /// ``checkReprepare()``). Unchecked, as `lookup`.
     @exclusivity(unchecked) private var checksReprepare = true
-    /// Where a row initializer's record is moved through on its way out as the fetch's generic type (see
-    /// ``RecordSlot``): the statement's, kept from fetch to fetch, or one of this context's own for a context
-    /// over a range of the columns.
-    let recordSlot: RecordSlot
     /// True to decode every type through `Decodable`, row initializer or not: for
     /// ``FetchableRecord/checkRowInitializer(_:sql:arguments:decoder:)``, which compares the two.
     var ignoresRowInitializers = false
@@ -217,11 +215,8 @@ final class RowDecodingContext {
         self.columnRange = columnRange
         if let columnRange {
             lookup = ColumnLookup(statement: statement, keyStrategy: decoder.keyDecodingStrategy, range: columnRange)
-            recordSlot = RecordSlot()
         } else {
-            let codingState = ColumnLookup.state(of: statement, keyStrategy: decoder.keyDecodingStrategy)
-            lookup = codingState.lookup
-            recordSlot = codingState.recordSlot
+            lookup = ColumnLookup.of(statement, keyStrategy: decoder.keyDecodingStrategy)
         }
         let storage = RowDecodingStateStorage()
         stateStorage = storage
@@ -244,42 +239,53 @@ final class RowDecodingContext {
         state.pointee.keyPosition = 0
         state.pointee.rowSerial &+= 1
         defer { endRow() }
-        if let initializer = rowInitializer(for: type) { return try initializer.initialize(as: type, from: self) }
+        // The record is written straight into this function's result (see ``RowInitializerCall``).
+        if let initializer = rowInitializer(for: type) {
+            return try initializer._withUnsafeGuaranteedRef { try $0.call(as: type, context: self) }
+        }
         if lookup.columnCount == 1, ColumnReader.readsDirectly(type) {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self, rowSerial: state.pointee.rowSerial))
     }
 
-    /// `type` as a ``FetchableRecord``, whose `init(row:)` then decodes the rows; nil for a type that decodes
-    /// through `Decodable` alone. One compare per row: the answer is kept for the type, here and on the
-    /// statement.
+    /// The call of `type`'s `init(row:)` when it is a ``FetchableRecord``, which then decodes the rows; nil
+    /// for a type that decodes through `Decodable` alone. One compare per row: the answer is kept for the
+    /// type, here and on the statement.
     @inline(__always)
-    private func rowInitializer<T>(for type: T.Type) -> (any FetchableRecord.Type)? {
+    private func rowInitializer<T>(for type: T.Type) -> Unmanaged<RowInitializerCall>? {
         if decodedType == ObjectIdentifier(type) { return decodedTypeInitializer }
         return findRowInitializer(for: type)
     }
 
-    /// ``rowInitializer(for:)`` for the first row of a type: from the statement when its rows were decoded as
-    /// that type before, or else by a conformance check, kept on the statement for later fetches.
+    /// ``rowInitializer(for:)`` for the first row of a type: the call this context was handed before for the
+    /// type, or the statement's when its rows were decoded as that type before, or else by a conformance
+    /// check, kept on the statement for later fetches.
     @inline(never)
-    private func findRowInitializer<T>(for type: T.Type) -> (any FetchableRecord.Type)? {
+    private func findRowInitializer<T>(for type: T.Type) -> Unmanaged<RowInitializerCall>? {
         let identifier = ObjectIdentifier(type)
-        let initializer: (any FetchableRecord.Type)?
-        if ignoresRowInitializers {
-            initializer = nil
-        } else if let state = statement.codingState, state.decodedType == identifier {
+        decodedType = identifier
+        decodedTypeInitializer = nil
+        if ignoresRowInitializers { return nil }
+        if let kept = rowInitializerCalls.first(where: { $0.recordType == identifier }) {
+            decodedTypeInitializer = Unmanaged.passUnretained(kept)
+            return decodedTypeInitializer
+        }
+        let initializer: RowInitializerCall?
+        if let state = statement.codingState, state.decodedType == identifier {
             initializer = state.decodedTypeInitializer
         } else {
-            initializer = type as? any FetchableRecord.Type
+            initializer = (type as? any FetchableRecord.Type).map { RowInitializerCall.of($0) }
             if let state = statement.codingState {
                 state.decodedType = identifier
                 state.decodedTypeInitializer = initializer
             }
         }
-        decodedType = identifier
-        decodedTypeInitializer = initializer
-        return initializer
+        guard let initializer else { return nil }
+        // Kept for as long as the context, so that the unretained reference stays valid.
+        rowInitializerCalls.append(initializer)
+        decodedTypeInitializer = Unmanaged.passUnretained(initializer)
+        return decodedTypeInitializer
     }
 
     /// Ends the current row: decoders made for it no longer match the row serial, and a keyed container that

@@ -1,9 +1,10 @@
 /// A value of a generic type `T` read as a concrete type `U` without a dynamic cast, when `T` is `U`.
 ///
-/// Hot generic paths (a key's column value, a request's bound value, a row initializer's result) learn
-/// that a generic `T` is in fact `String`, `UUID` or the record type, and then need the value as that type.
-/// `value as? U` costs a dynamic cast through the runtime on every call; a bit cast costs nothing, but is
-/// undefined when the two types differ. This type is the one place such casts happen.
+/// Hot generic paths (a key's column value, a request's bound value) learn that a generic `T` is in fact
+/// `String`, `UUID` or the key type, and then need the value as that type. `value as? U` costs a dynamic
+/// cast through the runtime on every call; a bit cast costs nothing, but is undefined when the two types
+/// differ. This type is the one place such casts happen. (A row initializer's record does not cross by a
+/// cast, which would copy it: ``RowInitializerCall`` makes it where the fetch's result goes.)
 ///
 /// Invariant: ``cast(_:to:)`` bit casts only after checking that `T.self == U.self`, so the cast is the
 /// identity; for any other pair of types it returns nil. Its tests (`SameTypeCastTests`) run under the

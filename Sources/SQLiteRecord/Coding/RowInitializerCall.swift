@@ -1,0 +1,64 @@
+/// A ``FetchableRecord``'s `init(row:)` as a function of the decoding context whose result is the fetch's
+/// generic type: how a fetch generic over `T`, which learns at run time that `T` has a row initializer,
+/// returns the record as a `T` without copying it.
+///
+/// The fetch's `T` and the record's `Self` are one type, but the compiler knows them as two, so the record
+/// must cross from one to the other. A bit cast of the value (``SameTypeCast``) copies it, which for a
+/// record of strings is a retain of each and, when the original is destroyed, a release; a dynamic `as? T`
+/// costs more than reading a column; a move through memory of the type copies its bytes twice, through the
+/// type's value witnesses (callgrind: about 60 instructions a row for a record of 113 bytes). Here the
+/// initializer is called as a function returning `T`, so the record is written where the fetch's result
+/// goes, once.
+///
+/// Invariants:
+/// - An instance is a ``TypedRowInitializerCall`` of its ``recordType``, `TypedRowInitializerCall<U>`; it is
+///   read as `TypedRowInitializerCall<T>` only after `T` was checked to be `U`, when the two are one class.
+/// - It holds the record type's metadata and nothing of a row or a context, so one serves every row of
+///   every fetch of its type through a statement (``StatementCodingState`` keeps it).
+/// - A ``RowDecodingContext`` calls it per row without retaining it, and so keeps every call it was handed
+///   for as long as it lives: a row initializer may decode another type through the same context, which
+///   then replaces its current call while this one runs.
+class RowInitializerCall {
+    /// The record type whose `init(row:)` is called.
+    let recordType: ObjectIdentifier
+
+    fileprivate init(recordType: ObjectIdentifier) { self.recordType = recordType }
+
+    /// The call of `type`'s row initializer. Made once per statement and type, not per row: it is two
+    /// allocations (the object and its function).
+    static func of<U: FetchableRecord>(_ type: U.Type) -> RowInitializerCall {
+        TypedRowInitializerCall<U>(recordType: ObjectIdentifier(type)) { context in
+            try U(row: FetchedRow(context: context))
+        }
+    }
+
+    /// The record the row initializer makes from `context`'s current row, as `T`, which must be the record
+    /// type.
+    /// - Throws: what `init(row:)` throws; `DecodingError.typeMismatch` when `T` is another type, without
+    ///   calling it (the fetches ask only for the type they compared).
+    @inline(__always)
+    final func call<T>(as type: T.Type, context: RowDecodingContext) throws -> T {
+        guard ObjectIdentifier(type) == recordType else { throw mismatch(type) }
+        // `T` is the record type, so this is a `TypedRowInitializerCall<T>`: one class, one metadata.
+        return try unsafeDowncast(self, to: TypedRowInitializerCall<T>.self).make(context)
+    }
+
+    /// The error for a call asked for a type other than its record type.
+    @inline(never)
+    private func mismatch(_ type: Any.Type) -> any Error {
+        DecodingError.typeMismatch(
+            type, .init(codingPath: [], debugDescription: "A row initializer was asked for a \(type)"))
+    }
+}
+
+/// A ``RowInitializerCall`` of the record type `Record`: `{ try Record(row: FetchedRow(context: $0)) }`,
+/// kept as a function because the class cannot require `Record` to be a ``FetchableRecord`` (the caller
+/// who reads it knows the type only as its own unconstrained `T`).
+private final class TypedRowInitializerCall<Record>: RowInitializerCall {
+    let make: (RowDecodingContext) throws -> Record
+
+    init(recordType: ObjectIdentifier, make: @escaping (RowDecodingContext) throws -> Record) {
+        self.make = make
+        super.init(recordType: recordType)
+    }
+}
