@@ -9,10 +9,7 @@ extension HasManyAssociation {
     /// let megacityCountries = try Country.filter(Country.cities.filter(Column("population") > 10_000_000).exists)
     ///     .fetch(db)
     /// ```
-    public var exists: SQLExpression {
-        SQLExpression(
-            .subquery(AssociationSubquery(prefix: "EXISTS (SELECT 1", body: Result { try link.subqueryBody(request) })))
-    }
+    public var exists: SQLExpression { link.subquery("EXISTS (SELECT 1", over: request) }
 
     /// The number of a parent's children that match the association's filter:
     /// `(SELECT count(*) FROM "cities" WHERE "cities"."country_id" = "countries"."id" AND (...))`.
@@ -22,10 +19,7 @@ extension HasManyAssociation {
     /// let counts = try Country.select(Column("name"), Country.cities.count.forKey("cityCount"))
     ///     .order(Country.cities.count.descending).fetch(db, as: CountryCount.self)
     /// ```
-    public var count: SQLExpression {
-        SQLExpression(
-            .subquery(AssociationSubquery(prefix: "(SELECT count(*)", body: Result { try link.subqueryBody(request) })))
-    }
+    public var count: SQLExpression { link.subquery("(SELECT count(*)", over: request) }
 }
 
 /// A correlated subquery on an association's child table, made into SQL when its request is compiled:
@@ -42,6 +36,13 @@ struct AssociationSubquery: Sendable {
 }
 
 extension AssociationLink {
+    /// `prefix` followed by ``subqueryBody(_:)`` over `children`: the `EXISTS` and `count(*)` expressions
+    /// of ``HasManyAssociation`` and ``HasOneAssociation``. A filter that does not compile throws when the
+    /// outer request is compiled.
+    func subquery<Child: Record>(_ prefix: String, over children: QueryInterfaceRequest<Child>) -> SQLExpression {
+        SQLExpression(.subquery(AssociationSubquery(prefix: prefix, body: Result { try subqueryBody(children) })))
+    }
+
     /// ` FROM "child" WHERE "child"."fk" = "parent"."key" AND (filter))`, with the filter's arguments: the
     /// body of a subquery on the children of the parent row the outer query is on.
     /// - Throws: what compiling `children`'s filter throws (a value that does not encode).

@@ -37,9 +37,5 @@ public struct HasOneAssociation<Origin: Record, Destination: Record>: Sendable {
     /// ```swift
     /// let countriesWithAnthem = try Country.filter(Country.anthem.exists).fetch(db)
     /// ```
-    public var exists: SQLExpression {
-        SQLExpression(
-            .subquery(AssociationSubquery(prefix: "EXISTS (SELECT 1", body: Result { try link.subqueryBody(request) }))
-        )
-    }
+    public var exists: SQLExpression { link.subquery("EXISTS (SELECT 1", over: request) }
 }
