@@ -5,6 +5,8 @@
 #
 # Usage: Scripts/instruction-ratios.sh [ROWS] [WORKLOADS]   (default 5000 rows: the first ROWS cities of
 # cities15000; WORKLOADS a comma-separated subset such as W1,W7, default all that are counted)
+# INSTRUCTION_RATIOS_DATA names another GeoNames CSV to take the rows from (cities500.csv in
+# /work/shared/data/geonames has all 234,908 cities that W1 and W7 are stated for).
 # Needs valgrind. Builds the benchmark in release into /tmp/instruction-ratios-build (override with
 # INSTRUCTION_RATIOS_SCRATCH). Each count covers one warm-up and one timed run, so 2 x ROWS rows for
 # W1, W2 and W5 and 2 x 20,000 lookups for W3 (drawn with the benchmark's fixed seed). W4 and W4-request
@@ -27,7 +29,8 @@ trap 'rm -rf "$work"' EXIT
 swift build -c release --scratch-path "$scratch" --product sqlite-record-bench >"$work/build.log" 2>&1 ||
     { cat "$work/build.log"; exit 1; }
 bench="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/sqlite-record-bench"
-head -n $((rows + 1)) Examples/CountriesCities/Resources/cities15000.csv >"$work/cities.csv"
+data="${INSTRUCTION_RATIOS_DATA:-Examples/CountriesCities/Resources/cities15000.csv}"
+head -n $((rows + 1)) "$data" >"$work/cities.csv"
 
 # The function each side's workload runs in (mangled names; the closures are what `read`/`write` run).
 count() {  # workload, toggle pattern
