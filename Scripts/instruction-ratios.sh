@@ -44,7 +44,7 @@ report() {  # workload, library pattern, baseline pattern
     if [ -n "$only" ] && [[ ",$only," != *",$1,"* ]]; then return; fi
     library=$(count "$1" "$2")
     baseline=$(count "$1" "$3")
-    awk -v w="$1" -v l="$library" -v b="$baseline" 'BEGIN { printf "%-9s %16d %16d %7.3f\n", w, l, b, l / b }'
+    awk -v w="$1" -v l="$library" -v b="$baseline" 'BEGIN { printf "%-9s %16.0f %16.0f %7.3f\n", w, l, b, l / b }'
 }
 report W1 '*LibraryWorkloadsO6insert*KXEfU_' '*BaselineWorkloadsO6insert*'
 report W2 '*SQLiteRecord0B0PAAE8fetchAll*' '*BaselineWorkloadsO8fetchAll*'
