@@ -94,8 +94,18 @@ struct ColumnReader {
     /// INTEGER in range, then costs a compare and the read, and the rest stays in ``convertedInteger(_:)``.
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        if storage == SQLITE_INTEGER, let value = T(exactly: column.int64) { return value }
+        if let value = Self.commonInteger(type, column, storage) { return value }
         return try convertedInteger(type)
+    }
+
+    /// ``integer(_:)``'s common case, read from the column alone: an INTEGER in range; nil for the rest.
+    ///
+    /// The common cases are functions of the column and its storage class, not of a reader, so that the keyed
+    /// container reads them without making one: a reader is a struct of six words, which the container
+    /// would otherwise write to memory for every column before it knows whether the conversions need it.
+    @inline(__always)
+    static func commonInteger<T: FixedWidthInteger>(_ type: T.Type, _ column: StatementColumn, _ storage: Int32) -> T? {
+        storage == SQLITE_INTEGER ? T(exactly: column.int64) : nil
     }
 
     /// ``integer(_:)`` for every case but an INTEGER in range: REAL, out of range, NULL, TEXT, BLOB.
@@ -121,8 +131,14 @@ struct ColumnReader {
     /// REAL, or an INTEGER a `Double` holds exactly. Inlined as ``integer(_:)`` is, for REAL.
     @inline(__always)
     func double() throws -> Double {
-        if storage == SQLITE_FLOAT { return column.double }
+        if let value = Self.commonDouble(column, storage) { return value }
         return try convertedDouble()
+    }
+
+    /// ``double()``'s common case: REAL.
+    @inline(__always)
+    static func commonDouble(_ column: StatementColumn, _ storage: Int32) -> Double? {
+        storage == SQLITE_FLOAT ? column.double : nil
     }
 
     @inline(never)
@@ -166,14 +182,19 @@ struct ColumnReader {
     /// Inlined as ``integer(_:)`` is: an INTEGER 0 or 1 is read here, the rest in ``convertedBool()``.
     @inline(__always)
     func bool() throws -> Bool {
-        if storage == SQLITE_INTEGER {
-            switch column.int64 {
-            case 0: return false
-            case 1: return true
-            default: break
-            }
-        }
+        if let value = Self.commonBool(column, storage) { return value }
         return try convertedBool()
+    }
+
+    /// ``bool()``'s common case: INTEGER 0 or 1.
+    @inline(__always)
+    static func commonBool(_ column: StatementColumn, _ storage: Int32) -> Bool? {
+        guard storage == SQLITE_INTEGER else { return nil }
+        switch column.int64 {
+        case 0: return false
+        case 1: return true
+        default: return nil
+        }
     }
 
     @inline(never)
@@ -208,8 +229,14 @@ struct ColumnReader {
     /// TEXT, or INTEGER and REAL as their decimal text. Inlined as ``integer(_:)`` is, for valid TEXT.
     @inline(__always)
     func string() throws -> String {
-        if storage == SQLITE_TEXT, let text = column.validatedString { return text }
+        if let text = Self.commonString(column, storage) { return text }
         return try convertedString()
+    }
+
+    /// ``string()``'s common case: TEXT that is valid UTF-8.
+    @inline(__always)
+    static func commonString(_ column: StatementColumn, _ storage: Int32) -> String? {
+        storage == SQLITE_TEXT ? column.validatedString : nil
     }
 
     @inline(never)
@@ -248,12 +275,14 @@ struct ColumnReader {
     @inline(__always)
     func date() throws -> Date {
         // Asked of the state first: switching over the strategy itself copies its payloads, per date.
-        if state.pointee.readsDatesAutomatically, storage == SQLITE_TEXT,
-            let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:))
-        {
-            return date
-        }
+        if state.pointee.readsDatesAutomatically, let date = Self.commonDate(column, storage) { return date }
         return try dateByStrategy()
+    }
+
+    /// ``date()``'s common case under the automatic strategy (which the caller checks): TEXT that parses.
+    @inline(__always)
+    static func commonDate(_ column: StatementColumn, _ storage: Int32) -> Date? {
+        storage == SQLITE_TEXT ? column.withUTF8(SQLiteDateFormat.date(fromUTF8:)) : nil
     }
 
     /// ``date()`` for every case but the automatic strategy's TEXT that parses.

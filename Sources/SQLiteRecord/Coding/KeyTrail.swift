@@ -50,14 +50,27 @@ struct KeyTrail {
     /// when the trail cannot tell without the key's string.
     ///
     /// Generic, and reached through `KeyedDecodingContainer`'s type-erasing box, so it runs unspecialized:
-    /// it asks the key type only for its size and POD-ness (loads from its value witness table) before
-    /// comparing bytes.
+    /// the key's type is compared first, and only then its bytes (see ``isKey(_:recordedAs:_:)``).
     @inline(__always)
     func column<Key: CodingKey>(forKey key: Key, position: Int) -> Int32? {
-        guard position < count, let bytes = Self.bytes(of: key) else { return nil }
+        guard position < count else { return nil }
         let entry = entries + position
-        guard entry.pointee.keyType == Self.typeBits(of: Key.self), entry.pointee.keyBytes == bytes else { return nil }
+        guard Self.isKey(key, recordedAs: entry.pointee.keyType, entry.pointee.keyBytes) else { return nil }
         return entry.pointee.column
+    }
+
+    /// True when `key` is the key recorded as `keyType` and `keyBytes` in an entry.
+    ///
+    /// A type is recorded only for keys that ``bytes(of:)`` reads (0, which no metadata pointer is, for the
+    /// others), so a key whose type matches is plain data of a size that function reads: its POD-ness is not
+    /// asked again, and a key of one byte is compared as that byte alone (the padding word of a one-byte
+    /// key's bytes is always 0). That saves a load and four compares per key over reading the key's bytes
+    /// first.
+    @inline(__always)
+    static func isKey<Key>(_ key: Key, recordedAs keyType: UInt, _ keyBytes: KeyBytes) -> Bool {
+        guard keyType == typeBits(of: Key.self) else { return false }
+        if MemoryLayout<Key>.size == 1 { return keyBytes.0 == UInt64(unsafeBitCast(key, to: UInt8.self)) }
+        return wideBytes(of: key).map { $0 == keyBytes } ?? false
     }
 
     /// The bits of `Key`'s metadata pointer, never 0: what ``Entry/keyType`` holds.

@@ -1,3 +1,4 @@
+import CSQLiteRecord
 import Foundation
 
 /// What a prepared statement keeps for decoding (in its `codingCache` slot, read through `codingState`): the column lookup and the
@@ -542,6 +543,63 @@ private struct RowKeyedContainer<Key: CodingKey, Retainer>: KeyedDecodingContain
         return reader.isNull ? nil : reader
     }
 
+    /// The value of the column `key` names: `common`'s answer from the column alone (one of the reader's
+    /// `common` functions), or else `read`'s through a reader, which converts or throws.
+    ///
+    /// The same as `read(reader(key))`, but the reader (six words, written to memory to be passed) is made
+    /// only when `common` has no answer, in ``read(column:position:_:)``.
+    @inline(__always)
+    private func value<Value>(
+        _ key: Key, _ common: (StatementColumn, Int32) -> Value?, _ read: (ColumnReader) throws -> Value
+    ) throws -> Value {
+        let position = state.pointee.takeKeyPosition()
+        let index = column(key, position: position)
+        guard index >= 0 else { throw keyNotFound(key) }
+        let column = StatementColumn(state.pointee.row, at: index)
+        if let value = common(column, column.storageClass) { return value }
+        return try self.read(column: index, position: position, read)
+    }
+
+    /// ``value(_:_:_:)`` for an Optional key: nil when the value is absent (NULL, or no such column in a
+    /// raw-SQL row).
+    @inline(__always)
+    private func valueIfPresent<Value>(
+        _ key: Key, _ common: (StatementColumn, Int32) -> Value?, _ read: (ColumnReader) throws -> Value
+    ) throws -> Value? {
+        let position = state.pointee.takeKeyPosition()
+        let index = column(key, position: position)
+        guard index >= 0 else { return try absentColumn(key).map(read) }
+        let column = StatementColumn(state.pointee.row, at: index)
+        let storage = column.storageClass
+        if storage == SQLITE_NULL { return nil }
+        if let value = common(column, storage) { return value }
+        return try self.read(column: index, position: position, read)
+    }
+
+    /// `read` through a reader of column `index`, asked for by the key at `position`: the conversions and
+    /// errors of the reads above. Not inlined, so that the reader is made in memory only here.
+    @inline(never)
+    private func read<Value>(column index: Int32, position: Int, _ read: (ColumnReader) throws -> Value) throws -> Value {
+        try read(ColumnReader(index: index, state: state, keyPosition: position))
+    }
+
+    /// A date, as ``ColumnReader/date()`` reads it.
+    ///
+    /// The strategy is read before the closure is made, so that it captures a flag, not the container: a
+    /// closure over a generic container is allocated, with a generic metadata lookup, on every call.
+    @inline(__always)
+    private func date(_ key: Key) throws -> Date {
+        let automatic = state.pointee.readsDatesAutomatically
+        return try value(key, { automatic ? ColumnReader.commonDate($0, $1) : nil }) { try $0.date() }
+    }
+
+    /// ``date(_:)`` for an Optional key.
+    @inline(__always)
+    private func dateIfPresent(_ key: Key) throws -> Date? {
+        let automatic = state.pointee.readsDatesAutomatically
+        return try valueIfPresent(key, { automatic ? ColumnReader.commonDate($0, $1) : nil }) { try $0.date() }
+    }
+
     /// nil for an Optional key with no column in a raw-SQL row; `keyNotFound` where the library wrote the
     /// SELECT; the error for two keys that differ only in case either way.
     @inline(never)
@@ -555,67 +613,89 @@ private struct RowKeyedContainer<Key: CodingKey, Retainer>: KeyedDecodingContain
 
     func decodeNil(forKey key: Key) throws -> Bool { try reader(key).isNull }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader(key).bool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader(key).string() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader(key).double() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try value(key, ColumnReader.commonBool) { try $0.bool() }
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try value(key, ColumnReader.commonString) { try $0.string() }
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try value(key, ColumnReader.commonDouble) { try $0.double() }
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try reader(key).float() }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try reader(key).integer(type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader(key).integer(type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader(key).integer(type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader(key).integer(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try reader(key).integer(type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader(key).integer(type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader(key).integer(type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader(key).integer(type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader(key).integer(type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader(key).integer(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, forKey: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, forKey: key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // A Date first, and straight to the column: the date read is inlined here, where going through the
         // reader's generic decode would compare the type again and make a call per step. T is the type just
         // compared, so the bit cast is the identity.
-        if T.self == Date.self { return unsafeBitCast(try reader(key).date(), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try date(key), to: T.self) }
         return try reader(key).decode(type)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalReader(key)?.bool() }
+    /// An integer of `type`, in range, as ``ColumnReader/integer(_:)`` reads it.
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ type: T.Type, forKey key: Key) throws -> T {
+        try value(key, { ColumnReader.commonInteger(type, $0, $1) }) { try $0.integer(type) }
+    }
+
+    /// ``integer(_:forKey:)`` for an Optional key.
+    @inline(__always)
+    private func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try valueIfPresent(key, { ColumnReader.commonInteger(type, $0, $1) }) { try $0.integer(type) }
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try valueIfPresent(key, ColumnReader.commonBool) { try $0.bool() }
+    }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try optionalReader(key)?.string()
+        try valueIfPresent(key, ColumnReader.commonString) { try $0.string() }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalReader(key)?.double()
+        try valueIfPresent(key, ColumnReader.commonDouble) { try $0.double() }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optionalReader(key)?.float() }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalReader(key)?.integer(type) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try integerIfPresent(type, forKey: key)
+    }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try optionalReader(key)?.integer(type)
+        try integerIfPresent(type, forKey: key)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         // As in decode(_:forKey:).
-        if T.self == Date.self { return try optionalReader(key).map { unsafeBitCast(try $0.date(), to: T.self) } }
+        if T.self == Date.self { return try dateIfPresent(key).map { unsafeBitCast($0, to: T.self) } }
         return try optionalReader(key)?.decode(type)
     }
 

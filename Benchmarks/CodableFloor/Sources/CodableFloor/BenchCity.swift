@@ -1,0 +1,1 @@
+../../../SQLiteRecordBench/BenchCity.swift
