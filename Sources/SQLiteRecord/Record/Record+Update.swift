@@ -34,9 +34,9 @@ extension Record {
             return
         }
         if db.changesCount == 0, case .match(let match) = key, match.hasAlternateForms {
-            // A UUID another tool stored in another form.
+            // A UUID another tool stored in another form: the same columns, by every form of the key.
             let everyForm = WriteKey.match(match.allForms)
-            guard try writeThroughPlan(.update, db: db, key: everyForm) || writeCollected(.update, db: db, key: everyForm)
+            guard try writeThroughPlan(kind, db: db, key: everyForm) || writeCollected(kind, db: db, key: everyForm)
             else { return }
         }
         guard db.changesCount > 0 else {

@@ -114,6 +114,38 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
+    /// A key another tool stored in another form (uppercase UUID text): when the first UPDATE finds no row,
+    /// the retry by every form of the key writes the same columns, not every column.
+    struct Lamp: Record, Equatable {
+        var id: UUID
+        var name: String
+        var watts: Int
+        static let tableName = "lamps"
+    }
+
+    func testARetryByEveryFormOfTheKeyWritesOnlyTheNamedColumns() throws {
+        let queue = try DatabaseQueue()
+        let id = UUID()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE lamps (id TEXT PRIMARY KEY, name TEXT NOT NULL, watts INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO lamps VALUES (?, 'desk', 40)", arguments: [id.uuidString])
+            let stale = Lamp(id: id, name: "stale", watts: 60)
+            // The second through the plan.
+            for _ in 0..<2 { try stale.update(db, columns: ["watts"]) }
+            XCTAssertEqual(try Lamp.fetchOne(db, id: id), Lamp(id: id, name: "desk", watts: 60))
+            // Another writer renames the lamp after it was fetched; the changed column alone is written.
+            guard let fetched = try Lamp.fetchOne(db, id: id) else { return XCTFail("no row") }
+            try db.execute(sql: "UPDATE lamps SET name = 'hall'")
+            for watts in [75, 100] {
+                var changed = fetched
+                changed.watts = watts
+                XCTAssertTrue(try changed.updateChanges(db, from: fetched))
+            }
+            XCTAssertEqual(try Lamp.fetchOne(db, id: id), Lamp(id: id, name: "hall", watts: 100))
+            XCTAssertEqual(try db.scalar(String.self, sql: "SELECT id FROM lamps"), id.uuidString, "key as it was")
+        }
+    }
+
     /// A date, an optional and a REAL: the comparisons after a connection's first go through its change
     /// comparison (two plans that keep the encoded values), and find what the collected way finds.
     struct Note: Record, Equatable {
