@@ -96,13 +96,22 @@ public struct RecordEncoder: Sendable {
 
     /// ``encode(_:)``, naming `tableName` in errors, with the string value of each coding key the columns
     /// came from (they differ from the column names under ``KeyEncodingStrategy/convertToSnakeCase``).
+    ///
+    /// With `writtenColumns`, for a partial update that writes only those columns, by `keyColumns`: the
+    /// encoding stops once every one of both is encoded (see ``EncodingStop``), and the values of other
+    /// columns are collected as NULL, unconverted (the update does not write them).
     func encodeWithKeys<T: Encodable>(
-        _ value: T, tableName: String?
+        _ value: T, tableName: String?, writtenColumns: [String]? = nil, keyColumns: [String] = []
     ) throws -> (columns: EncodedColumns, keys: [String]) {
         let encoder = ColumnsEncoder(tableName: tableName, options: self)
         // The encoder serves this one value: what the value's own code keeps of it throws from now on.
         defer { encoder.retire() }
-        try value.encode(to: encoder)
+        if let writtenColumns { encoder.collectOnly(writtenColumns, by: keyColumns) }
+        do {
+            try value.encode(to: encoder)
+        } catch let error where EncodingStop.matches(error) {
+            // Every column the update needs is collected.
+        }
         if let failure = encoder.failure { throw failure }
         return (encoder.columns, encoder.keys)
     }
@@ -164,6 +173,10 @@ final class ColumnsEncoder: Encoder {
     /// True once a reused encoder handed out a keyed container that is not kept in `containerBox`: user code
     /// may hold it, and nothing can tell (see ``isHeldByUserCode``).
     @exclusivity(unchecked) private var handedOutUnboxedContainer = false
+    /// Collecting for a partial update (``collectOnly(_:by:)``): the columns it writes, whose values are
+    /// converted, and the columns still to collect before the encoding stops. Nil otherwise.
+    private var writtenColumns: [String]?
+    private var columnsBeforeStop: [String] = []
 
     var codingPath: [any CodingKey] { [] }
     /// Always empty, and a value: keeping it is safe.
@@ -195,10 +208,31 @@ final class ColumnsEncoder: Encoder {
         }
         recordSerial &+= 1
         defer { recordSerial &+= 1 }
-        try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
+        do {
+            try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
+        } catch let error where EncodingStop.isSame(error, as: binding.stop) || EncodingStop.matches(error) {
+            // A partial update's binding has every value it binds (see ``StatementBinding/stopsPastLastKey``).
+        }
         guard !binding.hasDiverged else { return false }
         if hasFailed, let failure = recordedFailure { throw failure }
         return binding.isComplete
+    }
+
+    /// Makes this collecting encoder collect for a partial update that writes `columns` by `keyColumns`:
+    /// encoding stops once every one of both is collected (``EncodingStop``), and the values of other
+    /// columns are collected as NULL without being converted.
+    func collectOnly(_ columns: [String], by keyColumns: [String]) {
+        writtenColumns = columns
+        columnsBeforeStop = columns + keyColumns
+    }
+
+    /// Collecting for a partial update: throws ``EncodingStop`` again for a value after the stop (a record
+    /// that caught it and went on).
+    /// - Returns: true when `key`'s value is not written, and is collected as NULL without being converted.
+    private func collectsUnconverted<Key: CodingKey>(_ key: Key) throws -> Bool {
+        guard let writtenColumns, !isRetired else { return false }
+        if columnsBeforeStop.isEmpty { throw EncodingStop() }
+        return !writtenColumns.contains(columnName(for: key))
     }
 
     /// Lets go of the kept keyed container, which refers back to this encoder: called when the encoder's
@@ -286,12 +320,17 @@ final class ColumnsEncoder: Encoder {
         guard let binding else {
             // A retired encoder has no binding, so every value it is given ends here.
             if isRetired { throw FinishedEncoding.recordIsDone(value, codingPath: [key]) }
-            columns.names.append(columnName(for: key))
+            let name = columnName(for: key)
+            if writtenColumns != nil {
+                if columnsBeforeStop.isEmpty { throw EncodingStop() }
+                columnsBeforeStop.removeAll { $0 == name }
+            }
+            columns.names.append(name)
             columns.values.append(value)
             keys.append(key.stringValue)
             return
         }
-        let parameter = binding.parameter(for: key)
+        let parameter = try binding.parameter(for: key)
         if parameter != 0 { try binding.bind(value, at: parameter) }
     }
 
@@ -320,12 +359,13 @@ final class ColumnsEncoder: Encoder {
     @inline(__always)
     func put<Key: CodingKey>(real: Double, type: Any.Type, for key: Key) throws {
         guard let binding = guaranteedBinding else {
+            if try collectsUnconverted(key) { return try put(.null, for: key) }
             return try put(try self.real(real, type: type, for: key), for: key)
         }
         // The key is checked before the value: once a record's keys differ from the binding's, nothing is
         // converted, so the collected way, which encodes the record next, throws the record's first error.
         try binding._withUnsafeGuaranteedRef { binding in
-            let parameter = binding.parameter(for: key)
+            let parameter = try binding.parameter(for: key)
             guard parameter != 0 else { return }
             _ = try self.real(real, type: type, for: key)
             try binding.bind(real: real, at: parameter)
@@ -334,9 +374,12 @@ final class ColumnsEncoder: Encoder {
 
     /// ``put(_:for:)`` for an unsigned integer, refused above `Int64.max` as ``integer(_:for:)`` does.
     func put<T: FixedWidthInteger, Key: CodingKey>(unsigned value: T, for key: Key) throws {
-        guard let binding else { return try put(try integer(value, for: key), for: key) }
+        guard let binding else {
+            if try collectsUnconverted(key) { return try put(.null, for: key) }
+            return try put(try integer(value, for: key), for: key)
+        }
         // As for reals: the key first, then the conversion that may throw.
-        let parameter = binding.parameter(for: key)
+        let parameter = try binding.parameter(for: key)
         guard parameter != 0 else { return }
         try binding.bind(try integer(value, for: key), at: parameter)
     }
@@ -345,7 +388,7 @@ final class ColumnsEncoder: Encoder {
     /// text is bound from a buffer on the stack: its 23 bytes would otherwise allocate a `String`.
     func put<T: Encodable, Key: CodingKey>(_ value: T, for key: Key) throws {
         if let binding, T.self == Date.self, case .sqliteText = options.dateEncodingStrategy {
-            let parameter = binding.parameter(for: key)
+            let parameter = try binding.parameter(for: key)
             guard parameter != 0 else { return }
             if binding.keepsCurrentText {
                 // Rare (a date in a numeric column): through a String, which is kept.
@@ -361,8 +404,11 @@ final class ColumnsEncoder: Encoder {
             }
             return
         }
-        guard let binding else { return try put(try columnValue(value, for: key), for: key) }
-        let parameter = binding.parameter(for: key)
+        guard let binding else {
+            if try collectsUnconverted(key) { return try put(.null, for: key) }
+            return try put(try columnValue(value, for: key), for: key)
+        }
+        let parameter = try binding.parameter(for: key)
         guard parameter != 0 else { return }
         try binding.bind(try columnValue(value, for: key), at: parameter)
     }

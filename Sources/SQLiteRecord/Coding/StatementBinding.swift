@@ -15,6 +15,14 @@ final class StatementBinding {
     /// False for a binding that only keeps the values a record encodes, to compare them with another
     /// record's (see ``holdsSameValue(at:as:)``), and never binds them to ``statement``.
     let bindsValues: Bool
+    /// True for a partial update's binding: ``keys`` are the keys its first record encoded until the update
+    /// had every value it needs, and a key past them ends the record's encoding (``EncodingStop``) rather
+    /// than marking it as diverged.
+    let stopsPastLastKey: Bool
+    /// The ``EncodingStop`` this binding throws, made once: an error made at the throw is boxed, an allocation
+    /// and a deallocation per record; throwing this one retains its box, which the encoder that catches it
+    /// knows by its identity (``EncodingStop/isSame(_:as:)``).
+    let stop: any Error = EncodingStop()
     /// How many coding keys a record of the type encodes.
     let count: Int
     // Raw buffers rather than arrays: reading an array element in a class costs a retain and release of
@@ -24,13 +32,25 @@ final class StatementBinding {
     /// The parameter (1-based) each key binds; 0 for a key whose value the statement leaves out, such as
     /// the primary key of an INSERT that lets SQLite choose the rowid.
     private let parameters: UnsafeMutableBufferPointer<Int32>
+    /// The parameter given to ``init(statement:keys:parameters:keepsText:bindsValues:stopsPastLastKey:)`` for
+    /// a key whose value is left out and which is not compared with the key a record encodes there: a
+    /// partial update's columns that it does not write. A record whose keys differ from ``keys`` only at such
+    /// positions binds the values of its other keys right (each is bound only under the key expected at its
+    /// position, and a record is complete only when every parameter is bound), and skipping the check saves
+    /// a key comparison for each column the update leaves alone. Such a position binds parameter 0, and its
+    /// ``keyTypes`` entry is ``uncheckedKeyType``.
+    static let unchecked: Int32 = -1
+    /// The ``keyTypes`` entry of an ``unchecked`` position: no type's bits (a type's are the address of its
+    /// metadata), so the comparison that recognizes a key fails there, and only then is this one asked.
+    private static let uncheckedKeyType = UInt.max
     /// True for the keys whose text values are kept in ``keptTexts`` for the caller to check before the
     /// statement runs (columns whose affinity may store text as a number).
     private let keepsText: UnsafeMutableBufferPointer<Bool>
     /// For each key, once it has matched by its string: its type and raw bytes when it is plain data (as a
     /// CodingKeys enum is), so that later records' keys are recognized as ``KeyTrail`` recognizes them,
     /// without asking the key for its string (a call through its witness table that makes a String) for
-    /// every value. Type 0 for a key not recognized that way.
+    /// every value. Type 0 for a key not recognized that way, ``uncheckedKeyType`` at an ``unchecked``
+    /// position.
     private let keyTypes: UnsafeMutableBufferPointer<UInt>
     private let keyBytes: UnsafeMutableBufferPointer<KeyTrail.KeyBytes>
 
@@ -72,19 +92,23 @@ final class StatementBinding {
 
     /// A binding of the keys `keys` to `parameters` of `statement`, keeping the text of the keys where
     /// `keepsText` is true; the three arrays run in parallel. With `bindsValues` false, the values are only
-    /// kept.
-    init(statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool], bindsValues: Bool = true) {
+    /// kept; with `stopsPastLastKey`, a key after `keys` ends the record's encoding.
+    init(
+        statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool], bindsValues: Bool = true,
+        stopsPastLastKey: Bool = false
+    ) {
         self.statement = statement
         self.bindsValues = bindsValues
+        self.stopsPastLastKey = stopsPastLastKey
         count = keys.count
         self.keys = .allocate(capacity: count)
         _ = self.keys.initialize(from: keys)
         self.parameters = .allocate(capacity: count)
-        _ = self.parameters.initialize(from: parameters)
+        _ = self.parameters.initialize(from: parameters.map { max($0, 0) })
         self.keepsText = .allocate(capacity: count)
         _ = self.keepsText.initialize(from: keepsText)
         keyTypes = .allocate(capacity: count)
-        keyTypes.initialize(repeating: 0)
+        _ = keyTypes.initialize(from: parameters.map { $0 < 0 ? Self.uncheckedKeyType : 0 })
         keyBytes = .allocate(capacity: count)
         keyBytes.initialize(repeating: (0, 0))
         parameterCount = Int(parameters.max() ?? 0)
@@ -115,31 +139,48 @@ final class StatementBinding {
         if !keptTexts.isEmpty { keptTexts.removeAll(keepingCapacity: true) }
     }
 
-    /// True when the record encoded exactly ``keys``, in order, and every parameter was bound for it.
+    /// True when the record encoded ``keys``, in order (any key at an ``unchecked`` position), and every
+    /// parameter was bound for it.
     var isComplete: Bool { !hasDiverged && position == count && bindCount == parameterCount }
 
     /// The parameter for `key`, the next key the record encodes; 0 when the statement leaves that value out,
     /// or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later key of the
     /// record gets 0 too).
+    /// - Throws: ``EncodingStop`` for a key after the last one, when the binding ``stopsPastLastKey``.
     @inline(__always)
-    func parameter<Key: CodingKey>(for key: Key) -> Int32 {
+    func parameter<Key: CodingKey>(for key: Key) throws -> Int32 {
         let position = position
         guard !hasDiverged, position < count else {
-            hasDiverged = true
+            try stopOrDiverge()
             return 0
         }
-        let bytes = KeyTrail.bytes(of: key)
-        if let bytes, keyTypes[position] == KeyTrail.typeBits(of: Key.self), keyBytes[position] == bytes {
+        let keyType = keyTypes[position]
+        if keyType == KeyTrail.typeBits(of: Key.self), let bytes = KeyTrail.bytes(of: key),
+            keyBytes[position] == bytes
+        {
             self.position = position &+ 1
             return parameters[position]
         }
-        return parameter(forNewKey: key, bytes: bytes, at: position)
+        if keyType == Self.uncheckedKeyType {
+            self.position = position &+ 1
+            return 0
+        }
+        return parameter(forNewKey: key, at: position)
+    }
+
+    /// ``parameter(for:)`` for a key past the last one, or after the record diverged.
+    /// - Throws: ``EncodingStop`` when the binding ``stopsPastLastKey`` and the record has not diverged.
+    @inline(never)
+    private func stopOrDiverge() throws {
+        if stopsPastLastKey, !hasDiverged { throw stop }
+        hasDiverged = true
     }
 
     /// ``parameter(for:)`` for a key not recognized by its bytes: compared by its string, and remembered
     /// by its bytes when it matches.
     @inline(never)
-    private func parameter<Key: CodingKey>(forNewKey key: Key, bytes: KeyTrail.KeyBytes?, at position: Int) -> Int32 {
+    private func parameter<Key: CodingKey>(forNewKey key: Key, at position: Int) -> Int32 {
+        let bytes = KeyTrail.bytes(of: key)
         guard key.stringValue == keys[position] else {
             hasDiverged = true
             return 0
@@ -156,7 +197,7 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bindNull<Key: CodingKey>(for key: Key) throws {
-        let parameter = parameter(for: key)
+        let parameter = try parameter(for: key)
         guard parameter != 0 else { return }
         if bindsValues { try statement.bindNull(at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_NULL
@@ -167,7 +208,7 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
-        let parameter = parameter(for: key)
+        let parameter = try parameter(for: key)
         guard parameter != 0 else { return }
         if bindsValues { try statement.bind(integer: integer, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_INTEGER
@@ -189,7 +230,7 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bind<Key: CodingKey>(text: String, for key: Key) throws {
-        let parameter = parameter(for: key)
+        let parameter = try parameter(for: key)
         guard parameter != 0 else { return }
         if bindsValues { try statement.bind(text: text, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_TEXT

@@ -3,6 +3,16 @@
 extension Record {
     /// Writes the named columns of the record to the row with its key (`UPDATE ... SET "a" = ? WHERE key`),
     /// leaving the row's other columns as they are. Calls ``willSave(_:)`` first.
+    ///
+    /// The record is encoded only as far as the update needs: once its `encode(to:)` has encoded the named
+    /// columns and the key's columns, its next `encode(_:forKey:)` call throws an error of the library's own,
+    /// before converting its value, which this call catches. What the record's `encode(to:)` does after that
+    /// call does not run (a check it makes there, the encoding of later properties), and the values of the
+    /// columns not named are not converted, so one that cannot be stored (a NaN) is not refused. This holds
+    /// for the first update of the type on a connection and for every later one. A check that must run
+    /// on every write belongs in ``willSave(_:)``. When no row has the key and the key is a UUID that another
+    /// tool may have stored in another form, the update is retried by every form of the key, with the same
+    /// columns.
     /// - Parameters:
     ///   - db: the connection, inside the caller's transaction.
     ///   - columns: columns the record encodes, not the key's and not generated ones; `[]` writes
@@ -17,6 +27,8 @@ extension Record {
     /// with the record's key; runs no statement when none differ. The values compared are the ones the
     /// record's encoder would store (``RecordEncoder``), so a change the column cannot hold apart (a Date
     /// beyond the stored milliseconds) is no change. Key columns and generated columns are never written.
+    /// Both records are encoded in full to compare them; the write then encodes the record as
+    /// ``update(_:columns:)`` does, only as far as the changed columns and the key's.
     /// - Returns: true when an UPDATE ran, false when nothing changed.
     /// - Throws: encoding errors; as ``update(_:columns:)`` when a column changed.
     @discardableResult

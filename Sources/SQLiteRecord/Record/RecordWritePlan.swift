@@ -11,6 +11,11 @@ import Foundation
 /// out), or that did not bind every parameter (its `encode(to:)` caught an error and went on), is written
 /// the collected way, and the plan is kept.
 ///
+/// A partial update's plan (``Kind/Tag/updateColumns``) is made from a collected encoding that stopped once
+/// it had the named columns and the key's (``EncodingStop``): it expects the coding keys up to there, and its
+/// binding stops each later record at the same point. It checks the keys of the key columns and of the
+/// columns it writes, not those of the columns it leaves alone (``StatementBinding/unchecked``).
+///
 /// The plan holds the statement, the binding and the encoder. The encoder holds the binding and keeps its
 /// keyed container, which holds the encoder: that cycle is broken when the plan goes (`deinit`).
 final class RecordWritePlan {
@@ -223,6 +228,9 @@ final class RecordWritePlan {
     let keyShape: String
     /// The schema cache generation the plan was made under: the plan is stale once it moves.
     let schemaGeneration: Int
+    /// True when the record type's key columns were found unique (``Record/checkKey(_:columns:)``) under
+    /// ``schemaGeneration``: while the plan is current, an update through it need not ask again.
+    let keyIsChecked: Bool
     /// What an upsert needs of the table's shape under that generation (see ``TableShape``), read here
     /// rather than from the schema cache per record.
     let tableHasRowID: Bool
@@ -239,17 +247,20 @@ final class RecordWritePlan {
 
     /// Makes the plan for the columns `names`, encoded from coding keys `keys` (same order, the key
     /// columns among them; `key` says which, and how many values each binds in an update).
+    /// `keyCheckedGeneration` is the schema generation the record type's key was last found unique under.
     /// - Throws: ``DatabaseError`` when the statement cannot be prepared or the table's columns read.
     init(
         _ kind: Kind, keys: [String], names: [String], key: KeyMatch, primaryKeyColumn: String, tableName: String,
-        options: RecordEncoder, db: Database
+        options: RecordEncoder, db: Database, keyCheckedGeneration: Int? = nil
     ) throws {
         let generated = GeneratedColumns.of(tableName, db: db)
         var boundNames: [String] = []
         var parameters: [Int32] = []
         for name in names {
             if kind.leavesOut(name, keyColumns: key.columns) || generated.contains(name) {
-                parameters.append(0)
+                // A partial update checks the keys of the key columns only (see `StatementBinding.unchecked`).
+                let checksKey = kind.tag != .updateColumns || key.columns.contains(name)
+                parameters.append(checksKey ? 0 : StatementBinding.unchecked)
             } else {
                 boundNames.append(name)
                 parameters.append(Int32(boundNames.count))
@@ -263,10 +274,11 @@ final class RecordWritePlan {
         statement = try db.prepareStatement(sql: sql)
         binding = StatementBinding(
             statement: statement, keys: keys, parameters: parameters, keepsText: numericColumns.map { $0 != nil },
-            bindsValues: kind.tag != .compareValues)
+            bindsValues: kind.tag != .compareValues, stopsPastLastKey: kind.tag == .updateColumns)
         boundColumns = boundNames
         encoder = ColumnsEncoder(tableName: tableName, options: options, binding: binding)
         schemaGeneration = try db.currentSchemaGeneration()
+        keyIsChecked = keyCheckedGeneration == schemaGeneration
         tableHasRowID = try db.tableShape(tableName).hasRowID
         // Read only for the upserts that need it: the inserts' first write does not pay its two queries.
         if kind.tag == .upsertReporting {
@@ -556,17 +568,30 @@ extension Record {
         _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil
     ) throws -> Bool {
         let options = Self.recordEncoder
-        let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
+        // SQLite computes generated columns and refuses writes that name them.
+        let generated = GeneratedColumns.of(Self.tableName, db: db)
+        let columns: EncodedColumns
+        let keys: [String]
+        let layout: KeyMatch
+        if kind.tag == .updateColumns {
+            // The key first: the encoding stops once it has the named columns and the key's (`EncodingStop`),
+            // unless one of them cannot be written, which is refused below naming every column that can.
+            layout = try Self.keyLayout(of: id, key)
+            let named = kind.namedColumns
+            let refused = named.contains { layout.columns.contains($0) || generated.contains($0) }
+            (columns, keys) = try options.encodeWithKeys(
+                self, tableName: Self.tableName, writtenColumns: refused ? nil : named, keyColumns: layout.columns)
+        } else {
+            (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
+            layout = try Self.keyLayout(of: id, key)
+        }
         try Self.checkNoCaseTwins(columns.names)
-        let layout = try Self.keyLayout(of: id, key)
         for column in layout.columns where !columns.names.contains(column) {
             throw RecordError.missingPrimaryKey(table: Self.tableName, column: column)
         }
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
         // records written through it meet the same table.
         try Self.explainingMissingTable { try Self.checkWriteTarget(db, insertingWithoutID: kind.insertsWithoutID) }
-        // SQLite computes generated columns and refuses writes that name them.
-        let generated = GeneratedColumns.of(Self.tableName, db: db)
         try Self.checkNamedColumns(kind, encoded: columns.names, keyColumns: layout.columns, generated: generated, db)
         var bound = Self.boundColumns(columns, kind, keyColumns: layout.columns).leavingOut(generated)
         if returned != nil, !kind.bindsKeyAfterColumns {
@@ -609,7 +634,8 @@ extension Record {
             // The record is written; a plan that cannot be made only leaves the next record the collected way.
             plans[planKey] = try? RecordWritePlan(
                 kind, keys: keys, names: columns.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
-                tableName: Self.tableName, options: options, db: db)
+                tableName: Self.tableName, options: options, db: db,
+                keyCheckedGeneration: plans.keyCheckedGeneration(ObjectIdentifier(Self.self)))
         }
         return true
     }

@@ -114,6 +114,196 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
+    /// A key another tool stored in another form (uppercase UUID text): when the first UPDATE finds no row,
+    /// the retry by every form of the key writes the same columns, not every column.
+    struct Lamp: Record, Equatable {
+        var id: UUID
+        var name: String
+        var watts: Int
+        static let tableName = "lamps"
+    }
+
+    func testARetryByEveryFormOfTheKeyWritesOnlyTheNamedColumns() throws {
+        let queue = try DatabaseQueue()
+        let id = UUID()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE lamps (id TEXT PRIMARY KEY, name TEXT NOT NULL, watts INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO lamps VALUES (?, 'desk', 40)", arguments: [id.uuidString])
+            let stale = Lamp(id: id, name: "stale", watts: 60)
+            // The second through the plan.
+            for _ in 0..<2 { try stale.update(db, columns: ["watts"]) }
+            XCTAssertEqual(try Lamp.fetchOne(db, id: id), Lamp(id: id, name: "desk", watts: 60))
+            // Another writer renames the lamp after it was fetched; the changed column alone is written.
+            guard let fetched = try Lamp.fetchOne(db, id: id) else { return XCTFail("no row") }
+            try db.execute(sql: "UPDATE lamps SET name = 'hall'")
+            for watts in [75, 100] {
+                var changed = fetched
+                changed.watts = watts
+                XCTAssertTrue(try changed.updateChanges(db, from: fetched))
+            }
+            XCTAssertEqual(try Lamp.fetchOne(db, id: id), Lamp(id: id, name: "hall", watts: 100))
+            XCTAssertEqual(try db.scalar(String.self, sql: "SELECT id FROM lamps"), id.uuidString, "key as it was")
+        }
+    }
+
+    /// A partial update stops encoding at the first value after the columns it writes and the key's
+    /// (``EncodingStop``), on a connection's first write (the collected way) and on the later ones (the
+    /// plan) alike: code of `encode(to:)` before that value runs, code after it does not.
+    struct Gauge: Record, Equatable {
+        var id: Int64?
+        var level: Int
+        var label: String
+        var ratio: Double
+        static let tableName = "gauges"
+        enum CodingKeys: String, CodingKey { case id, level, label, ratio }
+        struct Refused: Error, Equatable { let label: String }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(level, forKey: .level)
+            // Runs before the next value, so on every update that writes "level".
+            if label == "refused before" { throw Refused(label: label) }
+            try container.encode(label, forKey: .label)
+            if label == "refused after" { throw Refused(label: label) }
+            try container.encode(ratio, forKey: .ratio)
+        }
+    }
+
+    private func makeGauges() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE gauges (id INTEGER PRIMARY KEY, level INTEGER NOT NULL, label TEXT NOT NULL,
+                        ratio REAL NOT NULL);
+                    INSERT INTO gauges VALUES (1, 0, 'one', 0.5), (2, 0, 'two', 0.5);
+                    """)
+        }
+        return queue
+    }
+
+    typealias Outcome = (error: Gauge.Refused?, stored: Gauge?)
+
+    /// Updates gauge 1 to `record`'s `columns` twice: as a connection's first write (the collected way), and
+    /// on another connection after a write of the same columns made the plan (that write goes to gauge 2).
+    /// - Returns: for each way, the error the update threw (nil when it did not) and gauge 1 as stored.
+    private func updateBothWays(_ record: Gauge, columns: [String]) throws -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for throughPlan in [false, true] {
+            let queue = try makeGauges()
+            try queue.write { db in
+                if throughPlan { try Gauge(id: 2, level: 1, label: "two", ratio: 0.25).update(db, columns: columns) }
+                let writes = RecordWritePlans.of(db).writes
+                var refused: Gauge.Refused?
+                do {
+                    try record.update(db, columns: columns)
+                    XCTAssertEqual(RecordWritePlans.of(db).writes - writes, throughPlan ? 1 : 0, "through the plan")
+                } catch let error as Gauge.Refused {
+                    refused = error
+                }
+                outcomes.append((refused, try Gauge.fetchOne(db, id: 1)))
+            }
+        }
+        return outcomes
+    }
+
+    func testAPartialUpdateStopsEncodingAfterTheColumnsItWrites() throws {
+        // The code after "label", and the NaN after "level": not run, not converted, so neither refuses.
+        let after = Gauge(id: 1, level: 7, label: "refused after", ratio: .nan)
+        for outcome in try updateBothWays(after, columns: ["level"]) {
+            XCTAssertNil(outcome.error)
+            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 7, label: "one", ratio: 0.5))
+        }
+        // The code between "level" and the next value runs.
+        let before = Gauge(id: 1, level: 7, label: "refused before", ratio: 0)
+        for outcome in try updateBothWays(before, columns: ["level"]) {
+            XCTAssertEqual(outcome.error, Gauge.Refused(label: "refused before"))
+            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 0, label: "one", ratio: 0.5))
+        }
+        // Writing "label" too: the code after it runs, and refuses.
+        for outcome in try updateBothWays(after, columns: ["level", "label"]) {
+            XCTAssertEqual(outcome.error, Gauge.Refused(label: "refused after"))
+            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 0, label: "one", ratio: 0.5))
+        }
+        // The NaN after the columns written is not converted, so not refused.
+        let nan = Gauge(id: 1, level: 7, label: "uno", ratio: .nan)
+        for outcome in try updateBothWays(nan, columns: ["level", "label"]) {
+            XCTAssertNil(outcome.error)
+            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 7, label: "uno", ratio: 0.5))
+        }
+        // Writing "ratio": every value is encoded, and a NaN there is refused.
+        let queue = try makeGauges()
+        try queue.write { db in
+            for round in 0..<2 {
+                try Gauge(id: 2, level: 0, label: "", ratio: 0.75).update(db, columns: ["ratio"])
+                XCTAssertThrowsError(
+                    try Gauge(id: 1, level: 0, label: "", ratio: .nan).update(db, columns: ["ratio"]), "round \(round)"
+                ) { error in
+                    XCTAssertTrue(error is EncodingError, "\(error)")
+                }
+            }
+            XCTAssertEqual(try Gauge.fetchOne(db, id: 2), Gauge(id: 2, level: 0, label: "two", ratio: 0.75))
+        }
+    }
+
+    /// A record that ignores the errors of its values, the stop among them, and goes on: each later value
+    /// throws the stop again, and the update writes what was encoded before the first.
+    struct Counter: Record, Equatable {
+        var id: Int64?
+        var hits: Int
+        var note: String
+        static let tableName = "counters"
+        enum CodingKeys: String, CodingKey { case id, hits, note }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try? container.encode(hits, forKey: .hits)
+            try? container.encode(note, forKey: .note)
+            try? container.encode("fallback", forKey: .note)
+        }
+    }
+
+    /// A record whose `encode(to:)` encodes its keys in another order than its properties: the key last.
+    struct Shelf: Record, Equatable {
+        var id: Int64?
+        var books: Int
+        var room: String
+        static let tableName = "shelves"
+        enum CodingKeys: String, CodingKey { case id, books, room }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(room, forKey: .room)
+            try container.encode(books, forKey: .books)
+            try container.encode(id, forKey: .id)
+        }
+    }
+
+    func testPartialUpdatesOfRecordsThatCatchTheStopOrEncodeInAnotherOrder() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE counters (id INTEGER PRIMARY KEY, hits INTEGER NOT NULL, note TEXT NOT NULL);
+                    CREATE TABLE shelves (id INTEGER PRIMARY KEY, books INTEGER NOT NULL, room TEXT NOT NULL);
+                    INSERT INTO counters VALUES (1, 0, 'kept');
+                    INSERT INTO shelves VALUES (1, 0, 'attic');
+                    """)
+            let writesBefore = RecordWritePlans.of(db).writes
+            for hits in 1...3 { try Counter(id: 1, hits: hits, note: "stale").update(db, columns: ["hits"]) }
+            XCTAssertEqual(try Counter.fetchOne(db, id: 1), Counter(id: 1, hits: 3, note: "kept"))
+            // "books" comes before the key: the encoding stops once the key is encoded too.
+            for books in 1...3 { try Shelf(id: 1, books: books, room: "stale").update(db, columns: ["books"]) }
+            XCTAssertEqual(try Shelf.fetchOne(db, id: 1), Shelf(id: 1, books: 3, room: "attic"))
+            for room in ["hall", "study"] { try Shelf(id: 1, books: 0, room: room).update(db, columns: ["room"]) }
+            XCTAssertEqual(try Shelf.fetchOne(db, id: 1), Shelf(id: 1, books: 3, room: "study"))
+            // After each type's first write of a set of columns, the others went through the plans.
+            XCTAssertEqual(RecordWritePlans.of(db).writes - writesBefore, 5)
+        }
+    }
+
     /// A date, an optional and a REAL: the comparisons after a connection's first go through its change
     /// comparison (two plans that keep the encoded values), and find what the collected way finds.
     struct Note: Record, Equatable {
