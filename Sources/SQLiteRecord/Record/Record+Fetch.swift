@@ -213,20 +213,18 @@ extension Record {
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil,
                 decoder: rowDecoder)
-            var records: [Self] = []
-            // Room for the first few rows. Reserving before the loop also makes the compiler look up the type
-            // metadata of `[Self]` once, here, rather than before every append: this code is generic and runs
-            // unspecialized, and each lookup is a hash lookup in the runtime's cache.
-            records.reserveCapacity(4)
+            // Each record is decoded straight into its place (see ``DecodedRecords``): this code is generic and
+            // runs unspecialized, where `Array.append` costs more than the rest of a row's overhead.
+            var records = DecodedRecords<Self>()
             while try statement.step() {
                 do {
-                    records.append(try context.decodeRow(Self.self))
+                    try records.append { try context.decodeRow(Self.self) }
                 } catch let error as DecodingError where tableName != nil {
                     // A fetch from the table names the row by its key, for the person who fixes it.
                     throw locatingRow(error, of: statement)
                 }
             }
-            return records
+            return records.makeArray()
         }
     }
 }
