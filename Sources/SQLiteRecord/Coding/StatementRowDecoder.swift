@@ -291,6 +291,23 @@ final class RowDecodingContext {
         return try T(from: StatementRowDecoder(context: self, rowSerial: state.pointee.rowSerial))
     }
 
+    /// True when `type` decodes through a row initializer (see ``appendRow(_:to:)``). Asked once per fetch.
+    func hasRowInitializer<T: Decodable>(_ type: T.Type) -> Bool { rowInitializer(for: type) != nil }
+
+    /// Decodes the statement's current row as `T` through `T`'s row initializer and appends it to
+    /// `records` (see ``FetchableRecord/_appendRow(_:to:)``): for a fetch's loop, which then appends without
+    /// the standard library's unspecialized generic code. A fetch calls it only for a type that
+    /// ``hasRowInitializer(_:)``; for any other, the row decodes as ``decodeRow(_:)`` decodes it.
+    func appendRow<T: Decodable>(_ type: T.Type, to records: inout [T]) throws {
+        guard let initializer = rowInitializer(for: type) else { return records.append(try decodeRow(type)) }
+        if checksReprepare { checkReprepare() }
+        let state = self.state
+        state.pointee.keyPosition = 0
+        state.pointee.rowSerial &+= 1
+        defer { endRow() }
+        try initializer._withUnsafeGuaranteedRef { try $0.appendRow(to: &records, context: self) }
+    }
+
     /// The call of `type`'s `init(row:)` when it is a ``FetchableRecord``, which then decodes the rows; nil
     /// for a type that decodes through `Decodable` alone. One compare per row: the answer is kept for the
     /// type, here and on the statement.

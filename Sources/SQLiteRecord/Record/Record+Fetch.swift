@@ -213,18 +213,27 @@ extension Record {
             let context = RowDecodingContext(
                 statement: statement, tableName: tableName, missingOptionalColumnIsNil: tableName == nil,
                 decoder: rowDecoder)
-            // Each record is decoded straight into its place (see ``DecodedRecords``): this code is generic and
-            // runs unspecialized, where `Array.append` costs more than the rest of a row's overhead.
-            var records = DecodedRecords<Self>()
+            var records: [Self] = []
+            // Room for the first few rows. Reserving before the loop also makes the compiler look up the type
+            // metadata of `[Self]` once, here, rather than before every append: this code is generic and runs
+            // unspecialized, and each lookup is a hash lookup in the runtime's cache.
+            records.reserveCapacity(4)
+            // A row initializer's record is appended by code compiled for the type, in its module (see
+            // ``FetchableRecord/_appendRow(_:to:)``); a Decodable one here, where `[Self]` is looked up once.
+            let appendsThroughRowInitializer = context.hasRowInitializer(Self.self)
             while try statement.step() {
                 do {
-                    try records.append { try context.decodeRow(Self.self) }
+                    if appendsThroughRowInitializer {
+                        try context.appendRow(Self.self, to: &records)
+                    } else {
+                        records.append(try context.decodeRow(Self.self))
+                    }
                 } catch let error as DecodingError where tableName != nil {
                     // A fetch from the table names the row by its key, for the person who fixes it.
                     throw locatingRow(error, of: statement)
                 }
             }
-            return records.makeArray()
+            return records
         }
     }
 }
