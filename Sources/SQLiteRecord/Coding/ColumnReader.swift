@@ -9,8 +9,11 @@ import Foundation
 /// storage class can never hold the Swift type (a BLOB for an `Int`), `dataCorrupted` when it is the right
 /// one but its content is no valid value (70000 for an `Int16`, a date text that does not parse, a UUID BLOB
 /// that is not 16 bytes), `valueNotFound` for NULL.
+///
+/// Four words (the two 32-bit fields share one, the key position is a plain `Int`), so that the slow paths
+/// below, which take the reader as `self`, get it in registers: at five words it is passed in memory, and
+/// every read stored it to the stack before testing for its fast path.
 struct ColumnReader {
-    let index: Int32
     /// The decoding state, through which the reader reaches the row and the context (the statement's column
     /// names, table and JSON decoder) without retaining anything: a reader lives only while its row decodes,
     /// inside ``RowDecodingContext/decodeRow(_:)``, which holds the context. ``ColumnValueDecoder``, which
@@ -22,19 +25,25 @@ struct ColumnReader {
     /// so the key alone is the path. A position rather than the key's string: making that string for every
     /// column read cost more than the read, and only errors need it. ``columnNamePosition`` for a read of
     /// ``FetchedRow``, whose path is the column's own name.
-    let keyPosition: Int?
+    var keyPosition: Int? { storedKeyPosition == Self.noKeyPosition ? nil : storedKeyPosition }
+    /// ``keyPosition``, ``noKeyPosition`` for nil: an `Int?` would take a fifth word.
+    private let storedKeyPosition: Int
     /// The column in the current row, found once for the reads below.
     let column: StatementColumn
+    let index: Int32
     /// The column's storage class in the current row, read once.
     let storage: Int32
 
     init(index: Int32, state: UnsafeMutablePointer<RowDecodingState>, keyPosition: Int?) {
         self.index = index
         self.state = state
-        self.keyPosition = keyPosition
+        self.storedKeyPosition = keyPosition ?? Self.noKeyPosition
         column = StatementColumn(state.pointee.row, at: index)
         storage = column.storageClass
     }
+
+    /// The stored ``keyPosition`` of a reader without one: no position in a trail, nor ``columnNamePosition``.
+    private static var noKeyPosition: Int { Int.min }
 
     /// The ``keyPosition`` of a read that ``FetchedRow`` makes by index or name: its errors' coding path is
     /// the column's name.

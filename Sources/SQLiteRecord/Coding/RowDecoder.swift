@@ -66,8 +66,12 @@ public struct RowDecoder: Sendable {
         // container it keeps) is reused while decoders that decode alike decode the same statement. The check
         // compares identities and flags only: copying or comparing this decoder's strategies would cost more
         // per row than the rest of the check.
-        if let context = reusableContext(on: statement) { return try context.decodeRow(type) }
-        return try makeReusableContext(for: statement).decodeRow(type)
+        // The kept context is read without a retain: the statement's coding state keeps it alive while it
+        // decodes, even when the row's own code replaces it (see ``StatementCodingState/reusableContext``).
+        if let context = reusableContext(on: statement) {
+            return try context._withUnsafeGuaranteedRef { try $0.decodeKeptRow(type) }
+        }
+        return try makeReusableContext(for: statement).decodeKeptRow(type)
     }
 
     /// The context `statement` keeps when it suits this decoder and the statement's columns are still the
@@ -76,14 +80,30 @@ public struct RowDecoder: Sendable {
     /// A function of its own so that the statement's coding state is released before the row decodes, not
     /// retained around it as a local variable of `decode` would be.
     @inline(__always)
-    private func reusableContext(on statement: Statement) -> RowDecodingContext? {
-        // The count is read first: a C call between reading the context and using it would make the compiler
-        // retain what it read around the call.
-        let reprepareCount = statement.reprepareCount
-        guard let state = statement.codingState, state.lookup.reprepareCount == reprepareCount,
-            let context = state.reusableContext, context.decodes(like: self)
-        else { return nil }
-        return context
+    private func reusableContext(on statement: Statement) -> Unmanaged<RowDecodingContext>? {
+        // Read without retaining: nothing between here and the row's decoding can let go of the state or the
+        // context (a retain and a release of each would cost more than the rest of the check).
+        guard let state = statement.unretainedCodingState else { return nil }
+        return state._withUnsafeGuaranteedRef { state in
+            // SQLite prepares a statement again only as a run starts: once the lookup was found current on a
+            // row of this run, it stays so until the run ends, and the check is a compare of two counts.
+            if state.lookupCheckedAtEndedRuns != statement.endedRuns, !Self.lookupIsCurrent(state, on: statement) {
+                return nil
+            }
+            guard let context = state.unretainedReusableContext,
+                context._withUnsafeGuaranteedRef({ $0.decodes(like: self) })
+            else { return nil }
+            return context
+        }
+    }
+
+    /// True when `state`'s column lookup was made for the statement as SQLite prepared it for this run;
+    /// recorded for the rest of the run when the statement is on a row.
+    @inline(never)
+    private static func lookupIsCurrent(_ state: StatementCodingState, on statement: Statement) -> Bool {
+        guard state.lookup.reprepareCount == statement.reprepareCount else { return false }
+        if statement.isBusy { state.lookupCheckedAtEndedRuns = statement.endedRuns }
+        return true
     }
 
     /// Makes the context that ``decode(_:from:)`` keeps on `statement` for the rows after this one. Not
@@ -92,7 +112,10 @@ public struct RowDecoder: Sendable {
     private func makeReusableContext(for statement: Statement) -> RowDecodingContext {
         let context = RowDecodingContext(
             statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
-        ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy).reusableContext = context
+        let state = ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy)
+        state.releaseIdleContexts()
+        state.reusableContext = context
+        _ = Self.lookupIsCurrent(state, on: statement)
         return context
     }
 

@@ -11,8 +11,9 @@
 /// goes, once.
 ///
 /// Invariants:
-/// - An instance is a ``TypedRowInitializerCall`` of its ``recordType``, `TypedRowInitializerCall<U>`; it is
-///   read as `TypedRowInitializerCall<T>` only after `T` was checked to be `U`, when the two are one class.
+/// - An instance is a `FetchableRecordCall<U>` of its ``recordType`` `U`, a subclass of
+///   ``TypedRowInitializerCall``<U>; it is read as `TypedRowInitializerCall<T>` only after `T` was checked
+///   to be `U`, when the two are one class.
 /// - It holds the record type's metadata and nothing of a row or a context, so one serves every row of
 ///   every fetch of its type through a statement (``StatementCodingState`` keeps it).
 /// - A ``RowDecodingContext`` calls it per row without retaining it, and so keeps every call it was handed
@@ -24,12 +25,9 @@ class RowInitializerCall {
 
     fileprivate init(recordType: ObjectIdentifier) { self.recordType = recordType }
 
-    /// The call of `type`'s row initializer. Made once per statement and type, not per row: it is two
-    /// allocations (the object and its function).
+    /// The call of `type`'s row initializer. Made once per statement and type, not per row.
     static func of<U: FetchableRecord>(_ type: U.Type) -> RowInitializerCall {
-        TypedRowInitializerCall<U>(recordType: ObjectIdentifier(type)) { context in
-            try U(row: FetchedRow(context: context))
-        }
+        FetchableRecordCall<U>(recordType: ObjectIdentifier(type))
     }
 
     /// The record the row initializer makes from `context`'s current row, as `T`, which must be the record
@@ -43,6 +41,17 @@ class RowInitializerCall {
         return try unsafeDowncast(self, to: TypedRowInitializerCall<T>.self).make(context)
     }
 
+    /// Appends the record the row initializer makes from `context`'s current row to `records`, whose
+    /// element type must be the record type: through the record type's own ``FetchableRecord/_appendRow(_:to:)``,
+    /// specialized where the type was declared.
+    /// - Throws: as ``call(as:context:)``.
+    @inline(__always)
+    final func appendRow<T>(to records: inout [T], context: RowDecodingContext) throws {
+        guard ObjectIdentifier(T.self) == recordType else { throw mismatch(T.self) }
+        // As in `call(as:context:)`: `T` is the record type.
+        try unsafeDowncast(self, to: TypedRowInitializerCall<T>.self).appendRow(to: &records, context: context)
+    }
+
     /// The error for a call asked for a type other than its record type.
     @inline(never)
     private func mismatch(_ type: Any.Type) -> any Error {
@@ -51,14 +60,30 @@ class RowInitializerCall {
     }
 }
 
-/// A ``RowInitializerCall`` of the record type `Record`: `{ try Record(row: FetchedRow(context: $0)) }`,
-/// kept as a function because the class cannot require `Record` to be a ``FetchableRecord`` (the caller
-/// who reads it knows the type only as its own unconstrained `T`).
-private final class TypedRowInitializerCall<Record>: RowInitializerCall {
-    let make: (RowDecodingContext) throws -> Record
+/// A ``RowInitializerCall`` of the record type `Record`, which its subclass ``FetchableRecordCall`` knows to
+/// be a ``FetchableRecord``: this class cannot require it (the caller who reads it knows the type only as its
+/// own unconstrained `T`), so `make(_:)` is a method the subclass overrides, one dynamic call a row (a stored
+/// closure would add a call through its context).
+private class TypedRowInitializerCall<Record>: RowInitializerCall {
+    /// `Record(row:)` on the context's current row; only ``FetchableRecordCall`` is ever made.
+    func make(_ context: RowDecodingContext) throws -> Record { throw noRowInitializer() }
 
-    init(recordType: ObjectIdentifier, make: @escaping (RowDecodingContext) throws -> Record) {
-        self.make = make
-        super.init(recordType: recordType)
+    /// `records.append(Record(row:))` on the context's current row; only ``FetchableRecordCall`` is ever made.
+    func appendRow(to records: inout [Record], context: RowDecodingContext) throws { throw noRowInitializer() }
+
+    private func noRowInitializer() -> DecodingError {
+        DecodingError.typeMismatch(
+            Record.self, .init(codingPath: [], debugDescription: "\(Record.self) has no row initializer"))
+    }
+}
+
+/// The call of a ``FetchableRecord``'s `init(row:)`.
+private final class FetchableRecordCall<Record: FetchableRecord>: TypedRowInitializerCall<Record> {
+    override func make(_ context: RowDecodingContext) throws -> Record {
+        try Record(row: FetchedRow(context: context))
+    }
+
+    override func appendRow(to records: inout [Record], context: RowDecodingContext) throws {
+        try Record._appendRow(FetchedRow(context: context), to: &records)
     }
 }

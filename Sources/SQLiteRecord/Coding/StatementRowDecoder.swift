@@ -6,7 +6,22 @@ import Foundation
 /// never the other way, so nothing here is a cycle.
 final class StatementCodingState {
     let lookup: ColumnLookup
-    var reusableContext: RowDecodingContext?
+    /// The context ``RowDecoder/decode(_:from:)`` reuses. That call reads it without retaining it (a retain
+    /// and a release a row), so a context replaced while it decodes a row (a row initializer or `init(from:)`
+    /// that decodes the same statement with another decoder) moves to `busyContexts` rather than go.
+    var reusableContext: RowDecodingContext? {
+        willSet {
+            if let old = reusableContext, old !== newValue, old.isDecodingKeptRow { busyContexts.append(old) }
+        }
+    }
+    /// `reusableContext`, unretained, for the per-row check of ``RowDecoder/decode(_:from:)``.
+    var unretainedReusableContext: Unmanaged<RowDecodingContext>? { reusableContext.map { .passUnretained($0) } }
+    /// Contexts replaced while they decoded a row, kept alive until then (see `reusableContext`): let go
+    /// once idle, when a context is next made for the statement.
+    private(set) var busyContexts: [RowDecodingContext] = []
+    /// The statement's ``Statement/endedRuns`` when `lookup` was last found current on one of its rows:
+    /// while the count is the same, it still is. `UInt.max` until then.
+    var lookupCheckedAtEndedRuns = UInt.max
     /// The type the statement's rows were last decoded as, and the call of its row initializer when it is a
     /// ``FetchableRecord``: asked once per statement rather than once per fetch (a conformance check is a
     /// lookup in the runtime's cache, which a point lookup would pay on every call).
@@ -14,6 +29,18 @@ final class StatementCodingState {
     var decodedTypeInitializer: RowInitializerCall?
 
     init(lookup: ColumnLookup) { self.lookup = lookup }
+
+    /// Takes over the busy contexts of the state this one replaces on a statement, and its reusable context
+    /// when that one is decoding a row.
+    func keepBusyContexts(of replaced: StatementCodingState) {
+        busyContexts += replaced.busyContexts
+        if let context = replaced.reusableContext, context.isDecodingKeptRow { busyContexts.append(context) }
+    }
+
+    /// Lets go of the busy contexts that are done with their rows.
+    func releaseIdleContexts() {
+        if !busyContexts.isEmpty { busyContexts.removeAll { !$0.isDecodingKeptRow } }
+    }
 }
 
 /// A statement's result columns, looked up by coding key. Built once per prepared statement and kept on
@@ -196,6 +223,21 @@ final class RowDecodingContext {
     /// True until the first row has compared the statement's reprepare count with the lookup's (see
     /// ``checkReprepare()``). Unchecked, as `lookup`.
     @exclusivity(unchecked) private var checksReprepare = true
+    /// How many rows ``RowDecoder/decode(_:from:)`` is decoding through this context as the statement's kept
+    /// context (nested when a row's own code decodes the statement again): while it is not 0 the statement's
+    /// coding state keeps this context alive, as that call does not retain it.
+    @exclusivity(unchecked) private var keptRowDepth = 0
+    var isDecodingKeptRow: Bool { keptRowDepth > 0 }
+
+    /// ``decodeRow(_:)`` for ``RowDecoder/decode(_:from:)``, which reads this context from the statement
+    /// without retaining it.
+    @inline(__always)
+    func decodeKeptRow<T: Decodable>(_ type: T.Type) throws -> T {
+        keptRowDepth &+= 1
+        defer { keptRowDepth &-= 1 }
+        return try decodeRow(type)
+    }
+
     /// True to decode every type through `Decodable`, row initializer or not: for
     /// ``FetchableRecord/checkRowInitializer(_:sql:arguments:decoder:)``, which compares the two.
     var ignoresRowInitializers = false
@@ -248,6 +290,23 @@ final class RowDecodingContext {
             return try ColumnReader(index: 0, state: state, keyPosition: nil).decode(type)
         }
         return try T(from: StatementRowDecoder(context: self, rowSerial: state.pointee.rowSerial))
+    }
+
+    /// True when `type` decodes through a row initializer (see ``appendRow(_:to:)``). Asked once per fetch.
+    func hasRowInitializer<T: Decodable>(_ type: T.Type) -> Bool { rowInitializer(for: type) != nil }
+
+    /// Decodes the statement's current row as `T` through `T`'s row initializer and appends it to
+    /// `records` (see ``FetchableRecord/_appendRow(_:to:)``): for a fetch's loop, which then appends without
+    /// the standard library's unspecialized generic code. A fetch calls it only for a type that
+    /// ``hasRowInitializer(_:)``; for any other, the row decodes as ``decodeRow(_:)`` decodes it.
+    func appendRow<T: Decodable>(_ type: T.Type, to records: inout [T]) throws {
+        guard let initializer = rowInitializer(for: type) else { return records.append(try decodeRow(type)) }
+        if checksReprepare { checkReprepare() }
+        let state = self.state
+        state.pointee.keyPosition = 0
+        state.pointee.rowSerial &+= 1
+        defer { endRow() }
+        try initializer._withUnsafeGuaranteedRef { try $0.appendRow(to: &records, context: self) }
     }
 
     /// The call of `type`'s `init(row:)` when it is a ``FetchableRecord``, which then decodes the rows; nil
@@ -797,6 +856,14 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
 }
 
 extension Statement {
+    /// ``codingState``, unretained, for the per-row check of ``RowDecoder/decode(_:from:)``.
+    var unretainedCodingState: Unmanaged<StatementCodingState>? {
+        guard let cache = codingCache,
+            ObjectIdentifier(type(of: cache)) == ObjectIdentifier(StatementCodingState.self)
+        else { return nil }
+        return .passUnretained(unsafeDowncast(cache, to: StatementCodingState.self))
+    }
+
     /// The Coding layer's state in the statement's ``Statement/codingCache`` slot. Read on every row that
     /// ``RowDecoder/decode(_:from:)`` decodes, so the slot's class is compared by identity (the slot holds
     /// nothing else) rather than with a dynamic cast.
@@ -807,6 +874,11 @@ extension Statement {
             else { return nil }
             return unsafeDowncast(cache, to: StatementCodingState.self)
         }
-        set { codingCache = newValue }
+        set {
+            // A kept context may be decoding a row without retaining itself (see
+            // ``StatementCodingState/reusableContext``): the new state keeps it until it is done.
+            if let newValue, let old = codingState, old !== newValue { newValue.keepBusyContexts(of: old) }
+            codingCache = newValue
+        }
     }
 }

@@ -141,6 +141,13 @@ public final class Statement {
     /// <https://www.sqlite.org/c3ref/c_stmtstatus_counter.html>.
     var reprepareCount: Int32 { sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) }
 
+    /// How many runs of the statement have ended: a step that returned done or threw, a reset. SQLite
+    /// prepares a statement again only in the step that starts a run (see ``reprepareCount``), so while this
+    /// count stays the same, a ``reprepareCount`` read on a row of the current run stays true: the Coding
+    /// layer compares this count, a load, where it would otherwise call into SQLite on every row. Every
+    /// `sqlite3_step` and `sqlite3_reset` of the library is in this file and counts here.
+    private(set) var endedRuns: UInt = 0
+
     /// The number of columns in each result row (`sqlite3_column_count`); 0 for statements that return none.
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
@@ -162,6 +169,7 @@ public final class Statement {
         if announcesEffects { announceEffects() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
+        endedRuns &+= 1
         if code == SQLITE_DONE { return false }
         let error = makeError(code)
         sqlite3_reset(handle)
@@ -178,6 +186,7 @@ public final class Statement {
         if announcesEffects { announceEffects() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
+        endedRuns &+= 1
         if code == SQLITE_DONE { return false }
         boundArguments = arguments()
         let error = makeError(code)
@@ -200,20 +209,26 @@ public final class Statement {
             boundArguments = arguments()
             let error = makeError(code)
             boundArguments = nil
+            endedRuns &+= 1
             sqlite3_reset(handle)
             throw error
         }
+        endedRuns &+= 1
         sqlite3_reset(handle)
     }
 
     /// Resets the statement so it can run again, keeping its bindings. `sqlite3_reset`'s result repeats the
     /// last step's error, which ``step()`` already threw, so it is not checked here.
     /// See <https://www.sqlite.org/c3ref/reset.html>.
-    public func reset() { sqlite3_reset(handle) }
+    public func reset() {
+        endedRuns &+= 1
+        sqlite3_reset(handle)
+    }
 
     /// Resets the statement and sets every parameter back to NULL (`sqlite3_clear_bindings`), releasing
     /// bound text and blobs. The library does this when it is done with a cached statement.
     public func resetAndClearBindings() {
+        endedRuns &+= 1
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         boundArguments = nil

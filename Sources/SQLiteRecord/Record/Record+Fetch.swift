@@ -218,9 +218,16 @@ extension Record {
             // metadata of `[Self]` once, here, rather than before every append: this code is generic and runs
             // unspecialized, and each lookup is a hash lookup in the runtime's cache.
             records.reserveCapacity(4)
+            // A row initializer's record is appended by code compiled for the type, in its module (see
+            // ``FetchableRecord/_appendRow(_:to:)``); a Decodable one here, where `[Self]` is looked up once.
+            let appendsThroughRowInitializer = context.hasRowInitializer(Self.self)
             while try statement.step() {
                 do {
-                    records.append(try context.decodeRow(Self.self))
+                    if appendsThroughRowInitializer {
+                        try context.appendRow(Self.self, to: &records)
+                    } else {
+                        records.append(try context.decodeRow(Self.self))
+                    }
                 } catch let error as DecodingError where tableName != nil {
                     // A fetch from the table names the row by its key, for the person who fixes it.
                     throw locatingRow(error, of: statement)

@@ -132,21 +132,25 @@ final class RowDecoderReuseTests: XCTestCase {
         XCTAssertEqual(try snakeCaseJSON.decode(Shape.self, from: statement), Shape(id: 2, point: Point(xValue: 2)))
     }
 
+    /// A run ended by a reset or by stepping past the last row: SQLite prepares the statement again at its
+    /// next step, where `SELECT *` then returns two columns, and the decoder notices either way.
     func testStatementPreparedAgainAfterASchemaChangeReadsItsNewColumns() throws {
-        let db = try Database()
-        try db.execute(sql: "CREATE TABLE cities(id INTEGER PRIMARY KEY)")
-        try db.execute(sql: "INSERT INTO cities VALUES (1)")
-        let statement = try db.makeStatement(sql: "SELECT * FROM cities")
-        let decoder = RowDecoder()
-        XCTAssertTrue(try statement.step())
-        XCTAssertThrowsError(try decoder.decode(CityNameByCodingKey.self, from: statement))
-        statement.reset()
-        // SQLite prepares the statement again at its next step: `SELECT *` then returns two columns.
-        try db.execute(sql: "ALTER TABLE cities ADD COLUMN country_code TEXT DEFAULT 'FR'")
-        XCTAssertTrue(try statement.step())
-        XCTAssertEqual(
-            try decoder.decode(CityNameByCodingKey.self, from: statement), CityNameByCodingKey(id: 1, countryCode: "FR")
-        )
+        let endings: [(Statement) throws -> Void] = [{ $0.reset() }, { XCTAssertFalse(try $0.step()) }]
+        for endRun in endings {
+            let db = try Database()
+            try db.execute(sql: "CREATE TABLE cities(id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO cities VALUES (1)")
+            let statement = try db.makeStatement(sql: "SELECT * FROM cities")
+            let decoder = RowDecoder()
+            XCTAssertTrue(try statement.step())
+            XCTAssertThrowsError(try decoder.decode(CityNameByCodingKey.self, from: statement))
+            try endRun(statement)
+            try db.execute(sql: "ALTER TABLE cities ADD COLUMN country_code TEXT DEFAULT 'FR'")
+            XCTAssertTrue(try statement.step())
+            XCTAssertEqual(
+                try decoder.decode(CityNameByCodingKey.self, from: statement),
+                CityNameByCodingKey(id: 1, countryCode: "FR"))
+        }
     }
 
     /// Columns that swap names keep the column count: the statement prepared again must still be noticed,
@@ -174,6 +178,55 @@ final class RowDecoderReuseTests: XCTestCase {
         XCTAssertEqual(try db.fetchAll(Pair.self, sql: "SELECT * FROM pairs"), [Pair(id: 1, first: "b", second: "a")])
         try db.execute(sql: swap)
         XCTAssertEqual(try db.fetchAll(Pair.self, sql: "SELECT * FROM pairs"), [Pair(id: 1, first: "a", second: "b")])
+    }
+
+    /// Decodes its row, then the same statement's row again with a decoder of the snake_case key strategy
+    /// (which replaces the statement's whole coding state) and one with a JSON decoder of its own (which
+    /// replaces the kept context): the context decoding this row is read without a retain, so it must
+    /// outlive both replacements. Under the address sanitizer a freed context would fail here.
+    private struct Nested: FetchableRecord, Equatable {
+        var id: Int64
+        var countryCode: String
+        var again: CityName?
+        var viaOwnJSON: CityNameByCodingKey?
+
+        init(id: Int64, countryCode: String, again: CityName?, viaOwnJSON: CityNameByCodingKey?) {
+            (self.id, self.countryCode, self.again, self.viaOwnJSON) = (id, countryCode, again, viaOwnJSON)
+        }
+
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not through Decodable"))
+        }
+
+        init(row: borrowing FetchedRow) throws {
+            let statement = row.context.statement
+            var snakeCase = RowDecoder()
+            snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+            again = try snakeCase.decode(CityName.self, from: statement)
+            var ownJSON = RowDecoder()
+            ownJSON.jsonDecoder = JSONDecoder()
+            viaOwnJSON = try ownJSON.decode(CityNameByCodingKey.self, from: statement)
+            // The outer context's own reads, after both replacements.
+            id = try row["id", as: Int64.self]
+            countryCode = try row["country_code", as: String.self]
+        }
+    }
+
+    func testARowInitializerThatDecodesItsStatementWithOtherDecodersKeepsTheDecodingContextAlive() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE cities(id INTEGER PRIMARY KEY, country_code TEXT)")
+        try db.execute(sql: "INSERT INTO cities VALUES (1, 'FR'), (2, 'DE'), (3, 'IT')")
+        let statement = try db.makeStatement(sql: "SELECT * FROM cities ORDER BY id")
+        let decoder = RowDecoder()
+        var rows: [Nested] = []
+        while try statement.step() { rows.append(try decoder.decode(Nested.self, from: statement)) }
+        XCTAssertEqual(
+            rows,
+            [(1, "FR"), (2, "DE"), (3, "IT")].map {
+                Nested(
+                    id: $0, countryCode: $1, again: CityName(id: Int($0), countryCode: $1),
+                    viaOwnJSON: CityNameByCodingKey(id: Int($0), countryCode: $1))
+            })
     }
 
     // MARK: Dates through the keyed container
