@@ -859,3 +859,53 @@ final class HostileRoundFourOptionalTests: XCTestCase {
             [Date(timeIntervalSince1970: 1000), Date(timeIntervalSince1970: 1000), nil])
     }
 }
+
+/// Reads `a`, then fetches ``Backward`` with the same SQL on the same connection from inside its own
+/// `init(from:)`, then reads `b` and `ab`: the inner fetch runs on another statement, with its own key trail.
+private struct Reentrant: Decodable, Equatable {
+    var a: Int
+    var inner: [Backward]
+    var b: String
+    var ab: Double
+
+    nonisolated(unsafe) static var database: Database?
+    static let sql = "SELECT a, b, ab FROM t ORDER BY a"
+
+    init(a: Int, inner: [Backward], b: String, ab: Double) {
+        self.a = a
+        self.inner = inner
+        self.b = b
+        self.ab = ab
+    }
+
+    enum CodingKeys: String, CodingKey { case a, b, ab }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        a = try container.decode(Int.self, forKey: .a)
+        inner = try Self.database.map { try $0.fetchAll(Backward.self, sql: Self.sql) } ?? []
+        b = try container.decode(String.self, forKey: .b)
+        ab = try container.decode(Double.self, forKey: .ab)
+    }
+}
+
+/// A fetch inside a row's own `init(from:)`, of the same SQL and another type.
+final class HostileRoundFourReentrancyTests: XCTestCase {
+    func testAFetchOfTheSameSQLInsideInitFromLeavesTheOuterRowsKeysAlone() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a, b, ab)")
+        try db.execute(sql: "INSERT INTO t VALUES (0, 'b0', 0.5), (1, 'b1', 1.5)")
+        Reentrant.database = db
+        defer { Reentrant.database = nil }
+        let inner = [Backward(ab: 0.5, b: "b0", a: 0), Backward(ab: 1.5, b: "b1", a: 1)]
+        for _ in 0..<2 {
+            XCTAssertEqual(
+                try db.fetchAll(Reentrant.self, sql: Reentrant.sql),
+                [
+                    Reentrant(a: 0, inner: inner, b: "b0", ab: 0.5),
+                    Reentrant(a: 1, inner: inner, b: "b1", ab: 1.5),
+                ])
+            XCTAssertEqual(try db.fetchAll(Backward.self, sql: Reentrant.sql), inner)
+        }
+    }
+}
