@@ -29,7 +29,8 @@ extension Record {
         try willSave(db)
         // A current plan whose key was found unique under its schema generation answers what checkKey would
         // ask (callgrind: about 200 instructions an update).
-        var plan = try Self.currentPlan(kind, db: db)
+        let plans = RecordWritePlans.of(db)
+        var plan = try Self.currentPlan(kind, db: db, in: plans)
         if plan?.keyIsChecked != true {
             if case .match(let match) = key {
                 try Self.checkKey(db, columns: match.columns)
@@ -37,10 +38,10 @@ extension Record {
                 try Self.checkKey(db, columns: [Self.primaryKeyColumn])
             }
             // The check may have found the schema changed, which leaves the plan stale.
-            plan = try Self.currentPlan(kind, db: db)
+            plan = try Self.currentPlan(kind, db: db, in: plans)
         }
         var written = false
-        if let plan { written = try write(through: plan, kind, db: db, key: key) }
+        if let plan { written = try write(through: plan, kind, db: db, key: key, plans: plans) }
         // False from the collected way: nothing to write but the key, and the row was found.
         guard try written || writeCollected(kind, db: db, key: key) else { return }
         if db.changesCount == 0, case .match(let match) = key, match.hasAlternateForms {

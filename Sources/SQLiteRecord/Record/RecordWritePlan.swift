@@ -502,16 +502,19 @@ extension Record {
     /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
     ///   and ``DatabaseError`` with the bound arguments.
     func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
-        guard let plan = try Self.currentPlan(kind, db: db) else { return false }
-        return try write(through: plan, kind, db: db, key: key)
+        let plans = RecordWritePlans.of(db)
+        guard let plan = try Self.currentPlan(kind, db: db, in: plans) else { return false }
+        return try write(through: plan, kind, db: db, key: key, plans: plans)
     }
 
     /// The connection's plan for `kind` when it is current (same table, key column and schema generation;
-    /// a stale one is dropped) and not in use; nil otherwise.
+    /// a stale one is dropped) and not in use; nil otherwise. `plans` is `RecordWritePlans.of(db)`, which
+    /// the write paths look up once a record and pass on: each lookup retains and releases it.
     /// - Throws: ``DatabaseError`` when the schema version cannot be read.
     @inline(__always)
-    static func currentPlan(_ kind: RecordWritePlan.Kind, db: Database) throws -> RecordWritePlan? {
-        let plans = RecordWritePlans.of(db)
+    static func currentPlan(
+        _ kind: RecordWritePlan.Kind, db: Database, in plans: RecordWritePlans
+    ) throws -> RecordWritePlan? {
         guard let plan = plans.plan(for: ObjectIdentifier(Self.self), kind), !plan.isInUse else { return nil }
         guard plan.isFor(tableName: Self.tableName, primaryKeyColumn: Self.primaryKeyColumn),
             plan.schemaGeneration == (try db.currentSchemaGeneration())
@@ -522,12 +525,15 @@ extension Record {
         return plan
     }
 
-    /// ``writeThroughPlan(_:db:key:)`` with `plan`, which ``currentPlan(_:db:)`` returned for `kind`. Inlined
+    /// ``writeThroughPlan(_:db:key:)`` with `plan`, which ``currentPlan(_:db:in:)`` returned for `kind` from
+    /// `plans` (which counts the write). Inlined
     /// into ``writeThroughPlan(_:db:key:)``, so that the inserts' path is one function as it was before the
     /// split (callgrind: a call here costs W1 about 45 instructions a row).
     @inline(__always)
-    func write(through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey) throws -> Bool
-    {
+    func write(
+        through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey,
+        plans: RecordWritePlans
+    ) throws -> Bool {
         if case .match(let match) = key, match.shape != plan.keyShape { return false }
         plan.isInUse = true
         let binding = plan.binding
@@ -566,7 +572,7 @@ extension Record {
             arguments.values += key.values
             return arguments
         })
-        RecordWritePlans.of(db).countWrite()
+        plans.countWrite()
         return true
     }
 
