@@ -11,11 +11,12 @@ extension Record {
     ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique in the table,
     ///   before anything is written.
     public func update(_ db: Database) throws {
-        try update(db, kind: .update)
+        try update(db, kind: .update, plans: RecordWritePlans.of(db))
     }
 
-    /// The update of every column (`.update`) or of the named ones (`.updateColumns`).
-    func update(_ db: Database, kind: RecordWritePlan.Kind) throws {
+    /// The update of every column (`.update`) or of the named ones (`.updateColumns`); `plans` is
+    /// `RecordWritePlans.of(db)`, looked up once by the caller (each lookup retains and releases it).
+    func update(_ db: Database, kind: RecordWritePlan.Kind, plans: RecordWritePlans) throws {
         let key: WriteKey
         // `RowIDKey.isRowID(ID.self)` rather than `Self.keyIsRowID`: inlined, it compares the `ID` metadata this
         // function already holds for `id`, where the call looks it up again (callgrind: about 35 instructions
@@ -29,7 +30,6 @@ extension Record {
         try willSave(db)
         // A current plan whose key was found unique under its schema generation answers what checkKey would
         // ask (callgrind: about 200 instructions an update).
-        let plans = RecordWritePlans.of(db)
         var plan = try Self.currentPlan(kind, db: db, in: plans)
         if plan?.keyIsChecked != true {
             if case .match(let match) = key {

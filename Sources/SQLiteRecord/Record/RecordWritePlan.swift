@@ -114,9 +114,10 @@ final class RecordWritePlan {
             return Kind(tag: .upsertReporting, clause: RecordWritePlans.of(db).clause(upsert: clause, columns: []))
         }
 
-        /// ``updateColumns(_:)`` with the clause object `db` used last when it names the same columns.
-        static func updateColumns(_ columns: [String], db: Database) -> Kind {
-            Kind(tag: .updateColumns, clause: RecordWritePlans.of(db).clause(upsert: nil, columns: columns))
+        /// ``updateColumns(_:)`` with the clause object `plans` (a connection's) used last when it names the
+        /// same columns.
+        static func updateColumns(_ columns: [String], in plans: RecordWritePlans) -> Kind {
+            Kind(tag: .updateColumns, clause: plans.clause(upsert: nil, columns: columns))
         }
 
         /// The upsert's clause, for ``Tag/upsertReporting``.
