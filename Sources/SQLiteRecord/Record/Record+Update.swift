@@ -44,13 +44,15 @@ extension Record {
         if let plan { written = try write(through: plan, kind, db: db, key: key, plans: plans) }
         // False from the collected way: nothing to write but the key, and the row was found.
         guard try written || writeCollected(kind, db: db, key: key) else { return }
-        if db.changesCount == 0, case .match(let match) = key, match.hasAlternateForms {
+        var changed = db.changesCount > 0
+        if !changed, case .match(let match) = key, match.hasAlternateForms {
             // A UUID another tool stored in another form: the same columns, by every form of the key.
             let everyForm = WriteKey.match(match.allForms)
             guard try writeThroughPlan(kind, db: db, key: everyForm) || writeCollected(kind, db: db, key: everyForm)
             else { return }
+            changed = db.changesCount > 0
         }
-        guard db.changesCount > 0 else {
+        guard changed else {
             // No row changed: either none has the key, or the table ignored the update.
             let description = key.description
             if try Self.exists(db, id: id) {
