@@ -11,13 +11,17 @@ extension Record {
     ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique in the table,
     ///   before anything is written.
     public func update(_ db: Database) throws {
-        try update(db, kind: .update)
+        try update(db, kind: .update, plans: RecordWritePlans.of(db))
     }
 
-    /// The update of every column (`.update`) or of the named ones (`.updateColumns`).
-    func update(_ db: Database, kind: RecordWritePlan.Kind) throws {
+    /// The update of every column (`.update`) or of the named ones (`.updateColumns`); `plans` is
+    /// `RecordWritePlans.of(db)`, looked up once by the caller (each lookup retains and releases it).
+    func update(_ db: Database, kind: RecordWritePlan.Kind, plans: RecordWritePlans) throws {
         let key: WriteKey
-        if Self.keyIsRowID {
+        // `RowIDKey.isRowID(ID.self)` rather than `Self.keyIsRowID`: inlined, it compares the `ID` metadata this
+        // function already holds for `id`, where the call looks it up again (callgrind: about 35 instructions
+        // an update).
+        if RowIDKey.isRowID(ID.self) {
             guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: Self.tableName) }
             key = .rowID(rowID)
         } else {
@@ -26,7 +30,7 @@ extension Record {
         try willSave(db)
         // A current plan whose key was found unique under its schema generation answers what checkKey would
         // ask (callgrind: about 200 instructions an update).
-        var plan = try Self.currentPlan(kind, db: db)
+        var plan = try Self.currentPlan(kind, db: db, in: plans)
         if plan?.keyIsChecked != true {
             if case .match(let match) = key {
                 try Self.checkKey(db, columns: match.columns)
@@ -34,19 +38,21 @@ extension Record {
                 try Self.checkKey(db, columns: [Self.primaryKeyColumn])
             }
             // The check may have found the schema changed, which leaves the plan stale.
-            plan = try Self.currentPlan(kind, db: db)
+            plan = try Self.currentPlan(kind, db: db, in: plans)
         }
         var written = false
-        if let plan { written = try write(through: plan, kind, db: db, key: key) }
+        if let plan { written = try write(through: plan, kind, db: db, key: key, plans: plans) }
         // False from the collected way: nothing to write but the key, and the row was found.
         guard try written || writeCollected(kind, db: db, key: key) else { return }
-        if db.changesCount == 0, case .match(let match) = key, match.hasAlternateForms {
+        var changed = db.changesCount > 0
+        if !changed, case .match(let match) = key, match.hasAlternateForms {
             // A UUID another tool stored in another form: the same columns, by every form of the key.
             let everyForm = WriteKey.match(match.allForms)
             guard try writeThroughPlan(kind, db: db, key: everyForm) || writeCollected(kind, db: db, key: everyForm)
             else { return }
+            changed = db.changesCount > 0
         }
-        guard db.changesCount > 0 else {
+        guard changed else {
             // No row changed: either none has the key, or the table ignored the update.
             let description = key.description
             if try Self.exists(db, id: id) {

@@ -20,7 +20,8 @@ extension Record {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the record cannot write
     ///   this way, before anything is written; otherwise as ``update(_:)``.
     public func update(_ db: Database, columns: [String]) throws {
-        try update(db, kind: .updateColumns(columns, db: db))
+        let plans = RecordWritePlans.of(db)
+        try update(db, kind: .updateColumns(columns, in: plans), plans: plans)
     }
 
     /// Writes the columns whose values differ from `original`'s, the record as it was fetched, to the row
@@ -35,7 +36,8 @@ extension Record {
     public func updateChanges(_ db: Database, from original: Self) throws -> Bool {
         let changed = try changedColumns(from: original, db: db)
         guard !changed.isEmpty else { return false }
-        try update(db, kind: .updateColumns(changed, db: db))
+        let plans = RecordWritePlans.of(db)
+        try update(db, kind: .updateColumns(changed, in: plans), plans: plans)
         return true
     }
 

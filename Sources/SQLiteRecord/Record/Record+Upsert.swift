@@ -126,7 +126,8 @@ extension Record {
             UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID),
             db: db)
         // The plan, when there is a current one, knows the table's shape; otherwise the schema cache does.
-        let plan = returned == nil ? try Self.currentPlan(kind, db: db) : nil
+        let plans = RecordWritePlans.of(db)
+        let plan = returned == nil ? try Self.currentPlan(kind, db: db, in: plans) : nil
         let hasRowID: Bool
         let mayIgnoreWrites: Bool
         if let plan {
@@ -149,7 +150,7 @@ extension Record {
         db.setLastInsertedRowID(sentinel)
         if let returned {
             try writeCollected(kind, db: db, returned: returned)
-        } else if let plan, try write(through: plan, kind, db: db, key: .none) {
+        } else if let plan, try write(through: plan, kind, db: db, key: .none, plans: plans) {
             // Written through the plan.
         } else {
             try writeCollected(kind, db: db)
@@ -206,13 +207,15 @@ extension Record {
     private mutating func upsertThroughPlan(_ db: Database) throws -> UpsertOutcome? {
         guard let givenRowID = RowIDKey.rowID(id) else { return nil }
         let kind = RecordWritePlan.Kind(tag: .upsertReporting, clause: RecordWritePlan.Kind.Clause.defaultUpsert)
-        guard let plan = try Self.currentPlan(kind, db: db), plan.tableHasRowID, !plan.tableMayIgnoreWrites else {
+        let plans = RecordWritePlans.of(db)
+        guard let plan = try Self.currentPlan(kind, db: db, in: plans), plan.tableHasRowID, !plan.tableMayIgnoreWrites
+        else {
             return nil
         }
         // As on the general path: no insert can produce the sentinel.
         let sentinel = givenRowID == Int64.min ? Int64.max : Int64.min
         db.setLastInsertedRowID(sentinel)
-        guard try write(through: plan, kind, db: db, key: .none) else { return nil }
+        guard try write(through: plan, kind, db: db, key: .none, plans: plans) else { return nil }
         guard db.changesCount > 0 else { return .unchanged }
         let rowID = db.lastInsertedRowID
         guard rowID != sentinel else { return .updated }

@@ -114,9 +114,10 @@ final class RecordWritePlan {
             return Kind(tag: .upsertReporting, clause: RecordWritePlans.of(db).clause(upsert: clause, columns: []))
         }
 
-        /// ``updateColumns(_:)`` with the clause object `db` used last when it names the same columns.
-        static func updateColumns(_ columns: [String], db: Database) -> Kind {
-            Kind(tag: .updateColumns, clause: RecordWritePlans.of(db).clause(upsert: nil, columns: columns))
+        /// ``updateColumns(_:)`` with the clause object `plans` (a connection's) used last when it names the
+        /// same columns.
+        static func updateColumns(_ columns: [String], in plans: RecordWritePlans) -> Kind {
+            Kind(tag: .updateColumns, clause: plans.clause(upsert: nil, columns: columns))
         }
 
         /// The upsert's clause, for ``Tag/upsertReporting``.
@@ -291,6 +292,14 @@ final class RecordWritePlan {
         self.keyShape = key.shape
     }
 
+    /// True when the plan was made for `tableName` and `primaryKeyColumn`, the record type's names now.
+    /// Apart and not generic, so that the write paths, which are not specialized for the record type,
+    /// compare the names without retaining the plan's (callgrind: about 60 instructions a record inline).
+    @inline(never)
+    func isFor(tableName: String, primaryKeyColumn: String) -> Bool {
+        self.tableName == tableName && self.primaryKeyColumn == primaryKeyColumn
+    }
+
     deinit {
         // The encoder's kept container refers back to it.
         encoder.dropContainer()
@@ -363,10 +372,25 @@ final class RecordWritePlans {
 
     /// A clause saying `upsert` and `columns`: the recent one when it says the same, else a new one.
     func clause(upsert: UpsertClause?, columns: [String]) -> RecordWritePlan.Kind.Clause {
-        if let recent = recentClause, recent.upsert == upsert, recent.columns == columns { return recent }
+        if let recent = recentClause, recent.upsert == upsert,
+            Self.sharesStorage(recent.columns, columns) || recent.columns == columns
+        {
+            return recent
+        }
         let clause = RecordWritePlan.Kind.Clause(upsert: upsert, columns: columns)
         recentClause = clause
         return clause
+    }
+
+    /// True when `left` and `right` have the same count and one element storage, so the same elements: a loop
+    /// that passes one array (or one array literal, which the compiler makes once) for every record. Asked
+    /// before `==`, a call that costs a partial update about 25 instructions when they are the same array.
+    @inline(__always)
+    private static func sharesStorage(_ left: [String], _ right: [String]) -> Bool {
+        left.count == right.count
+            && left.withUnsafeBufferPointer { left in
+                right.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+            }
     }
 
     /// Counts a record written through a plan.
@@ -410,6 +434,17 @@ final class RecordWritePlans {
     func noteKeyChecked(_ type: ObjectIdentifier, generation: Int) {
         keyChecks[type] = generation
         lastKeyCheck = (type, generation)
+    }
+
+    /// The plan of record type `type` for `kind`: ``lastPlan`` when they are ``lastKey``'s, compared as plain
+    /// values without making a ``Key`` (which retains and releases the kind's clause), else through the
+    /// subscript. Inlined into the write paths, which ask it for every record.
+    @inline(__always)
+    func plan(for type: ObjectIdentifier, _ kind: RecordWritePlan.Kind) -> RecordWritePlan? {
+        if lastType == type, lastTag == kind.tag, lastClause == kind.clause.map(ObjectIdentifier.init) {
+            return lastPlan
+        }
+        return self[Key(type: type, kind: kind)]
     }
 
     subscript(key: Key) -> RecordWritePlan? {
@@ -483,33 +518,38 @@ extension Record {
     /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
     ///   and ``DatabaseError`` with the bound arguments.
     func writeThroughPlan(_ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none) throws -> Bool {
-        guard let plan = try Self.currentPlan(kind, db: db) else { return false }
-        return try write(through: plan, kind, db: db, key: key)
+        let plans = RecordWritePlans.of(db)
+        guard let plan = try Self.currentPlan(kind, db: db, in: plans) else { return false }
+        return try write(through: plan, kind, db: db, key: key, plans: plans)
     }
 
     /// The connection's plan for `kind` when it is current (same table, key column and schema generation;
-    /// a stale one is dropped) and not in use; nil otherwise.
+    /// a stale one is dropped) and not in use; nil otherwise. `plans` is `RecordWritePlans.of(db)`, which
+    /// the write paths look up once a record and pass on: each lookup retains and releases it.
     /// - Throws: ``DatabaseError`` when the schema version cannot be read.
     @inline(__always)
-    static func currentPlan(_ kind: RecordWritePlan.Kind, db: Database) throws -> RecordWritePlan? {
-        let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
-        let plans = RecordWritePlans.of(db)
-        guard let plan = plans[planKey], !plan.isInUse else { return nil }
-        guard plan.tableName == Self.tableName, plan.primaryKeyColumn == Self.primaryKeyColumn,
+    static func currentPlan(
+        _ kind: RecordWritePlan.Kind, db: Database, in plans: RecordWritePlans
+    ) throws -> RecordWritePlan? {
+        guard let plan = plans.plan(for: ObjectIdentifier(Self.self), kind), !plan.isInUse else { return nil }
+        guard plan.isFor(tableName: Self.tableName, primaryKeyColumn: Self.primaryKeyColumn),
             plan.schemaGeneration == (try db.currentSchemaGeneration())
         else {
-            plans[planKey] = nil
+            plans[RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)] = nil
             return nil
         }
         return plan
     }
 
-    /// ``writeThroughPlan(_:db:key:)`` with `plan`, which ``currentPlan(_:db:)`` returned for `kind`. Inlined
+    /// ``writeThroughPlan(_:db:key:)`` with `plan`, which ``currentPlan(_:db:in:)`` returned for `kind` from
+    /// `plans` (which counts the write). Inlined
     /// into ``writeThroughPlan(_:db:key:)``, so that the inserts' path is one function as it was before the
     /// split (callgrind: a call here costs W1 about 45 instructions a row).
     @inline(__always)
-    func write(through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey) throws -> Bool
-    {
+    func write(
+        through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey,
+        plans: RecordWritePlans
+    ) throws -> Bool {
         if case .match(let match) = key, match.shape != plan.keyShape { return false }
         plan.isInUse = true
         let binding = plan.binding
@@ -548,7 +588,7 @@ extension Record {
             arguments.values += key.values
             return arguments
         })
-        RecordWritePlans.of(db).countWrite()
+        plans.countWrite()
         return true
     }
 
