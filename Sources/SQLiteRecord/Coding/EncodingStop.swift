@@ -12,7 +12,9 @@
 /// the other writes' values carry no check: a partial update's binding meets it where it already asks
 /// whether the record has more keys than expected. A record whose code catches this error goes on with
 /// encoding as it likes: each later value throws it again, and the update writes what was encoded before
-/// the first.
+/// the first. Any error the record's `encode(to:)` throws once the stop was thrown into it (the stop wrapped
+/// in an error of the record's own) ends the encoding as the stop does: it comes from code the update does
+/// not run (``ColumnsEncoder/hasStopped``, ``StatementBinding/hasStopped``).
 ///
 /// A struct with no stored properties: making one, and throwing it, allocates nothing. ``matches(_:)`` tells
 /// it from every other error by its type alone, without a dynamic cast.

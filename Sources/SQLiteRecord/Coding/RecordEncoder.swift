@@ -109,8 +109,9 @@ public struct RecordEncoder: Sendable {
         if let writtenColumns { encoder.collectOnly(writtenColumns, by: keyColumns) }
         do {
             try value.encode(to: encoder)
-        } catch let error where EncodingStop.matches(error) {
-            // Every column the update needs is collected.
+        } catch let error where EncodingStop.matches(error) || encoder.hasStopped {
+            // Every column the update needs is collected; an error thrown after the stop (the stop wrapped
+            // in one of the record's own) comes from code the update does not run.
         }
         if let failure = encoder.failure { throw failure }
         return (encoder.columns, encoder.keys)
@@ -177,6 +178,8 @@ final class ColumnsEncoder: Encoder {
     /// converted, and the columns still to collect before the encoding stops. Nil otherwise.
     private var writtenColumns: [String]?
     private var columnsBeforeStop: [String] = []
+    /// True once collecting for a partial update threw ``EncodingStop`` into the record's `encode(to:)`.
+    private(set) var hasStopped = false
 
     var codingPath: [any CodingKey] { [] }
     /// Always empty, and a value: keeping it is safe.
@@ -210,8 +213,11 @@ final class ColumnsEncoder: Encoder {
         defer { recordSerial &+= 1 }
         do {
             try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
-        } catch let error where EncodingStop.isSame(error, as: binding.stop) || EncodingStop.matches(error) {
-            // A partial update's binding has every value it binds (see ``StatementBinding/stopsPastLastKey``).
+        } catch let error
+            where EncodingStop.isSame(error, as: binding.stop) || EncodingStop.matches(error) || binding.hasStopped
+        {
+            // A partial update's binding has every value it binds (see ``StatementBinding/stopsPastLastKey``);
+            // an error thrown after the stop (the stop wrapped) comes from code the update does not run.
         }
         guard !binding.hasDiverged else { return false }
         if hasFailed, let failure = recordedFailure { throw failure }
@@ -231,8 +237,14 @@ final class ColumnsEncoder: Encoder {
     /// - Returns: true when `key`'s value is not written, and is collected as NULL without being converted.
     private func collectsUnconverted<Key: CodingKey>(_ key: Key) throws -> Bool {
         guard let writtenColumns, !isRetired else { return false }
-        if columnsBeforeStop.isEmpty { throw EncodingStop() }
+        if columnsBeforeStop.isEmpty { throw stopEncoding() }
         return !writtenColumns.contains(columnName(for: key))
+    }
+
+    /// The ``EncodingStop`` to throw into the record's `encode(to:)`, noting that it was thrown.
+    private func stopEncoding() -> EncodingStop {
+        hasStopped = true
+        return EncodingStop()
     }
 
     /// Lets go of the kept keyed container, which refers back to this encoder: called when the encoder's
@@ -322,7 +334,7 @@ final class ColumnsEncoder: Encoder {
             if isRetired { throw FinishedEncoding.recordIsDone(value, codingPath: [key]) }
             let name = columnName(for: key)
             if writtenColumns != nil {
-                if columnsBeforeStop.isEmpty { throw EncodingStop() }
+                if columnsBeforeStop.isEmpty { throw stopEncoding() }
                 columnsBeforeStop.removeAll { $0 == name }
             }
             columns.names.append(name)

@@ -78,6 +78,9 @@ final class StatementBinding {
     @exclusivity(unchecked) private(set) var position = 0
     /// True once a key differed from ``keys``: nothing more is bound for this record.
     @exclusivity(unchecked) private(set) var hasDiverged = false
+    /// True once this record's encoding was ended (``stopsPastLastKey``): an error its `encode(to:)` throws
+    /// after that (the stop, wrapped in an error of its own) comes from code that the update does not run.
+    @exclusivity(unchecked) private(set) var hasStopped = false
     /// The text bound for keys that ``keepsText``, with the key's position.
     @exclusivity(unchecked) private(set) var keptTexts: [(position: Int, text: String)] = []
     /// How many values the current record has bound. A record is complete only when it bound every one of
@@ -137,6 +140,7 @@ final class StatementBinding {
     func start() {
         position = 0
         hasDiverged = false
+        hasStopped = false
         bindCount = 0
         if !keptTexts.isEmpty { clearKeptTexts() }
     }
@@ -179,7 +183,10 @@ final class StatementBinding {
     /// - Throws: ``EncodingStop`` when the binding ``stopsPastLastKey`` and the record has not diverged.
     @inline(never)
     private func stopOrDiverge() throws {
-        if stopsPastLastKey, !hasDiverged { throw stop }
+        if stopsPastLastKey, !hasDiverged {
+            hasStopped = true
+            throw stop
+        }
         hasDiverged = true
     }
 
