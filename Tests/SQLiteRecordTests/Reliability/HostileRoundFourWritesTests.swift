@@ -529,5 +529,44 @@ final class HostileRoundFourWritesTests: XCTestCase {
             XCTAssertEqual(try rows(db), ["1|0|one|0.5", "2|0|two|0.5"])
         }
     }
+
+    /// A date through a formatter, which the plan binds as another kind of value than a number or text.
+    struct Stamp: Record, Equatable {
+        var id: Int64?
+        var when: Date?
+        var note: String
+        static let tableName = "stamps"
+        static let recordEncoder = {
+            var encoder = RecordEncoder()
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy/MM/dd HH:mm"
+            encoder.dateEncodingStrategy = .formatted(formatter)
+            return encoder
+        }()
+    }
+
+    func testAFormattedDateWrittenNilAndAgainThroughThePlan() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: "CREATE TABLE stamps (id INTEGER PRIMARY KEY, \"when\" TEXT, note TEXT NOT NULL); INSERT INTO stamps VALUES (1, 'x', 'n'), (2, 'y', 'm')"
+            )
+            func stored() throws -> [String] {
+                try db.fetchAll(
+                    Line.self, sql: "SELECT id || '|' || ifnull(\"when\", 'NULL') || '|' || note AS line FROM stamps ORDER BY id"
+                ).map(\.line)
+            }
+            let day = Date(timeIntervalSince1970: 86_400 * 365)
+            try Stamp(id: 1, when: day, note: "a").update(db, columns: ["when"])
+            try Stamp(id: 2, when: nil, note: "b").update(db, columns: ["when"])
+            XCTAssertEqual(try stored(), ["1|1971/01/01 00:00|n", "2|NULL|m"])
+            try Stamp(id: 2, when: day.addingTimeInterval(90), note: "c").update(db, columns: ["when", "note"])
+            try Stamp(id: 1, when: nil, note: "d").update(db, columns: ["note"])
+            try Stamp(id: 1, when: day.addingTimeInterval(3600), note: "e").update(db, columns: ["when"])
+            XCTAssertEqual(try stored(), ["1|1971/01/01 01:00|d", "2|1971/01/01 00:01|c"])
+        }
+    }
 }
 
