@@ -16,27 +16,7 @@
 /// in an error of the record's own) ends the encoding as the stop does: it comes from code the update does
 /// not run (``ColumnsEncoder/hasStopped``, ``StatementBinding/hasStopped``).
 ///
-/// A struct with no stored properties: making one, and throwing it, allocates nothing. ``matches(_:)`` tells
-/// it from every other error by its type alone, without a dynamic cast.
-struct EncodingStop: Error {
-    /// True when `error` is an ``EncodingStop``.
-    @inline(__always)
-    static func matches(_ error: any Error) -> Bool {
-        type(of: error) == EncodingStop.self
-    }
-
-    /// True when `error` is `stop` itself: the same error box, thrown again. A fast path before
-    /// ``matches(_:)``, which reads the error's dynamic type through the runtime (callgrind: about 75
-    /// instructions a partial update).
-    ///
-    /// An `any Error` is one reference to the box that holds the error (the Swift ABI's error existential),
-    /// and throwing or rethrowing a stored error passes that box on: two errors with the same box address are
-    /// one error, alive while both are held. Where an `any Error` is not one word, or the box was not kept
-    /// (never seen), this is false, and ``matches(_:)`` decides.
-    @inline(__always)
-    static func isSame(_ error: any Error, as stop: any Error) -> Bool {
-        guard MemoryLayout<any Error>.size == MemoryLayout<UInt>.size else { return false }
-        // `as any Error`: the existential itself, not the value it holds (which a generic call would open).
-        return unsafeBitCast(error as any Error, to: UInt.self) == unsafeBitCast(stop as any Error, to: UInt.self)
-    }
-}
+/// The encoder that throws it notes that it did (``ColumnsEncoder/hasStopped``, ``StatementBinding/hasStopped``),
+/// and that flag, not the error's type or identity, tells the update that the encoding stopped: it also covers
+/// the stop wrapped in an error of the record's own.
+struct EncodingStop: Error {}

@@ -109,7 +109,7 @@ public struct RecordEncoder: Sendable {
         if let writtenColumns { encoder.collectOnly(writtenColumns, by: keyColumns) }
         do {
             try value.encode(to: encoder)
-        } catch let error where EncodingStop.matches(error) || encoder.hasStopped {
+        } catch where encoder.hasStopped {
             // Every column the update needs is collected; an error thrown after the stop (the stop wrapped
             // in one of the record's own) comes from code the update does not run.
         }
@@ -213,9 +213,7 @@ final class ColumnsEncoder: Encoder {
         defer { recordSerial &+= 1 }
         do {
             try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
-        } catch let error
-            where EncodingStop.isSame(error, as: binding.stop) || EncodingStop.matches(error) || binding.hasStopped
-        {
+        } catch where binding.hasStopped {
             // A partial update's binding has every value it binds (see ``StatementBinding/stopsPastLastKey``);
             // an error thrown after the stop (the stop wrapped) comes from code the update does not run.
         }

@@ -20,8 +20,8 @@ final class StatementBinding {
     /// than marking it as diverged.
     let stopsPastLastKey: Bool
     /// The ``EncodingStop`` this binding throws, made once: an error made at the throw is boxed, an allocation
-    /// and a deallocation per record; throwing this one retains its box, which the encoder that catches it
-    /// knows by its identity (``EncodingStop/isSame(_:as:)``).
+    /// and a deallocation per record; throwing this one retains its box. The encoder that catches it knows
+    /// the stop by ``hasStopped``.
     let stop: any Error = EncodingStop()
     /// How many coding keys a record of the type encodes.
     let count: Int
