@@ -18,7 +18,8 @@ extension Database {
     ///   - body: the work to trace; it receives nothing, as the connection is this one.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, after the trace is switched off.
-    public func trace<T>(_ handler: @escaping @Sendable (TraceEvent) -> Void, during body: () throws -> T) rethrows -> T {
+    public func trace<T>(_ handler: @escaping @Sendable (TraceEvent) -> Void, during body: () throws -> T) rethrows -> T
+    {
         trace(handler)
         defer { trace(nil) }
         return try body()

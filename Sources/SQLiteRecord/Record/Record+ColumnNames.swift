@@ -9,8 +9,9 @@
 /// A coding key names the column the record's encoder writes for it, through its key strategy
 /// (``RecordEncoder/KeyEncodingStrategy/convertToSnakeCase`` turns `countryCode` into `country_code`), as
 /// ``Column/init(_:)-9ppdy`` does in requests; a `Column("name")` is the column called `name`, as the string
-/// forms take it. Each call forwards to its string form, which checks the names and throws as it documents. The ``Column`` forms are
-/// disfavored overloads, so that `columns: []` and `onConflict: nil` still mean the string forms.
+/// forms take it. Each call forwards to its string form, which checks the names and throws as it documents.
+/// The ``Column`` forms are disfavored overloads, so that `columns: []` and `onConflict: nil` still mean the
+/// string forms.
 extension Record {
     /// The column names `columns` stand for in this record type's table.
     static func columnNames(_ columns: [any ColumnExpression]) -> [String] {

@@ -52,7 +52,8 @@ extension Record {
             return nil
         }
         guard found == nil else { return nil }
-        let parent = SQLIdentifier.quoted(key.parentTable) + " ("
+        let parent =
+            SQLIdentifier.quoted(key.parentTable) + " ("
             + parentColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")"
         return " (\(Self.self)'s column \(columns)\(shown) refers to no row of \(parent): save the parent row "
             + "first, in the same transaction or before it, or set \(columns) to nil)"

@@ -55,7 +55,9 @@ extension Record {
             sql.constraints.append(key.sql(columns: names))
             sql.foreignKeyColumns.append(names)
             let folded = names.map(RowLayout.asciiLowercased)
-            let covered = indexed.contains { $0.count >= names.count && $0.prefix(names.count).map(RowLayout.asciiLowercased) == folded }
+            let covered = indexed.contains {
+                $0.count >= names.count && $0.prefix(names.count).map(RowLayout.asciiLowercased) == folded
+            }
             if !covered {
                 sql.indexes.append(indexSQL(names, name: nil, isUnique: false, ifNotExists: ifNotExists))
                 indexed.append(names)
@@ -120,8 +122,10 @@ extension TableDefinition.ForeignKey {
     func sql(columns: [String]) -> String {
         "FOREIGN KEY (" + columns.map(SQLIdentifier.quoted).joined(separator: ", ") + ") REFERENCES "
             + SQLIdentifier.quoted(parentTable)
-            + (parentColumns.isEmpty ? "" : " (" + parentColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
-            + (onDelete.map { " ON DELETE " + $0.rawValue } ?? "") + (onUpdate.map { " ON UPDATE " + $0.rawValue } ?? "")
+            + (parentColumns.isEmpty
+                ? "" : " (" + parentColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
+            + (onDelete.map { " ON DELETE " + $0.rawValue } ?? "")
+            + (onUpdate.map { " ON UPDATE " + $0.rawValue } ?? "")
             + (isDeferred ? " DEFERRABLE INITIALLY DEFERRED" : "")
     }
 

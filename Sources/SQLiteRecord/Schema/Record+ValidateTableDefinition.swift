@@ -20,10 +20,13 @@ extension Record {
             let wanted = Set(names.map(folded))
             let found =
                 Set(primaryKey) == wanted
-                || indexes.contains { $0.isUnique && !$0.isPartial && Set($0.columns.map { folded($0 ?? "") }) == wanted }
+                || indexes.contains {
+                    $0.isUnique && !$0.isPartial && Set($0.columns.map { folded($0 ?? "") }) == wanted
+                }
             if !found {
                 mismatches.append(
-                    .tableDefinition("unique " + quotedList(names), declared: "UNIQUE " + quotedList(names), table: nil))
+                    .tableDefinition("unique " + quotedList(names), declared: "UNIQUE " + quotedList(names), table: nil)
+                )
             }
         }
         for index in definition.indexes {
@@ -55,8 +58,9 @@ extension Record {
                     arguments: [tableName]) ?? ""
             // SQLite keeps CHECK constraints only as the text of the CREATE TABLE.
             let squeezed = { (text: String) in
-                String(text.lowercased().unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }
-                    .map(Character.init))
+                String(
+                    text.lowercased().unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }
+                        .map(Character.init))
             }
             let table = squeezed(createSQL)
             for check in definition.checks where !table.contains(squeezed("check(" + check.sql + ")")) {
@@ -87,8 +91,10 @@ extension Record {
                     && found.onUpdate == (key.onUpdate ?? .noAction).rawValue
                 if !same {
                     let table =
-                        "FOREIGN KEY " + quotedList(found.columns) + " REFERENCES " + SQLIdentifier.quoted(found.parentTable)
-                        + (parentColumns.isEmpty ? "" : " " + quotedList(parentColumns)) + " ON DELETE " + found.onDelete
+                        "FOREIGN KEY " + quotedList(found.columns) + " REFERENCES "
+                        + SQLIdentifier.quoted(found.parentTable)
+                        + (parentColumns.isEmpty ? "" : " " + quotedList(parentColumns)) + " ON DELETE "
+                        + found.onDelete
                         + " ON UPDATE " + found.onUpdate
                     mismatches.append(.tableDefinition(part, declared: declared, table: table))
                 }

@@ -28,10 +28,12 @@ final class DatabaseTraceScopeTests: XCTestCase {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(a)")
         let collected = Collected()
-        let count = try db.trace({ collected.append($0) }, during: { () -> Int? in
-            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [1])
-            return try db.scalar(Int.self, sql: "SELECT count(*) FROM t")
-        })
+        let count = try db.trace(
+            { collected.append($0) },
+            during: { () -> Int? in
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [1])
+                return try db.scalar(Int.self, sql: "SELECT count(*) FROM t")
+            })
         try db.execute(sql: "DELETE FROM t")
         XCTAssertEqual(count, 1)
         XCTAssertEqual(collected.sql, ["INSERT INTO t VALUES (?)", "SELECT count(*) FROM t"])
@@ -41,10 +43,12 @@ final class DatabaseTraceScopeTests: XCTestCase {
         let db = try Database()
         let collected = Collected()
         XCTAssertThrowsError(
-            try db.trace({ collected.append($0) }, during: {
-                try db.execute(sql: "SELECT 1")
-                throw Failure()
-            })
+            try db.trace(
+                { collected.append($0) },
+                during: {
+                    try db.execute(sql: "SELECT 1")
+                    throw Failure()
+                })
         ) { XCTAssertEqual($0 as? Failure, Failure()) }
         try db.execute(sql: "SELECT 2")
         XCTAssertEqual(collected.sql, ["SELECT 1"])

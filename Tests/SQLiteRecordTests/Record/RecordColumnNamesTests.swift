@@ -112,7 +112,8 @@ final class RecordColumnNamesTests: XCTestCase {
         XCTAssertEqual(outcome, .updated)
         XCTAssertEqual(again.id, france.id)
         XCTAssertEqual(
-            try row(db, "SELECT count(*), name, population FROM countries"), [.integer(1), .text("France"), .integer(2)])
+            try row(db, "SELECT count(*), name, population FROM countries"),
+            [.integer(1), .text("France"), .integer(2)])
         var byColumn = Nation(id: nil, name: "France", iso: "FR", population: 3)
         XCTAssertEqual(try byColumn.upsert(db, onConflict: [Column("iso")]), .updated)
         XCTAssertEqual(try row(db, "SELECT population FROM countries"), [.integer(3)])
@@ -158,7 +159,9 @@ final class RecordColumnNamesTests: XCTestCase {
         var again = Nation(id: nil, name: "Other", iso: "FR", population: 6)
         let outcome = try await again.upsert(onConflict: [Nation.CodingKeys.iso], updating: [.population])
         XCTAssertEqual(outcome, .updated)
-        let stored = try await queue.read { db in try db.fetchAll(String.self, sql: "SELECT name || ' ' || population FROM countries") }
+        let stored = try await queue.read { db in
+            try db.fetchAll(String.self, sql: "SELECT name || ' ' || population FROM countries")
+        }
         XCTAssertEqual(stored, ["France 6"])
     }
 }

@@ -44,7 +44,8 @@ final class RecordErrorAdviceTests: XCTestCase {
             var paris = City(id: nil, countryId: france.id, name: "Paris", population: 1, foundedAt: nil)
             try paris.insert(db)
         }
-        XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT count(*) FROM cities WHERE country_id = ?", arguments: [france.id]), 3)
+        XCTAssertEqual(
+            try db.scalar(Int.self, sql: "SELECT count(*) FROM cities WHERE country_id = ?", arguments: [france.id]), 3)
         XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT count(*) FROM cities WHERE country_id = 42"), 0)
     }
 

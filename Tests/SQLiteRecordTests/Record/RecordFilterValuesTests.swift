@@ -7,7 +7,10 @@ import XCTest
 /// UUIDs, decimals, URLs, data and integers of every width, each matched in the form `save()` wrote.
 final class RecordFilterValuesTests: XCTestCase {
     enum Genre: String, Codable, CaseIterable { case mystery, poetry }
-    enum Shelf: Int, Codable, CaseIterable { case top = 1, bottom = 2 }
+    enum Shelf: Int, Codable, CaseIterable {
+        case top = 1
+        case bottom = 2
+    }
 
     struct Book: Record, Equatable {
         var id: Int64?
@@ -125,7 +128,8 @@ final class RecordFilterValuesTests: XCTestCase {
         try db.execute(sql: "UPDATE books SET isbnID = upper(isbnID) WHERE id = ?", arguments: [saved.id])
         let found = try Book.fetch(db, where: ["isbnID": Self.uuid, "genre": Genre.mystery])
         XCTAssertEqual(found.map(\.id), [saved.id])
-        try db.execute(sql: "UPDATE books SET isbnID = ? WHERE id = ?", arguments: [Data(uuidBytes(Self.uuid)), saved.id])
+        try db.execute(
+            sql: "UPDATE books SET isbnID = ? WHERE id = ?", arguments: [Data(uuidBytes(Self.uuid)), saved.id])
         XCTAssertEqual(try Book.count(db, where: ["isbnID": Self.uuid, "genre": Genre.mystery]), 1)
     }
 
@@ -192,6 +196,7 @@ final class RecordFilterValuesTests: XCTestCase {
         XCTAssertEqual(try Book.fetchOne(where: ["shelf": Shelf.bottom])?.id, saved.id)
         XCTAssertEqual(try Book.count(where: ["genre": Genre.poetry]), 1)
         XCTAssertEqual(try Book.deleteAll(where: ["genre": Genre.poetry]), 1)
-        XCTAssertEqual(try queue.read { db in try db.fetchAll(String.self, sql: "SELECT genre FROM books") }, ["mystery"])
+        XCTAssertEqual(
+            try queue.read { db in try db.fetchAll(String.self, sql: "SELECT genre FROM books") }, ["mystery"])
     }
 }

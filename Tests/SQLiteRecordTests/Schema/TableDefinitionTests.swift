@@ -89,7 +89,8 @@ final class TableDefinitionTests: XCTestCase {
         XCTAssertEqual(definition.uniqueKeys.map { $0.columns.map(\.name) }, [["iso"]])
         XCTAssertEqual(definition.indexes.map { $0.columns.map(\.name) }, [["name"]])
         XCTAssertEqual(definition.defaults.map(\.value), [.value(.integer(0))])
-        XCTAssertEqual(definition.checks, [TableDefinition.Check(name: "population_not_negative", sql: "population >= 0")])
+        XCTAssertEqual(
+            definition.checks, [TableDefinition.Check(name: "population_not_negative", sql: "population >= 0")])
         XCTAssertEqual(definition.foreignKeys.first?.onUpdate, .cascade)
         XCTAssertEqual(definition.foreignKeys.first?.columns.first?.isCodingKey, true)
         XCTAssertEqual(definition, Nation.tableDefinition)
@@ -100,7 +101,8 @@ final class TableDefinitionTests: XCTestCase {
         let db = try makeDatabase()
         var france = Nation(id: nil, name: "France", iso: "FR", population: 1, continentCode: nil)
         try france.insert(db)
-        var again = Nation(id: nil, name: "République française", iso: "FR", population: 68_000_000, continentCode: nil)
+        var again = Nation(
+            id: nil, name: "République française", iso: "FR", population: 68_000_000, continentCode: nil)
         XCTAssertEqual(try again.upsert(db, onConflict: ["iso"], updating: ["population"]), .updated)
         XCTAssertEqual(again.id, france.id)
         let rows = try db.fetchAll(String.self, sql: "SELECT name || ' ' || iso || ' ' || population FROM nations")
@@ -171,7 +173,8 @@ final class TableDefinitionTests: XCTestCase {
             static let tableDefinition = TableDefinition().unique([Column("nmae")])
         }
         XCTAssertThrowsError(try Bad.createTableSQL()) { error in
-            XCTAssertEqual(error as? RecordError, .unknownColumn(table: "bad", column: "nmae", columns: ["id", "name"]))
+            XCTAssertEqual(
+                error as? RecordError, .unknownColumn(table: "bad", column: "nmae", columns: ["id", "name"]))
         }
     }
 }
