@@ -31,7 +31,7 @@ import Foundation
 /// A definition is a plain value: its parts are public arrays, in the order declared, to read or compare.
 /// Columns are ``Column``s: a coding key names the column the record's encoder writes for it (through its
 /// key strategy), a string names a column as it is. A UNIQUE constraint makes
-/// ``Record/upsert(_:onConflict:updating:)`` on those columns work without a hand-written
+/// ``Record/upsert(_:onConflict:updating:)-method`` on those columns work without a hand-written
 /// `CREATE UNIQUE INDEX`. See <https://www.sqlite.org/lang_createtable.html>.
 public struct TableDefinition: Sendable, Hashable {
     /// A UNIQUE table constraint on one or more columns: no two rows have the same values in all of them
