@@ -71,7 +71,7 @@ public final class Database {
             try configure(options)
         } catch let error as DatabaseError {
             // deinit closes the connection: self is fully initialized.
-            throw error.prefixingMessage("cannot open database at \(path): ")
+            throw error.prefixingMessage("cannot open database at \(path): ").explainingOpenFailure(path: path)
         }
     }
 

@@ -47,6 +47,7 @@ extension DatabaseError {
     /// A failure to open `path`, with the folder named when it is what is missing: SQLite's own message is
     /// only "unable to open database file".
     func explainingOpenFailure(path: String) -> DatabaseError {
+        if let explained = explainingOpenedFile(path: path) { return explained }
         guard resultCode.primary == .cannotOpen, path != ":memory:", !path.isEmpty, !path.hasPrefix("file:")
         else { return self }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

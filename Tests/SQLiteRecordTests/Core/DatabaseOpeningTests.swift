@@ -128,7 +128,12 @@ final class DatabaseOpeningTests: XCTestCase {
                 guard let error = error as? DatabaseError else { return XCTFail("\(error)") }
                 XCTAssertEqual(error.resultCode, .notADatabase)
                 XCTAssertTrue(error.isNotADatabase)
-                XCTAssertEqual(error.message, "cannot open database at \(path): file is not a database")
+                XCTAssertEqual(
+                    error.message,
+                    "cannot open database at \(path): file is not a database (the file of 4800 bytes does not start "
+                        + "with the header \"SQLite format 3\": expected an SQLite 3 database file, or a path where "
+                        + "none exists yet, which SQLite creates; an encrypted database needs the key its library "
+                        + "sets before the first statement)")
             }
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), text)
         }
