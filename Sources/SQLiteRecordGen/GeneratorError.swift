@@ -23,7 +23,8 @@ public enum GeneratorError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path) is not a SQLite database (\(reason))"
         case .unknownTables(let names, let available):
             let listed = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let tables = available.isEmpty ? "it has none" : "it has " + available.map { "\"\($0)\"" }.joined(separator: ", ")
+            let tables =
+                available.isEmpty ? "it has none" : "it has " + available.map { "\"\($0)\"" }.joined(separator: ", ")
             return "no table or view \(listed) in the database; \(tables)"
         case .cannotWrite(let path, let reason):
             return "cannot write \(path): \(reason)"

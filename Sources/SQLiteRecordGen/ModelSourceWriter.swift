@@ -63,7 +63,8 @@ struct ModelSourceWriter {
             lines.append("        get { Key(\(arguments)) }")
             lines.append("        set {")
             for property in keyed {
-                lines.append("            \(SwiftNames.escaped(property.name)) = newValue.\(SwiftNames.escaped(property.name))")
+                lines.append(
+                    "            \(SwiftNames.escaped(property.name)) = newValue.\(SwiftNames.escaped(property.name))")
             }
             lines.append("        }")
             lines.append("    }")
@@ -188,7 +189,8 @@ struct ModelSourceWriter {
                 guard let parent = types.first(where: { $0.table.name.lowercased() == key.parentTable.lowercased() })
                 else {
                     notes[child.typeName, default: []].append(
-                        "foreign key \(keyList(key.columns)) references \"\(key.parentTable)\", which is not generated: no association")
+                        "foreign key \(keyList(key.columns)) references \"\(key.parentTable)\", which is not generated: no association"
+                    )
                     continue
                 }
                 let parentColumns = zip(key.parentColumns.indices, key.parentColumns).map { index, column in

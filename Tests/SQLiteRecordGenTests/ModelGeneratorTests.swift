@@ -96,7 +96,9 @@ final class ModelGeneratorTests: XCTestCase {
         // A TEXT key, generated columns, and two foreign keys to one parent.
         let book = try XCTUnwrap(block("struct Book:", in: file.source))
         XCTAssertTrue(book.contains("    var id: String\n    var authorId: Int64\n    var coAuthorId: Int64?\n"), book)
-        XCTAssertTrue(book.contains("    /// A generated column: SQLite computes it, and saves leave it out.\n    var titleUpper: String?"))
+        XCTAssertTrue(
+            book.contains(
+                "    /// A generated column: SQLite computes it, and saves leave it out.\n    var titleUpper: String?"))
         XCTAssertTrue(book.contains("    static let primaryKeyColumn = \"isbn\"\n"))
         XCTAssertTrue(book.contains("        case id = \"isbn\"\n"))
         XCTAssertTrue(
@@ -178,10 +180,13 @@ final class ModelGeneratorTests: XCTestCase {
             file.source.contains(
                 "        Conversion.filter(Column(\"unit_auth\") == authName && Column(\"unit_code\") == code)\n"))
         // A foreign key to its own table.
-        XCTAssertTrue(file.source.contains("    static let manager = belongsTo(Employee.self, key: \"manager\", using: \"manager_id\")\n"))
         XCTAssertTrue(
             file.source.contains(
-                "    static let employeesByManager = hasMany(Employee.self, key: \"employeesByManager\", using: \"manager_id\")\n"))
+                "    static let manager = belongsTo(Employee.self, key: \"manager\", using: \"manager_id\")\n"))
+        XCTAssertTrue(
+            file.source.contains(
+                "    static let employeesByManager = hasMany(Employee.self, key: \"employeesByManager\", using: \"manager_id\")\n"
+            ))
         XCTAssertEqual(
             file.types.map(\.typeName),
             ["AuthorBook", "Author", "Book", "Conversion", "Employee", "EmptyThing", "Log", "Reading", "Tag", "Unit"])
@@ -233,9 +238,13 @@ final class ModelGeneratorTests: XCTestCase {
                 }
             }
             """)
-        XCTAssertTrue(file.source.contains("    static let tableName = \"Straßen Namen\"\n    static let primaryKeyColumn = \"straße\"\n    static let withoutRowID = true\n"))
+        XCTAssertTrue(
+            file.source.contains(
+                "    static let tableName = \"Straßen Namen\"\n    static let primaryKeyColumn = \"straße\"\n    static let withoutRowID = true\n"
+            ))
         XCTAssertTrue(file.source.contains("    var `protocol`: String\n"))
-        XCTAssertTrue(file.source.contains("        try db.fetchAll(Select.self, sql: \"SELECT * FROM \\\"select\\\"\")\n"))
+        XCTAssertTrue(
+            file.source.contains("        try db.fetchAll(Select.self, sql: \"SELECT * FROM \\\"select\\\"\")\n"))
         XCTAssertTrue(file.source.contains("        `default` = try row[\"default\", as: String?.self]\n"))
     }
 
@@ -285,13 +294,15 @@ final class ModelGeneratorTests: XCTestCase {
         XCTAssertThrowsError(try generate(GeneratorFixtures.identifiersSQL, tables: ["order", "orders"])) { error in
             XCTAssertEqual(
                 "\(error)",
-                "no table or view \"orders\" in the database; it has \"Data\", \"Straßen Namen\", \"order\", \"select\"")
+                "no table or view \"orders\" in the database; it has \"Data\", \"Straßen Namen\", \"order\", \"select\""
+            )
         }
         // A foreign key to a table left out is a note, not an association to a type that does not exist.
         let books = try generate(GeneratorFixtures.allTypesSQL, tables: ["books"])
         XCTAssertTrue(
             books.source.contains(
-                "    // note: foreign key (\"author_id\") references \"authors\", which is not generated: no association.\n"))
+                "    // note: foreign key (\"author_id\") references \"authors\", which is not generated: no association.\n"
+            ))
         XCTAssertFalse(books.source.contains("belongsTo"))
     }
 

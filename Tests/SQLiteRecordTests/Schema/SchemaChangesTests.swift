@@ -43,7 +43,8 @@ private struct EvolvedCountry: Record, Equatable {
 private func snapshot(_ queue: DatabaseQueue, _ table: String) throws -> [String] {
     try queue.read { db in
         let schema = try db.fetchAll(
-            String.self, sql: "SELECT type || ' ' || name || ': ' || sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY name")
+            String.self,
+            sql: "SELECT type || ' ' || name || ': ' || sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY name")
         return schema + (try rendered(db, "SELECT rowid, * FROM \"\(table)\" ORDER BY rowid"))
     }
 }
@@ -51,15 +52,16 @@ private func snapshot(_ queue: DatabaseQueue, _ table: String) throws -> [String
 /// Each row of `sql` as one line: its values in order, text quoted, `[1,"Paris",null]`.
 private func rendered(_ db: Database, _ sql: String) throws -> [String] {
     try db.fetchAll(sql: sql).map { row in
-        "[" + row.values.map { value -> String in
-            switch value {
-            case .null: return "null"
-            case .integer(let integer): return String(integer)
-            case .real(let real): return String(real)
-            case .text(let text): return "\"" + text + "\""
-            case .blob(let data): return "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
-            }
-        }.joined(separator: ",") + "]"
+        "["
+            + row.values.map { value -> String in
+                switch value {
+                case .null: return "null"
+                case .integer(let integer): return String(integer)
+                case .real(let real): return String(real)
+                case .text(let text): return "\"" + text + "\""
+                case .blob(let data): return "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+                }
+            }.joined(separator: ",") + "]"
     }
 }
 
@@ -163,7 +165,9 @@ final class SchemaChangesTests: XCTestCase {
             ["[1,\"Paris\",\"old\",2100000,null]", "[2,\"Lyon\",null,520000,null]"])
 
         let dropping = try cities(sql)
-        let plan = try dropping.read { db in try EvolvedCity.schemaChanges(in: db, options: SchemaChangeOptions(dropsColumns: true)) }
+        let plan = try dropping.read { db in
+            try EvolvedCity.schemaChanges(in: db, options: SchemaChangeOptions(dropsColumns: true))
+        }
         XCTAssertEqual(plan.changes, [.dropColumn("legacy"), .dropColumn("empty")])
         XCTAssertEqual(
             plan.statements,
@@ -211,12 +215,14 @@ final class SchemaChangesTests: XCTestCase {
         try migrate(queue, EvolvedCity.self)
         XCTAssertEqual(
             try queue.read { db in
-                try db.fetchAll(String.self, sql: "SELECT typeof(population) || ' ' || population FROM cities ORDER BY id")
+                try db.fetchAll(
+                    String.self, sql: "SELECT typeof(population) || ' ' || population FROM cities ORDER BY id")
             }, ["integer 2100000", "integer 520000"])
         XCTAssertEqual(try queue.read { db in try EvolvedCity.fetch(db).map(\.population) }, [2_100_000, 520_000])
 
         // '00120' would become 120, and 'unknown' cannot be read as an Int: refused, naming the rows.
-        let refused = try cities(sql + "INSERT INTO cities VALUES (3, 'Ys', '00120', NULL), (4, 'Atlantis', 'unknown', NULL);")
+        let refused = try cities(
+            sql + "INSERT INTO cities VALUES (3, 'Ys', '00120', NULL), (4, 'Atlantis', 'unknown', NULL);")
         let before = try snapshot(refused, "cities")
         XCTAssertThrowsError(try migrate(refused, EvolvedCity.self)) { error in
             XCTAssertEqual(
@@ -224,7 +230,8 @@ final class SchemaChangesTests: XCTestCase {
                 .valuesWouldChange(table: "cities", column: "population", rows: ["rowid 3", "rowid 4"]))
             XCTAssertEqual(
                 "\(error)",
-                "the rebuild of table \"cities\" would change or lose the value of column \"population\" in rowid 3, rowid 4")
+                "the rebuild of table \"cities\" would change or lose the value of column \"population\" in rowid 3, rowid 4"
+            )
         }
         XCTAssertEqual(try snapshot(refused, "cities"), before)
     }
@@ -379,7 +386,8 @@ final class SchemaChangesTests: XCTestCase {
 
     func testARebuildRefusesToRunWithForeignKeysOn() throws {
         let queue = try cities(
-            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population TEXT NOT NULL, founded_at TEXT);")
+            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population TEXT NOT NULL, founded_at TEXT);"
+        )
         XCTAssertThrowsError(try queue.write { db in try EvolvedCity.schemaChanges(in: db).apply(db) }) { error in
             guard case .cannotRebuild(table: "cities", reason: _)? = error as? SchemaChangeError else {
                 return XCTFail("\(error)")
