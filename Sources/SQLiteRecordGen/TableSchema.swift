@@ -35,7 +35,8 @@ struct TableSchema: Sendable {
 }
 
 /// Reads the ``TableSchema`` of every table and view of a database's main schema, skipping SQLite's own
-/// tables (`sqlite_%`) and the shadow tables of virtual tables.
+/// tables (`sqlite_%`), the shadow tables of virtual tables, and the ledger ``DatabaseMigrator`` keeps
+/// (`sqliterecord_migrations`), which no app reads as records.
 enum SchemaReader {
     /// Every table, view and virtual table of `db`'s main schema, ordered by name, or those named in
     /// `tables` (matched ASCII case-insensitively, in the order given).
@@ -46,7 +47,8 @@ enum SchemaReader {
     static func read(_ db: Database, tables: [String]? = nil, sampleLimit: Int) throws -> [TableSchema] {
         let listSQL = """
             SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main' \
-            AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+            AND name <> 'sqliterecord_migrations' ORDER BY name
             """
         let listed = try db.fetchAll(sql: listSQL).map { row -> (name: String, kind: TableSchema.Kind, wr: Bool) in
             let kind = TableSchema.Kind(rawValue: try row[1, as: String.self]) ?? .table

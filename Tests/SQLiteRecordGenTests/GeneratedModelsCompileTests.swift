@@ -47,7 +47,8 @@ final class GeneratedModelsCompileTests: XCTestCase {
             try write(testCase.file.source, to: sources.appendingPathComponent("Models.swift"))
             try write(mainSource(testCase.file), to: sources.appendingPathComponent("main.swift"))
         }
-        try write(manifest(root: root, targets: cases.map(\.target)), to: package.appendingPathComponent("Package.swift"))
+        try write(
+            manifest(root: root, targets: cases.map(\.target)), to: package.appendingPathComponent("Package.swift"))
 
         let build = try run(["swift", "build", "--package-path", package.path], in: package)
         XCTAssertEqual(build.status, 0, build.output)
@@ -57,7 +58,8 @@ final class GeneratedModelsCompileTests: XCTestCase {
         }
         XCTAssertEqual(warnings, [], "the generated files compile with warnings")
         let binaries = try run(["swift", "build", "--package-path", package.path, "--show-bin-path"], in: package)
-        let binPath = binaries.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let binPath =
+            binaries.output.trimmingCharacters(in: .whitespacesAndNewlines)
             .components(separatedBy: "\n").last ?? ""
 
         for testCase in cases {
@@ -67,8 +69,9 @@ final class GeneratedModelsCompileTests: XCTestCase {
             let queue = try DatabaseQueue(path: testCase.database.path)
             let expected = try queue.read { db in
                 try testCase.file.types.map { type in
-                    let count = try db.scalar(
-                        Int64.self, sql: "SELECT count(*) FROM \(SQLIdentifier.quoted(type.table))") ?? -1
+                    let count =
+                        try db.scalar(
+                            Int64.self, sql: "SELECT count(*) FROM \(SQLIdentifier.quoted(type.table))") ?? -1
                     return "\(type.table)\t\(count)"
                 }
             }
@@ -80,7 +83,7 @@ final class GeneratedModelsCompileTests: XCTestCase {
         let geoNamesCase = cases[0]
         XCTAssertEqual(
             geoNamesCase.file.types.map(\.typeName),
-            ["City", "CitiesFts", "Country", "SqliterecordMigration"])
+            ["City", "CitiesFts", "Country"])
         let output = try run(["\(binPath)/GeoNamesModels", geoNames.path], in: package).output
         XCTAssertTrue(output.contains("cities\t\(imported.cities)\n"), output)
         XCTAssertTrue(output.contains("countries\t\(imported.countries)\n"), output)
