@@ -39,6 +39,32 @@ private struct EvolvedCountry: Record, Equatable {
     static let tableName = "countries"
 }
 
+/// A code keyed by its text, for a table that declared no primary key.
+private struct EvolvedCode: Record, Equatable {
+    var id: String
+    var name: String?
+    static let tableName = "codes"
+    static let primaryKeyColumn = "code"
+    enum CodingKeys: String, CodingKey {
+        case id = "code"
+        case name
+    }
+}
+
+/// A town whose country_id gains the foreign key its association declares.
+private struct EvolvedTown: Record, Equatable {
+    var id: Int64?
+    var countryId: Int64?
+    var name: String
+    static let tableName = "towns"
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case countryId = "country_id"
+    }
+    static let country = belongsTo(EvolvedCountry.self, using: "country_id", onDelete: .cascade)
+    static let parentAssociations: [any ParentAssociation] = [country]
+}
+
 /// The table's rows and schema as plain SQL sees them, to compare before and after a plan.
 private func snapshot(_ queue: DatabaseQueue, _ table: String) throws -> [String] {
     try queue.read { db in
@@ -367,6 +393,64 @@ final class SchemaChangesTests: XCTestCase {
                 try db.fetchAll(String.self, sql: "SELECT name FROM big_countries ORDER BY name"), ["France", "Spain"])
             try db.execute(sql: "DELETE FROM countries WHERE id = 2")
             XCTAssertEqual(try db.scalar(Int.self, sql: "SELECT count(*) FROM towns"), 2)
+        }
+    }
+
+    func testAPrimaryKeyIsAddedByARebuildAndRefusedOverDuplicates() throws {
+        let queue = try cities(
+            """
+            CREATE TABLE codes (code TEXT NOT NULL, name TEXT);
+            INSERT INTO codes VALUES ('EUR', 'Euro'), ('USD', 'Dollar'), ('EUR', 'Euro again');
+            """)
+        let before = try snapshot(queue, "codes")
+        let plan = try queue.read { db in try EvolvedCode.schemaChanges(in: db) }
+        XCTAssertEqual(plan.changes, [.changePrimaryKey(from: [], to: ["code"])])
+        XCTAssertEqual(
+            plan.refusals, [.duplicateValues(table: "codes", columns: ["code"], rows: ["rowid 1", "rowid 3"])])
+        XCTAssertThrowsError(try migrate(queue, EvolvedCode.self))
+        XCTAssertEqual(try snapshot(queue, "codes"), before)
+
+        try queue.write { db in try db.execute(sql: "DELETE FROM codes WHERE rowid = 3") }
+        XCTAssertEqual(
+            try queue.read { db in try EvolvedCode.schemaChanges(in: db).statements.first },
+            "CREATE TABLE \"sqliterecord_new_codes\" (\"code\" TEXT NOT NULL, \"name\" TEXT, PRIMARY KEY (\"code\"))")
+        try migrate(queue, EvolvedCode.self)
+        try queue.read { db in
+            XCTAssertEqual(
+                try rendered(db, "SELECT rowid, * FROM codes ORDER BY rowid"),
+                ["[1,\"EUR\",\"Euro\"]", "[2,\"USD\",\"Dollar\"]"])
+            XCTAssertEqual(try EvolvedCode.fetchOne(db, id: "USD")?.name, "Dollar")
+            try EvolvedCode.validateSchema(in: db)
+        }
+    }
+
+    func testAForeignKeyOfAParentAssociationIsAddedAndRefusedOverOrphans() throws {
+        let sql = """
+            CREATE TABLE countries (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population INTEGER NOT NULL);
+            CREATE TABLE towns (id INTEGER PRIMARY KEY, country_id INTEGER, name TEXT NOT NULL);
+            INSERT INTO countries VALUES (1, 'France', 68000000);
+            INSERT INTO towns VALUES (1, 1, 'Lyon'), (2, NULL, 'Nowhere');
+            """
+        let orphaned = try cities(sql + "INSERT INTO towns VALUES (3, 9, 'Atlantis');")
+        let before = try snapshot(orphaned, "towns")
+        let plan = try orphaned.read { db in try EvolvedTown.schemaChanges(in: db) }
+        XCTAssertEqual(
+            plan.changes,
+            [.addForeignKey("country_id", references: "REFERENCES \"countries\" (\"id\") ON DELETE CASCADE")])
+        XCTAssertThrowsError(try migrate(orphaned, EvolvedTown.self)) { error in
+            XCTAssertEqual(error as? SchemaChangeError, .foreignKeyViolations(table: "towns", rows: ["towns rowid 3"]))
+        }
+        XCTAssertEqual(try snapshot(orphaned, "towns"), before)
+
+        let queue = try cities(sql)
+        try migrate(queue, EvolvedTown.self)
+        try queue.write { db in
+            try EvolvedTown.validateSchema(in: db)
+            XCTAssertEqual(try db.foreignKeys(in: "towns").map(\.onDelete), ["CASCADE"])
+            XCTAssertEqual(
+                try rendered(db, "SELECT * FROM towns ORDER BY id"), ["[1,1,\"Lyon\"]", "[2,null,\"Nowhere\"]"])
+            try db.execute(sql: "DELETE FROM countries WHERE id = 1")
+            XCTAssertEqual(try rendered(db, "SELECT * FROM towns ORDER BY id"), ["[2,null,\"Nowhere\"]"])
         }
     }
 
