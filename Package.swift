@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "countries-cities", targets: ["CountriesCities"]),
         .executable(name: "notes", targets: ["Notes"]),
         .executable(name: "sqlite-record-bench", targets: ["SQLiteRecordBench"]),
+        .executable(name: "sqlite-record-gen", targets: ["SQLiteRecordGenCommand"]),
     ],
     targets: [
         // The platform's own sqlite3: pkg-config on Linux and Homebrew, the SDK's on Apple platforms.
@@ -19,6 +20,10 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "SQLiteRecord", dependencies: ["CSQLiteRecord"]),
+        // Record types from an existing database: the schema reading and type choices, which the tests call.
+        .target(name: "SQLiteRecordGen", dependencies: ["SQLiteRecord"]),
+        // `sqlite-record-gen FILE [--tables a,b] [--output Models.swift]`: the command over SQLiteRecordGen.
+        .executableTarget(name: "SQLiteRecordGenCommand", dependencies: ["SQLiteRecordGen"]),
         .executableTarget(
             name: "CountriesCities",
             dependencies: ["SQLiteRecord"],
@@ -53,6 +58,9 @@ let package = Package(
             exclude: ["NotesList.plist"]
         ),
         .testTarget(name: "NotesTests", dependencies: ["Notes", "SQLiteRecord"]),
+        // Generates types from sample databases (GeoNames from the CountriesCities import) and compiles them.
+        .testTarget(
+            name: "SQLiteRecordGenTests", dependencies: ["SQLiteRecordGen", "SQLiteRecord", "CountriesCities"]),
         // Checks that the benchmark's two sides agree on a small input; timings are not asserted.
         .testTarget(name: "BenchmarkTests", dependencies: ["SQLiteRecordBench", "SQLiteRecord"]),
     ],
