@@ -20,7 +20,7 @@ public enum GeneratorError: Error, Sendable, Equatable, CustomStringConvertible 
         case .fileNotFound(let path):
             return "no file at \(path)"
         case .notADatabase(let path, let reason):
-            return "\(path) is not a SQLite database (\(reason))"
+            return "\(path) is not a SQLite database: \(reason)"
         case .unknownTables(let names, let available):
             let listed = names.map { "\"\($0)\"" }.joined(separator: ", ")
             let tables =

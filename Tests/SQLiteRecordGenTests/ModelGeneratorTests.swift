@@ -271,8 +271,12 @@ final class ModelGeneratorTests: XCTestCase {
         try Data("just some text, not a database at all, long enough to fill a header......................".utf8)
             .write(to: url)
         XCTAssertThrowsError(try ModelGenerator.generate(path: url.path)) { error in
-            XCTAssertEqual(error as? GeneratorError, .notADatabase(url.path, reason: "file is not a database"))
-            XCTAssertEqual("\(error)", "\(url.path) is not a SQLite database (file is not a database)")
+            let reason =
+                "file is not a database (the file of 89 bytes does not start with the header \"SQLite format 3\":"
+                + " expected an SQLite 3 database file, or a path where none exists yet, which SQLite creates; an"
+                + " encrypted database needs the key its library sets before the first statement)"
+            XCTAssertEqual(error as? GeneratorError, .notADatabase(url.path, reason: reason))
+            XCTAssertEqual("\(error)", "\(url.path) is not a SQLite database: " + reason)
         }
         XCTAssertEqual(
             try String(contentsOf: url, encoding: .utf8),
