@@ -19,7 +19,7 @@ struct ColumnReader {
     /// inside ``RowDecodingContext/decodeRow(_:)``, which holds the context. ``ColumnValueDecoder``, which
     /// the type's own code may keep, holds the context strongly and reads through its reader only while the
     /// row it was made for is current.
-    let state: UnsafeMutablePointer<RowDecodingState>
+    let state: RowDecodingState
     /// Where the coding key that asked for this column sits in the column lookup's ``KeyTrail``, which keeps
     /// its name; nil for a single-column row decoded as one value. Rows decode at the top of a coding path,
     /// so the key alone is the path. A position rather than the key's string: making that string for every
@@ -34,11 +34,11 @@ struct ColumnReader {
     /// The column's storage class in the current row, read once.
     let storage: Int32
 
-    init(index: Int32, state: UnsafeMutablePointer<RowDecodingState>, keyPosition: Int?) {
+    init(index: Int32, state: RowDecodingState, keyPosition: Int?) {
         self.index = index
         self.state = state
         self.storedKeyPosition = keyPosition ?? Self.noKeyPosition
-        column = StatementColumn(state.pointee.row, at: index)
+        column = StatementColumn(state.row, at: index)
         storage = column.storageClass
     }
 
@@ -55,13 +55,13 @@ struct ColumnReader {
             let names = context.columnNames
             return [ColumnCodingKey(stringValue: names.indices.contains(Int(index)) ? names[Int(index)] : "")]
         }
-        guard let key = state.pointee.trail.pointee.key(atPosition: keyPosition) else { return [] }
+        guard let key = state.trail.key(atPosition: keyPosition) else { return [] }
         return [ColumnCodingKey(stringValue: key)]
     }
 
-    var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
+    var context: RowDecodingContext { state.context }
     /// The current row, by handle: reading a column retains nothing.
-    var row: StatementRow { state.pointee.row }
+    var row: StatementRow { state.row }
     var isNull: Bool { storage == SQLITE_NULL }
 
     // MARK: Errors
@@ -110,8 +110,8 @@ struct ColumnReader {
     /// ``integer(_:)``'s common case, read from the column alone: an INTEGER in range; nil for the rest.
     ///
     /// The common cases are functions of the column and its storage class, not of a reader, so that the keyed
-    /// container reads them without making one: a reader is a struct of six words, which the container
-    /// would otherwise write to memory for every column before it knows whether the conversions need it.
+    /// container reads them without making one: it would otherwise write the reader to memory for every
+    /// column before it knows whether the conversions need it.
     @inline(__always)
     static func commonInteger<T: FixedWidthInteger>(_ type: T.Type, _ column: StatementColumn, _ storage: Int32) -> T? {
         storage == SQLITE_INTEGER ? T(exactly: column.int64) : nil
@@ -284,7 +284,7 @@ struct ColumnReader {
     @inline(__always)
     func date() throws -> Date {
         // Asked of the state first: switching over the strategy itself copies its payloads, per date.
-        if state.pointee.readsDatesAutomatically, let date = Self.commonDate(column, storage) { return date }
+        if state.readsDatesAutomatically, let date = Self.commonDate(column, storage) { return date }
         return try dateByStrategy()
     }
 
@@ -298,7 +298,7 @@ struct ColumnReader {
     @inline(never)
     private func dateByStrategy() throws -> Date {
         try checkNotNull(Date.self)
-        if state.pointee.readsDatesAutomatically { return try automaticDate() }
+        if state.readsDatesAutomatically { return try automaticDate() }
         switch context.decoder.dateDecodingStrategy {
         case .automatic:
             return try automaticDate()
@@ -479,11 +479,11 @@ struct ColumnReader {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // T is the type just compared, so each bit cast is the identity; a dynamic `as? T` cast would cost
         // more than reading the value.
-        if T.self == Date.self { return unsafeBitCast(try date(), to: T.self) }
-        if T.self == Data.self { return unsafeBitCast(try data(), to: T.self) }
-        if T.self == UUID.self { return unsafeBitCast(try uuid(), to: T.self) }
-        if T.self == URL.self { return unsafeBitCast(try url(), to: T.self) }
-        if T.self == Decimal.self { return unsafeBitCast(try decimal(), to: T.self) }
+        if T.self == Date.self { return try SameTypeCast.cast(checked: try date(), to: T.self) }
+        if T.self == Data.self { return try SameTypeCast.cast(checked: try data(), to: T.self) }
+        if T.self == UUID.self { return try SameTypeCast.cast(checked: try uuid(), to: T.self) }
+        if T.self == URL.self { return try SameTypeCast.cast(checked: try url(), to: T.self) }
+        if T.self == Decimal.self { return try SameTypeCast.cast(checked: try decimal(), to: T.self) }
         // An Optional reaches here through a generic property (`struct Page<T> { var value: T }` with T an
         // Optional calls decode, not decodeIfPresent): its own init(from:) reads NULL as nil with decodeNil.
         if isNull && !(T.self is any OptionalValue.Type) { throw valueNotFound(type) }
