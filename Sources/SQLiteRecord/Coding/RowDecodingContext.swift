@@ -161,7 +161,9 @@ final class RowDecodingContext {
         }
         let container = KeyedDecodingContainer(RowKeyedContainer<Key, Unretained>(state: state, retainer: Unretained()))
         // A box this replaces may hold a container of this same row: the row's end checks it too.
-        if let replaced = containerBox { replacedBoxes.append(replaced) }
+        // Assigned rather than appended in place: an access that spans a call would keep the dynamic
+        // exclusivity check on every access to the property, including the one at each row's end.
+        if let replaced = containerBox { replacedBoxes = replacedBoxes + [replaced] }
         containerBox = KeyedContainerBox(container, keyedBy: type)
         if containerBox == nil { handedOutUnboxedContainer = true }
         return container

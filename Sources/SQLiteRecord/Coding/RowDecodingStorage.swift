@@ -365,6 +365,17 @@ extension Statement {
     }
 }
 
+extension Statement {
+    /// ``codingState``, unretained, for the per-row read of ``RowDecoder/decode(_:from:)``: the strong
+    /// reference this takes is let go before the caller uses the state.
+    fileprivate var unretainedCodingState: Unmanaged<StatementCodingState>? {
+        guard let cache = codingCache,
+            ObjectIdentifier(type(of: cache)) == ObjectIdentifier(StatementCodingState.self)
+        else { return nil }
+        return .passUnretained(unsafeDowncast(cache, to: StatementCodingState.self))
+    }
+}
+
 extension RowDecoder {
     /// Decodes the statement's current row through the context the statement keeps for this decoder's kind
     /// (see ``RowDecodingContext/decodes(like:)``), read without retaining it or the statement's coding state
@@ -381,20 +392,17 @@ extension RowDecoder {
     /// own, so that nothing read here is held across the row's decoding.
     @inline(__always)
     private func keptContext(on statement: Statement) -> Unmanaged<RowDecodingContext>? {
-        guard let cache = statement.codingCache,
-            ObjectIdentifier(type(of: cache)) == ObjectIdentifier(StatementCodingState.self)
-        else { return nil }
-        return Unmanaged.passUnretained(unsafeDowncast(cache, to: StatementCodingState.self))
-            ._withUnsafeGuaranteedRef { state in
-                if state.lookupCheckedAtEndedRuns != statement.endedRuns, !Self.lookupIsCurrent(state, on: statement)
-                {
-                    return nil
-                }
-                guard let context = state.reusableContext.map({ Unmanaged.passUnretained($0) }),
-                    context._withUnsafeGuaranteedRef({ $0.decodes(like: self) })
-                else { return nil }
-                return context
+        guard let state = statement.unretainedCodingState else { return nil }
+        return state._withUnsafeGuaranteedRef { state in
+            if state.lookupCheckedAtEndedRuns != statement.endedRuns, !Self.lookupIsCurrent(state, on: statement)
+            {
+                return nil
             }
+            guard let context = state.reusableContext.map({ Unmanaged.passUnretained($0) }),
+                context._withUnsafeGuaranteedRef({ $0.decodes(like: self) })
+            else { return nil }
+            return context
+        }
     }
 }
 
