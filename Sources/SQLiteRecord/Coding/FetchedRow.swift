@@ -61,8 +61,7 @@ public struct FetchedRow: ~Copyable {
     /// The reader of column `index`.
     @inline(__always)
     func reader(_ index: Int) throws -> ColumnReader {
-        // One unsigned compare for both bounds (a negative index reads as a huge one): the two signed
-        // compares and their combination cost five more instructions on every read.
+        // One unsigned compare for both bounds: a negative index reads as a huge one.
         guard UInt(bitPattern: index) < UInt(bitPattern: count) else { throw noColumn(at: index) }
         return ColumnReader(
             index: Int32(truncatingIfNeeded: index), state: state, keyPosition: ColumnReader.columnNamePosition)

@@ -6,7 +6,7 @@
 /// must cross from one to the other. A bit cast of the value (``SameTypeCast``) copies it, which for a
 /// record of strings is a retain of each and, when the original is destroyed, a release; a dynamic `as? T`
 /// costs more than reading a column; a move through memory of the type copies its bytes twice, through the
-/// type's value witnesses (callgrind: about 60 instructions a row for a record of 113 bytes). Here the
+/// type's value witnesses. Here the
 /// initializer is called as a function returning `T`, so the record is written where the fetch's result
 /// goes, once.
 ///

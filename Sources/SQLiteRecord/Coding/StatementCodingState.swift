@@ -10,7 +10,7 @@ final class StatementCodingState {
     /// context that decodes them.
     let rowInitializers = RowInitializerCache()
     /// The context ``RowDecoder/decode(_:from:)`` reuses. That call reads it without retaining it (see
-    /// ``RowDecodingStorage``'s invariant 3), so a context replaced while it decodes a row (a row initializer
+    /// invariant 3 at the top of RowDecodingStorage.swift), so a context replaced while it decodes a row (a row initializer
     /// or `init(from:)` that decodes the same statement with another decoder) moves to `busyContexts` rather
     /// than go.
     var reusableContext: RowDecodingContext? {
