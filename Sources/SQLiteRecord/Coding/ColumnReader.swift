@@ -276,7 +276,9 @@ struct ColumnReader {
 
     /// INTEGER or REAL seconds (or milliseconds, with `divisor` 1000) since 1970.
     private func unixDate(divisor: Double) throws -> Date {
-        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.unixDate(from: column, divisor: divisor) } catch {
+        do throws(SQLiteConversionFailure) {
+            return try SQLiteValueTable.unixDate(from: column, divisor: divisor)
+        } catch {
             throw decodingError(error, Date.self)
         }
     }

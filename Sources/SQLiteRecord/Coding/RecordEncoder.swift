@@ -450,7 +450,9 @@ final class ColumnsEncoder: Encoder {
     func columnValue<T: Encodable, Key: CodingKey>(_ value: T, for key: Key) throws -> SQLiteValue {
         // Type comparisons and identity casts (SameTypeCast) rather than `as?`: a dynamic cast per value costs
         // more than binding it.
-        if T.self == Date.self { return try dateValue(try SameTypeCast.cast(checked: value, to: Date.self), for: key) }
+        if T.self == Date.self {
+            return try dateValue(try SameTypeCast.cast(checked: value, to: Date.self), for: key)
+        }
         if T.self == String.self { return .text(try SameTypeCast.cast(checked: value, to: String.self)) }
         if T.self == Data.self { return .blob(try SameTypeCast.cast(checked: value, to: Data.self)) }
         if T.self == UUID.self {
@@ -458,8 +460,12 @@ final class ColumnsEncoder: Encoder {
             switch options.uuidEncodingStrategy {
             case .lowercaseText: return .text(UUIDText.lowercase(uuid))
             case .blob:
-                let b = uuid.uuid
-                return .blob(Data([b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7, b.8, b.9, b.10, b.11, b.12, b.13, b.14, b.15]))
+                let bytes = uuid.uuid
+                return .blob(
+                    Data([
+                        bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7,
+                        bytes.8, bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15,
+                    ]))
             }
         }
         if T.self == URL.self { return .text(try SameTypeCast.cast(checked: value, to: URL.self).absoluteString) }

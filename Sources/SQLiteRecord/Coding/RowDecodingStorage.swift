@@ -394,8 +394,7 @@ extension RowDecoder {
     private func keptContext(on statement: Statement) -> Unmanaged<RowDecodingContext>? {
         guard let state = statement.unretainedCodingState else { return nil }
         return state._withUnsafeGuaranteedRef { state in
-            if state.lookupCheckedAtEndedRuns != statement.endedRuns, !Self.lookupIsCurrent(state, on: statement)
-            {
+            if state.lookupCheckedAtEndedRuns != statement.endedRuns, !Self.lookupIsCurrent(state, on: statement) {
                 return nil
             }
             guard let context = state.reusableContext.map({ Unmanaged.passUnretained($0) }),

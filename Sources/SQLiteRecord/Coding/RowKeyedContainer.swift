@@ -120,7 +120,8 @@ struct RowKeyedContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerProtoc
     /// `read` through a reader of column `index`, asked for by the key at `position`: the conversions and
     /// errors of the reads above. Not inlined, so that the reader is made in memory only here.
     @inline(never)
-    private func read<Value>(column index: Int32, position: Int, _ read: (ColumnReader) throws -> Value) throws -> Value {
+    private func read<Value>(column index: Int32, position: Int, _ read: (ColumnReader) throws -> Value) throws -> Value
+    {
         try read(ColumnReader(index: index, state: state, keyPosition: position))
     }
 

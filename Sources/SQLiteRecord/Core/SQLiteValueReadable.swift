@@ -259,7 +259,9 @@ enum SQLiteValueTable {
     static func uuid(from value: some SQLiteStoredValue) throws(SQLiteConversionFailure) -> UUID {
         switch value.storageClass {
         case SQLITE_TEXT:
-            guard let text = value.text, let uuid = UUIDText.parse(text) else { throw .corrupted("which is not a UUID") }
+            guard let text = value.text, let uuid = UUIDText.parse(text) else {
+                throw .corrupted("which is not a UUID")
+            }
             return uuid
         case SQLITE_BLOB:
             let bytes = [UInt8](value.bytes)

@@ -40,8 +40,11 @@ final class RowDecodingStorageTests: XCTestCase {
         while try statement.step() { cities.append(try context.decodeRow(StoredCity.self)) }
         XCTAssertEqual(
             cities,
-            [StoredCity(id: 1, name: "Paris", countryCode: "FR"), StoredCity(id: 2, name: "Tokyo", countryCode: "JP"),
-             StoredCity(id: 3, name: "Lima", countryCode: "PE")])
+            [
+                StoredCity(id: 1, name: "Paris", countryCode: "FR"),
+                StoredCity(id: 2, name: "Tokyo", countryCode: "JP"),
+                StoredCity(id: 3, name: "Lima", countryCode: "PE"),
+            ])
         XCTAssertNil(context.containerBox)
     }
 

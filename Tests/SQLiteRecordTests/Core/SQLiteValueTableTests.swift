@@ -40,8 +40,11 @@ final class SQLiteValueTableTests: XCTestCase {
     }
 
     func testEveryConversionReadsAValueAndAColumnAlike() throws {
-        try assertAlike { value throws(SQLiteConversionFailure) in try SQLiteValueTable.integer(Int16.self, from: value) }
-        try assertAlike { value throws(SQLiteConversionFailure) in try SQLiteValueTable.integer(UInt64.self, from: value) }
+        try assertAlike { value throws(SQLiteConversionFailure) in try SQLiteValueTable.integer(Int16.self, from: value)
+        }
+        try assertAlike { value throws(SQLiteConversionFailure) in
+            try SQLiteValueTable.integer(UInt64.self, from: value)
+        }
         try assertAlike { value throws(SQLiteConversionFailure) in try SQLiteValueTable.double(from: value) }
         try assertAlike { value throws(SQLiteConversionFailure) in try SQLiteValueTable.float(from: value) }
         try assertAlike { value throws(SQLiteConversionFailure) in try SQLiteValueTable.bool(from: value) }
@@ -61,11 +64,23 @@ final class SQLiteValueTableTests: XCTestCase {
                 return nil
             } catch { return error.reason }
         }
-        XCTAssertEqual(reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.integer(Int16.self, from: SQLiteValue.integer(70_000)) }, "out of range")
-        XCTAssertEqual(reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.integer(Int.self, from: SQLiteValue.real(1.5)) }, "which is not a whole number")
-        XCTAssertEqual(reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.bool(from: SQLiteValue.integer(2)) }, "which is neither 0 nor 1")
-        XCTAssertEqual(reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.uuid(from: SQLiteValue.blob(Data([1]))) }, "which is not 16 bytes")
-        XCTAssertEqual(reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.decimal(from: SQLiteValue.text("12abc")) }, "which is not a decimal number")
+        XCTAssertEqual(
+            reason { () throws(SQLiteConversionFailure) in
+                try SQLiteValueTable.integer(Int16.self, from: SQLiteValue.integer(70_000))
+            }, "out of range")
+        XCTAssertEqual(
+            reason { () throws(SQLiteConversionFailure) in
+                try SQLiteValueTable.integer(Int.self, from: SQLiteValue.real(1.5))
+            }, "which is not a whole number")
+        XCTAssertEqual(
+            reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.bool(from: SQLiteValue.integer(2)) },
+            "which is neither 0 nor 1")
+        XCTAssertEqual(
+            reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.uuid(from: SQLiteValue.blob(Data([1])))
+            }, "which is not 16 bytes")
+        XCTAssertEqual(
+            reason { () throws(SQLiteConversionFailure) in try SQLiteValueTable.decimal(from: SQLiteValue.text("12abc"))
+            }, "which is not a decimal number")
         XCTAssertEqual(Int16(sqliteValue: .integer(70_000)), nil)
         XCTAssertEqual(Int16(sqliteValue: .real(12)), 12)
     }
