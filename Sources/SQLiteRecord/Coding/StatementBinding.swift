@@ -1,6 +1,21 @@
 import CSQLiteRecord
 import Foundation
 
+// The encoder's reused bind buffers: the one file of the Coding layer's encoding side that holds raw memory
+// and unretained references.
+//
+// Invariants:
+// 1. A `StatementBinding` owns its buffers: each is allocated in `init` with `count` (keys) or
+//    `parameterCount` (bound values) elements, all initialized there, and freed in `deinit`. Indexes are a key's
+//    position (below `count`, checked by `parameter(for:)` before any read) or a parameter minus 1 (a
+//    parameter is 1...`parameterCount`, as `init` numbered them). Nothing outside this type sees a buffer.
+// 2. A binding is used by one encoding at a time, on the thread that uses its connection: the Record layer
+//    keeps it with its prepared statement, whose connection is used by one thread at a time.
+// 3. `UnownedStatementBinding` is read only while its `ColumnsEncoder` holds the same binding strongly: the
+//    encoder sets and clears both together.
+// 4. A date's text is printed into stack memory that lives only for the bind (`bind(sqliteTextOf:at:)`);
+//    SQLite copies it (`SQLITE_TRANSIENT`).
+
 /// Where ``ColumnsEncoder`` binds a record's values when it encodes straight into a prepared statement,
 /// without collecting ``EncodedColumns`` first: the statement, the parameter each coding key binds, and how
 /// far the current record has got.
