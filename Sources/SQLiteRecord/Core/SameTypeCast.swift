@@ -16,4 +16,19 @@ enum SameTypeCast {
         guard T.self == U.self else { return nil }
         return unsafeBitCast(value, to: U.self)
     }
+
+    /// `value` as `U` when `T` is `U`, for a caller that has just compared the two types and has no use for an
+    /// Optional (in unspecialized generic code, `U?` costs a metadata lookup).
+    /// - Throws: `DecodingError.typeMismatch` when `T` is not `U` (never a reinterpretation of another type's
+    ///   bits).
+    @inline(__always)
+    static func cast<T, U>(checked value: T, to type: U.Type) throws -> U {
+        guard T.self == U.self else { throw mismatch(T.self, U.self) }
+        return unsafeBitCast(value, to: U.self)
+    }
+
+    @inline(never)
+    private static func mismatch(_ from: Any.Type, _ to: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(to, .init(codingPath: [], debugDescription: "\(from) is not \(to)"))
+    }
 }
