@@ -28,6 +28,15 @@ extension Database {
         /// Enforces foreign keys (`PRAGMA foreign_keys = ON`); when false they are off, SQLite's own
         /// default. Default true. See <https://www.sqlite.org/foreignkeys.html>.
         public var foreignKeys: Bool
+        /// Fires delete triggers for the rows a REPLACE conflict resolution deletes, and lets triggers fire
+        /// recursively (`PRAGMA recursive_triggers = ON`). Without it, `INSERT OR REPLACE`, `REPLACE` and
+        /// `UPDATE OR REPLACE` delete the row they replace without its AFTER DELETE trigger, so an external
+        /// content full-text index (``FullTextSearchable``) keeps the old row's words and fails FTS5's
+        /// integrity-check. A trigger that writes its own table then fires itself again, up to SQLite's depth
+        /// limit of 1000 (`SQLITE_MAX_TRIGGER_DEPTH`). Default true; SQLite's own default is off. See
+        /// <https://www.sqlite.org/lang_conflict.html> and
+        /// <https://www.sqlite.org/pragma.html#pragma_recursive_triggers>.
+        public var recursiveTriggers: Bool
         /// The journal mode to set at open (`PRAGMA journal_mode`); nil keeps the file's (a new file's is
         /// `delete`). WAL lets readers on other connections work while one connection writes, and is kept
         /// by the file once set. Default nil. See <https://www.sqlite.org/pragma.html#pragma_journal_mode>.
@@ -47,12 +56,13 @@ extension Database {
         /// The closures ``prepareDatabase(_:)`` added, run in order on each new connection.
         var setups: [DatabaseSetup] = []
 
-        /// Options with SQLite's defaults except foreign keys on and a 5-second busy timeout.
+        /// Options with SQLite's defaults except foreign keys on, recursive triggers on and a 5-second busy
+        /// timeout.
         /// - Parameters: see each property; `busyTimeout` is in seconds.
         public init(
             readOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: TimeInterval = 5,
             foreignKeys: Bool = true, journalMode: JournalMode? = nil, statementCacheCapacity: Int = 128,
-            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5
+            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5, recursiveTriggers: Bool = true
         ) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
@@ -62,6 +72,7 @@ extension Database {
             self.statementCacheCapacity = statementCacheCapacity
             self.showsArgumentsInErrors = showsArgumentsInErrors
             self.maximumReaderCount = maximumReaderCount
+            self.recursiveTriggers = recursiveTriggers
         }
 
         /// Adds `setup`, run on every connection opened with these options, before the connection reads the
@@ -84,7 +95,8 @@ extension Database {
         ///
         /// The name is GRDB's (`Configuration.prepareDatabase`), where users of the reference Swift library
         /// look for it. Each call adds a closure; they run in the order they were added, after the
-        /// connection's own settings (extended result codes, the busy timeout, ``foreignKeys``) and before
+        /// connection's own settings (extended result codes, the busy timeout, ``foreignKeys``,
+        /// ``recursiveTriggers``) and before
         /// its first read of the file and the ``journalMode`` change, so a pragma that must come first (an
         /// encryption key) does. Reader connections are read-only: a setup that writes checks
         /// ``Database/isReadOnly`` first. A closure may run on any thread, once per connection, and must not
@@ -103,6 +115,7 @@ extension Database {
                 && left.statementCacheCapacity == right.statementCacheCapacity
                 && left.showsArgumentsInErrors == right.showsArgumentsInErrors
                 && left.maximumReaderCount == right.maximumReaderCount
+                && left.recursiveTriggers == right.recursiveTriggers
                 && left.setups.elementsEqual(right.setups, by: ===)
         }
 
@@ -159,6 +172,7 @@ extension Database {
         // not a column silently becomes a string and a query matches nothing instead of failing.
         try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)
         try execute(sql: options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+        if options.recursiveTriggers { try execute(sql: "PRAGMA recursive_triggers = ON") }
     }
 
     /// Runs the ``Options/prepareDatabase(_:)`` closures in order: the second step of an open. Their errors
