@@ -173,6 +173,8 @@ extension Database {
         try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)
         try execute(sql: options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
         if options.recursiveTriggers { try execute(sql: "PRAGMA recursive_triggers = ON") }
+        // Built in, so that the Unicode-aware text matchers work on every connection, readers included.
+        try registerCaseFolding()
     }
 
     /// Runs the ``Options/prepareDatabase(_:)`` closures in order: the second step of an open. Their errors
