@@ -19,7 +19,9 @@ final class FullTextSearchWorkloadTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(summary.likeFound, 1_000)
         // Unicode folding finds at least what ASCII LIKE finds.
         XCTAssertGreaterThanOrEqual(summary.foldedFound, summary.likeFound)
-        let fields = ["\"workload\":\"W10\"", "\"build_s\":", "\"index_bytes\":", "\"fts_s\":", "\"like_s\":", "\"folded_s\":"]
+        let fields = [
+            "\"workload\":\"W10\"", "\"build_s\":", "\"index_bytes\":", "\"fts_s\":", "\"like_s\":", "\"folded_s\":",
+        ]
         for field in fields {
             XCTAssertTrue(summary.json.contains(field), "\(field) in \(summary.json)")
         }

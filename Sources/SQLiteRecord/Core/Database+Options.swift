@@ -108,6 +108,8 @@ extension Database {
             setups.append(DatabaseSetup(setup))
         }
 
+        /// True when every value is equal and both hold the same setup closures, in the same order
+        /// (compared by identity).
         public static func == (left: Options, right: Options) -> Bool {
             left.readOnly == right.readOnly && left.createIfMissing == right.createIfMissing
                 && left.busyTimeout == right.busyTimeout && left.foreignKeys == right.foreignKeys

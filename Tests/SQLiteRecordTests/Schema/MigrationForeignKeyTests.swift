@@ -88,7 +88,8 @@ final class MigrationForeignKeyTests: XCTestCase {
             XCTAssertEqual(try db.scalar(Int.self, sql: "PRAGMA foreign_keys"), 1)
         }
         try reading.migrate(queue)
-        XCTAssertEqual(try queue.read { db in try reading.appliedMigrations(in: db) }, ["1 authors and books", "2 reads"])
+        XCTAssertEqual(
+            try queue.read { db in try reading.appliedMigrations(in: db) }, ["1 authors and books", "2 reads"])
     }
 
     func testTheTableRebuildModeKeepsEveryRowThatReferencesTheRebuiltTable() throws {
