@@ -563,6 +563,29 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(try Person.fetchOne(db, id: 1)?.fullName, "Ada Lovelace")
     }
 
+    /// Concurrency.md, "Every connection set up alike".
+    func testTheConcurrencyArticlesSetupRuns() throws {
+        let path = try makeLibraryFile()
+        try DatabasePool(path: path).write { db in
+            var author = Author(name: "Frances Burney")
+            try author.save(db)
+        }
+
+        var setUp = Database.Options()
+        setUp.prepareDatabase { db in
+            try db.createFunction("initials", argumentCount: 1, isDeterministic: true) { arguments in
+                guard case .text(let name) = arguments[0] else { return nil }
+                return String(name.split(separator: " ").compactMap(\.first))
+            }
+        }
+        let library = try DatabasePool(path: path, options: setUp)
+        let initials = try library.read { db in
+            try db.fetchAll(String.self, sql: "SELECT initials(name) FROM authors ORDER BY name")
+        }
+
+        XCTAssertEqual(initials, ["FB"])
+    }
+
     /// A library file with two books, for the pool's sections of Concurrency.md.
     private func makeLibraryFile() throws -> String {
         let path = folder.appendingPathComponent("pool.sqlite").path
@@ -1031,7 +1054,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 43, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 44, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

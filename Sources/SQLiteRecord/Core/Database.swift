@@ -49,7 +49,8 @@ public final class Database {
     /// - Throws: ``DatabaseError`` whose message starts with the path: `SQLITE_CANTOPEN` when the file cannot
     ///   be opened (missing with `createIfMissing` false or `readOnly` true, or in a missing folder),
     ///   `SQLITE_NOTADB` for a file that is not a database, `SQLITE_CORRUPT` for a truncated or malformed
-    ///   one, or the error of a journal mode that cannot be set.
+    ///   one, or the error of a journal mode that cannot be set; or, unchanged, what a
+    ///   ``Options/prepareDatabase(_:)`` closure throws.
     public init(path: String, options: Options) throws {
         // Before SQLite opens it: a file cut inside its last page would open, and read zeros as data.
         try Self.checkFileLength(path: path)
@@ -67,10 +68,17 @@ public final class Database {
         let schemaCache = SchemaCache()
         self.schemaCache = schemaCache
         self.transactionGuard = TransactionGuard(schemaCache: schemaCache, changeTracker: ChangeTracker())
+        // deinit closes the connection on each throw below: self is fully initialized.
         do {
-            try configure(options)
+            try applySettings(options)
         } catch let error as DatabaseError {
-            // deinit closes the connection: self is fully initialized.
+            throw error.prefixingMessage("cannot open database at \(path): ")
+        }
+        // The user's setup fails the open with its own error, unchanged.
+        try runSetups(options)
+        do {
+            try checkFileAndSetJournalMode(options)
+        } catch let error as DatabaseError {
             throw error.prefixingMessage("cannot open database at \(path): ").explainingOpenFailure(path: path)
         }
     }

@@ -23,15 +23,20 @@ enum BusyTimeouts {
         lock.unlock()
     }
 
-    /// ` (the busy timeout of 5 seconds ran out ...)`: what a `SQLITE_BUSY` message gets after SQLite's own.
+    /// ` (another connection holds a lock ...)`: what a `SQLITE_BUSY` message gets after SQLite's own. It
+    /// claims no wait: SQLite's busy handler waits up to the timeout, but is not called where waiting could
+    /// deadlock (see <https://www.sqlite.org/c3ref/busy_handler.html>), so the error alone does not say which
+    /// happened. The statements of an open measure their wait (see `Database.retryingWhileLocked`).
     static func advice(for connection: OpaquePointer) -> String {
         lock.lock()
         let seconds = timeouts[key(connection)]
         lock.unlock()
         guard let seconds else { return "" }
         let amount = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
-        return " (another connection held the lock longer than this connection's busy timeout of \(amount) "
-            + "second\(seconds == 1 ? "" : "s"); raise Database.Options.busyTimeout, or keep other connections' "
+        return " (another connection holds a lock on the file that this statement needs; SQLite waits for it up "
+            + "to this connection's busy timeout of \(amount) second\(seconds == 1 ? "" : "s"), and fails at once "
+            + "where waiting could deadlock, as when a transaction that has read asks to write; raise "
+            + "Database.Options.busyTimeout, begin transactions that write IMMEDIATE, or keep other connections' "
             + "write transactions short)"
     }
 }

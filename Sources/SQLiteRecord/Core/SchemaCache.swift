@@ -94,17 +94,25 @@ final class SchemaCache {
 
 extension Database {
     /// Installs the authorizer and the commit and rollback hooks that keep ``SchemaCache`` honest (see there). The
-    /// authorizer allows everything: it only notes what a statement does.
+    /// authorizer allows everything but `PRAGMA foreign_keys = ...` inside a migration body (see
+    /// ``TransactionGuard/refusesForeignKeysPragma``): otherwise it only notes what a statement does.
     func observeSchemaChanges() {
         let guardContext = Unmanaged.passUnretained(transactionGuard).toOpaque()
         sqlite3_set_authorizer(
             handle,
-            { context, action, first, _, _, _ in
+            { context, action, first, second, _, _ in
                 guard let context else { return SQLITE_OK }
                 let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
                 let cache = transactions.schemaCache
                 // The tables the statement reads and writes, for observations (see ``ChangeTracker``).
                 transactions.changeTracker.noteAuthorization(action, table: first)
+                // A pragma's value is the second argument: nil when the statement only reads the setting.
+                if action == SQLITE_PRAGMA, transactions.refusesForeignKeysPragma, let first, second != nil,
+                    sqlite3_stricmp(first, "foreign_keys") == 0
+                {
+                    transactions.refusedForeignKeysPragma = true
+                    return SQLITE_DENY
+                }
                 if SchemaCache.changesSchema(action) {
                     cache.preparedStatementEffect = .changesSchema
                 } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,

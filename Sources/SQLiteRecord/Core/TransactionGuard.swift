@@ -30,6 +30,12 @@ final class TransactionGuard {
     /// True while `PRAGMA query_only` is on because the library set it (inside a read): writes then fail with
     /// `SQLITE_READONLY`, which ``explanation(for:)`` words for the reader.
     @exclusivity(unchecked) var refusesWrites = false
+    /// True while a ``DatabaseMigrator`` migration body runs: the authorizer then refuses `PRAGMA
+    /// foreign_keys = ...`, which SQLite ignores inside the migration's transaction.
+    @exclusivity(unchecked) var refusesForeignKeysPragma = false
+    /// Set by the authorizer when it refused a `PRAGMA foreign_keys`, so the migrator reports it even when
+    /// the body caught the error.
+    @exclusivity(unchecked) var refusedForeignKeysPragma = false
     /// `sqlite3_total_changes64` when the current read snapshot began: a read whose body changed rows throws.
     @exclusivity(unchecked) var changesAtSnapshotStart: Int64 = 0
     /// The connection's schema cache, which the same hooks keep honest.
