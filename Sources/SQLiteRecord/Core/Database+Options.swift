@@ -107,7 +107,7 @@ extension Database {
     /// `SQLITE_NOTADB` or `SQLITE_CORRUPT`, rather than at the first query, and with the file untouched.
     func configure(_ options: Options) throws {
         sqlite3_extended_result_codes(handle, 1)
-        observeSchemaChanges()
+        SQLiteCallbacks.observeTransactions(on: handle, transactionGuard)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
         BusyTimeouts.remember(options.busyTimeout, for: handle)
         // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is

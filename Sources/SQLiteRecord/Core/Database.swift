@@ -32,8 +32,9 @@ public final class Database {
     /// The error after which SQLite rolled back the whole transaction while a savepoint of
     /// ``transaction(_:_:)`` ran; the outermost transaction then rolls back and throws. See `savepoint`.
     var automaticRollbackCause: (any Error)?
-    /// The handler ``trace(_:)`` installed, kept alive while SQLite may call it.
-    var traceHandler: TraceHandlerBox?
+    /// What the trace callback reads (see ``SQLiteCallbacks``), made by the first ``trace(_:)`` and kept
+    /// until the connection closes.
+    var traceContext: SQLiteCallbacks.TraceContext?
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.
@@ -103,8 +104,8 @@ public final class Database {
         statementCache.removeAll()
         // The Record layer's plans hold prepared statements too.
         recordCache = nil
-        stopObservingSchemaChanges()
-        sqlite3_trace_v2(handle, 0, nil, nil)
+        SQLiteCallbacks.stopObservingTransactions(on: handle)
+        SQLiteCallbacks.stopTrace(on: handle)
         BusyTimeouts.forget(handle)
         // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)

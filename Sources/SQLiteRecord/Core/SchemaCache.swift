@@ -93,59 +93,6 @@ final class SchemaCache {
 }
 
 extension Database {
-    /// Installs the authorizer and the commit and rollback hooks that keep ``SchemaCache`` honest (see there). The
-    /// authorizer allows everything: it only notes what a statement does.
-    func observeSchemaChanges() {
-        let guardContext = Unmanaged.passUnretained(transactionGuard).toOpaque()
-        sqlite3_set_authorizer(
-            handle,
-            { context, action, first, _, _, _ in
-                guard let context else { return SQLITE_OK }
-                let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
-                let cache = transactions.schemaCache
-                // The tables the statement reads and writes, for observations (see ``ChangeTracker``).
-                transactions.changeTracker.noteAuthorization(action, table: first)
-                if SchemaCache.changesSchema(action) {
-                    cache.preparedStatementEffect = .changesSchema
-                } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,
-                    sqlite3_stricmp(first, "ROLLBACK") == 0
-                {
-                    // ROLLBACK, and ROLLBACK TO a savepoint, which the rollback hook does not report.
-                    cache.preparedStatementEffect = .rollsBack
-                }
-                return SQLITE_OK
-            }, guardContext)
-        // The commit and rollback hooks serve the transaction guard too (see ``TransactionGuard``), which
-        // holds the schema cache.
-        let transactions = Unmanaged.passUnretained(transactionGuard).toOpaque()
-        sqlite3_rollback_hook(
-            handle,
-            { context in
-                guard let context else { return }
-                let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
-                transactions.noteRollback()
-                transactions.changeTracker.transactionDidRollBack()
-                let cache = transactions.schemaCache
-                if cache.changedSchemaInTransaction { cache.needsDrop = true }
-                cache.changedSchemaInTransaction = false
-            }, transactions)
-        sqlite3_commit_hook(
-            handle,
-            { context in
-                guard let context else { return 0 }
-                // 0 lets the commit go ahead; anything else turns it into a rollback.
-                return Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue().commitHookAnswer()
-            }, transactions)
-    }
-
-    /// Removes what ``observeSchemaChanges()`` installed, before the connection closes: a statement that
-    /// outlives its `Database` must not call back into the freed cache.
-    func stopObservingSchemaChanges() {
-        sqlite3_set_authorizer(handle, nil, nil)
-        sqlite3_rollback_hook(handle, nil, nil)
-        sqlite3_commit_hook(handle, nil, nil)
-    }
-
     /// Prepares with `prepare` and marks the statement with what the authorizer saw it do to the schema, so
     /// that running it drops the schema cache when it must.
     func notingSchemaEffects(_ prepare: () throws -> Statement) rethrows -> Statement {

@@ -54,9 +54,29 @@ final class TransactionGuard {
         return 0
     }
 
-    /// Notes a rollback that the rollback hook reports.
-    func noteRollback() {
+    /// The rollback hook reported a rollback: notes it when it was not the library's own, tells the change
+    /// tracker, and drops the schema cache when the transaction had changed the schema.
+    func transactionDidRollBack() {
         if holdsTransaction && !rollsBackOwnTransaction { transactionWasRolledBack = true }
+        changeTracker.transactionDidRollBack()
+        if schemaCache.changedSchemaInTransaction { schemaCache.needsDrop = true }
+        schemaCache.changedSchemaInTransaction = false
+    }
+
+    /// Notes, from the authorizer, one action of the statement being prepared, whose first argument (a
+    /// table name for reads and writes, the kind of a transaction statement) is `first`: the tables it reads
+    /// and writes for the change tracker, and whether it changes the schema or rolls back for the schema
+    /// cache. See <https://www.sqlite.org/c3ref/c_alter_table.html>.
+    func noteAuthorization(_ action: Int32, _ first: String?) {
+        changeTracker.noteAuthorization(action, table: first)
+        if SchemaCache.changesSchema(action) {
+            schemaCache.preparedStatementEffect = .changesSchema
+        } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,
+            first.uppercased() == "ROLLBACK"
+        {
+            // ROLLBACK, and ROLLBACK TO a savepoint, which the rollback hook does not report.
+            schemaCache.preparedStatementEffect = .rollsBack
+        }
     }
 
     /// A message for an error that the guard itself caused, in place of SQLite's terse one; nil for every

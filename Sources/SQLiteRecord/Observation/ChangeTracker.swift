@@ -49,13 +49,13 @@ final class ChangeTracker: @unchecked Sendable {
     private var observers: [ObjectIdentifier: any DatabaseChangeObserver] = [:]
 
     /// Notes, from the authorizer, one action of the statement being prepared.
-    func noteAuthorization(_ action: Int32, table: UnsafePointer<CChar>?) {
+    func noteAuthorization(_ action: Int32, table: String?) {
         guard let table else { return }
         switch action {
         case SQLITE_READ:
-            preparedReads.insert(String(cString: table).lowercased())
+            preparedReads.insert(table.lowercased())
         case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-            preparedWrites.insert(String(cString: table).lowercased())
+            preparedWrites.insert(table.lowercased())
         default:
             break
         }
