@@ -26,9 +26,8 @@ public final class Database {
     var changeTracker: ChangeTracker { transactionGuard.changeTracker }
     /// A slot for the Record layer to keep what it prepares once per connection (its write plans, one per
     /// record type and statement). Core does not read it; it lives and dies with the connection, as
-    /// ``Statement``'s coding slot does with a statement. Unchecked exclusivity: a connection is used on one
-    /// thread at a time.
-    @exclusivity(unchecked) var recordCache: AnyObject?
+    /// ``Statement``'s coding slot does with a statement.
+    var recordCache: AnyObject?
     /// The error after which SQLite rolled back the whole transaction while a savepoint of
     /// ``transaction(_:_:)`` ran; the outermost transaction then rolls back and throws. See `savepoint`.
     var automaticRollbackCause: (any Error)?

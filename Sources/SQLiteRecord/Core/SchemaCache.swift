@@ -13,24 +13,23 @@ import CSQLiteRecord
 /// plans with it. See <https://www.sqlite.org/pragma.html#pragma_schema_version>,
 /// <https://www.sqlite.org/c3ref/set_authorizer.html> and <https://www.sqlite.org/c3ref/commit_hook.html>.
 final class SchemaCache {
-    // Unchecked: a connection is used on one thread at a time, and these are read on every record write.
     /// The schema version the cached values belong to; -1 before anything was read.
-    @exclusivity(unchecked) var version: Int64 = -1
+    var version: Int64 = -1
     /// Counts the times the cache was dropped: what other layers compare to know their own derived values
     /// (the Record layer's write plans) are still current.
-    @exclusivity(unchecked) private(set) var generation = 0
+    private(set) var generation = 0
     /// True while the version is known current without asking SQLite: inside one transaction, after it was
     /// checked, as long as no statement of the caller's own (which could be DDL) ran since.
-    @exclusivity(unchecked) var isCurrent = false
+    var isCurrent = false
     /// Set when a statement that changes the schema or rolls back has run: the cache is dropped before it
     /// is next used.
-    @exclusivity(unchecked) var needsDrop = false
+    var needsDrop = false
     /// Set by the authorizer while a statement is prepared: what running the statement does to the schema;
     /// read right after the prepare.
-    @exclusivity(unchecked) var preparedStatementEffect = SchemaEffect.none
+    var preparedStatementEffect = SchemaEffect.none
     /// True from the run of a statement that changes the schema until the transaction it ran in commits or
     /// rolls back (the commit and rollback hooks): only a rollback then may bring back an older schema.
-    @exclusivity(unchecked) var changedSchemaInTransaction = false
+    var changedSchemaInTransaction = false
 
     /// What running a statement does to the schema.
     enum SchemaEffect: UInt8 {

@@ -14,24 +14,24 @@ import CSQLiteRecord
 /// See <https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction> and
 /// <https://www.sqlite.org/c3ref/commit_hook.html>.
 ///
-/// Read on the connection's thread only (by the hooks, which SQLite calls inside `sqlite3_step`), hence
-/// unchecked exclusivity.
+/// Read and written on the connection's thread only: by the library's transaction code, and by the hooks,
+/// which SQLite calls inside `sqlite3_step` (see ``SQLiteCallbacks``).
 final class TransactionGuard {
     /// True from the library's BEGIN of a ``Database/transaction(_:_:)`` until it commits or rolls back.
-    @exclusivity(unchecked) var holdsTransaction = false
+    var holdsTransaction = false
     /// True while the library runs the COMMIT of the transaction it holds: the one commit the hook allows.
-    @exclusivity(unchecked) var commitsOwnTransaction = false
+    var commitsOwnTransaction = false
     /// True when a rollback happened while the library held a transaction, other than the library's own
     /// ROLLBACK: SQLite rolled it back after an error, or the body ran ROLLBACK (or a COMMIT the hook
     /// refused).
-    @exclusivity(unchecked) var transactionWasRolledBack = false
+    var transactionWasRolledBack = false
     /// True while the library rolls back the transaction it holds.
-    @exclusivity(unchecked) var rollsBackOwnTransaction = false
+    var rollsBackOwnTransaction = false
     /// True while `PRAGMA query_only` is on because the library set it (inside a read): writes then fail with
     /// `SQLITE_READONLY`, which ``explanation(for:)`` words for the reader.
-    @exclusivity(unchecked) var refusesWrites = false
+    var refusesWrites = false
     /// `sqlite3_total_changes64` when the current read snapshot began: a read whose body changed rows throws.
-    @exclusivity(unchecked) var changesAtSnapshotStart: Int64 = 0
+    var changesAtSnapshotStart: Int64 = 0
     /// The connection's schema cache, which the same hooks keep honest.
     let schemaCache: SchemaCache
     /// What the connection's statements read and write, for observations; the same hooks tell it of commits

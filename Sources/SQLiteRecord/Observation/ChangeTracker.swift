@@ -18,9 +18,9 @@ final class ChangeTracker: @unchecked Sendable {
     // and written only with `lock` held, from any thread.
 
     /// Connection: the tables (lowercased) the statement being prepared reads, as the authorizer reports them.
-    @exclusivity(unchecked) var preparedReads: Set<String> = []
+    var preparedReads: Set<String> = []
     /// Connection: the tables (lowercased) the statement being prepared inserts into, updates or deletes from.
-    @exclusivity(unchecked) var preparedWrites: Set<String> = []
+    var preparedWrites: Set<String> = []
     /// Connection: true while some observer listens to this connection's commits; writes are noted only then.
     var isActive: Bool {
         get { listening.isOn }
@@ -36,14 +36,14 @@ final class ChangeTracker: @unchecked Sendable {
     /// A flag that says whether observers listen; see ``listening``.
     final class Listening {
         /// Connection: true while some observer listens.
-        @exclusivity(unchecked) var isOn = false
+        var isOn = false
     }
     /// Connection: the tables the open transaction wrote, and whether it changed the schema.
-    @exclusivity(unchecked) private var pending = DatabaseChange()
+    private var pending = DatabaseChange()
     /// Connection: what committed since the observers last heard.
-    @exclusivity(unchecked) private var committed = DatabaseChange()
+    private var committed = DatabaseChange()
     /// Connection: the tables an observed read used so far; nil when no observed read runs.
-    @exclusivity(unchecked) private var recordedReads: Set<String>?
+    private var recordedReads: Set<String>?
 
     private let lock = NSLock()
     private var observers: [ObjectIdentifier: any DatabaseChangeObserver] = [:]
@@ -63,7 +63,7 @@ final class ChangeTracker: @unchecked Sendable {
 
     /// The tables last added to `pending`: a bulk insert runs one statement thousands of times, and
     /// comparing with them (the same array storage) spares hashing the table name again for each row.
-    @exclusivity(unchecked) private var lastNotedWrites: [String] = []
+    private var lastNotedWrites: [String] = []
 
     /// Notes that a statement writing `tables` (or changing the schema) is about to run.
     func statementWillWrite(_ tables: [String], changesSchema: Bool) {
