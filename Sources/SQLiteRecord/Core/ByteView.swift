@@ -379,3 +379,8 @@ extension Statement {
         try bind(utf8: ByteView(bytes), at: index)
     }
 }
+
+extension UUID {
+    /// The UUID's 16 bytes in order (RFC 9562's byte order): the BLOB form the library stores and matches.
+    var sqliteBlob: Data { withUnsafeBytes(of: uuid) { Data($0) } }
+}
