@@ -265,8 +265,7 @@ struct ByteView {
     /// - Returns: SQLite's result code, the statement (nil when the text from `start` holds only whitespace
     ///   or comments), and the offset where the text after it begins. After an error the offset is where
     ///   SQLite stopped parsing, or `count` when it did not say.
-    func prepare(from start: Int, on connection: OpaquePointer) -> (code: Int32, statement: OpaquePointer?, end: Int)
-    {
+    func prepare(from start: Int, on connection: OpaquePointer) -> (code: Int32, statement: OpaquePointer?, end: Int) {
         precondition(start >= 0 && start <= buffer.count, "ByteView offset out of bounds")
         guard let base = buffer.baseAddress else { return (SQLITE_OK, nil, 0) }
         return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text in
@@ -313,7 +312,9 @@ struct MutableByteView {
 
     /// Calls `body` with `count` uninitialized bytes on the stack (or the heap, when large).
     @inline(__always)
-    static func withTemporaryBytes<Result>(count: Int, _ body: (MutableByteView) throws -> Result) rethrows
+    static func withTemporaryBytes<Result>(
+        count: Int, _ body: (MutableByteView) throws -> Result
+    ) rethrows
         -> Result
     {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { try body(MutableByteView($0)) }

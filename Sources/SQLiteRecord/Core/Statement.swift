@@ -69,8 +69,8 @@ public final class Statement {
     /// statements need it.
     @inline(never)
     private func announceEffects() {
-        // The weak references are loaded only when there is something to tell: a statement that writes rows
-        // runs thousands of times in a bulk write, most often with no observer and no schema effect.
+        // The weak references are read only when there is something to tell: a statement that writes rows
+        // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
         if let trackerListening, trackerListening.isOn {
             changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
@@ -250,7 +250,7 @@ public final class Statement {
             includesArgumentsInDescription: showsArgumentsInErrors)
     }
 
-    /// The current row, read without retaining the statement (see ``StatementRow``).
+    /// The current row, as a value that holds no reference to the statement (see ``StatementRow``).
     var row: StatementRow { StatementRow(handle: handle) }
 
     /// The storage class of column `index` in the current row (`sqlite3_column_type`): one of

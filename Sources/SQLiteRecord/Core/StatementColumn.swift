@@ -5,8 +5,8 @@ import Foundation
 /// column is found once, and its storage class and value are then read from it directly.
 ///
 /// Each `sqlite3_column_*` call finds the column anew (checking the index, entering and leaving the
-/// connection's mutex, checking for a failed allocation), which costs several times the read itself; the row
-/// decoder reads the storage class and then the value of every column, so it reads through this instead.
+/// connection's mutex, checking for a failed allocation); the row decoder reads the storage class and then
+/// the value of every column, so it finds each column once, through this.
 /// SQLite calls the value "unprotected" (no mutex is held for it), and says that in the reduced mutex modes
 /// there is no distinction between protected and unprotected values: every connection is opened with
 /// `SQLITE_OPEN_NOMUTEX` (multi-thread mode, see ``Database/Options``) and used by one thread at a time (see

@@ -2,9 +2,8 @@ import CSQLiteRecord
 import Foundation
 
 /// The current row of a prepared statement, read through its `sqlite3_stmt` handle: what ``Statement``'s
-/// column reads do, as a plain value that holds no reference. The row decoder reads every column of
-/// every row through it, where retaining the statement object for each read would cost more than the
-/// read. Valid only while the statement is alive and on its current row.
+/// column reads do, as a plain value that holds no reference, so that the row decoder can keep it for a
+/// whole statement run. Valid only while the statement is alive and on its current row.
 struct StatementRow {
     let handle: OpaquePointer
 

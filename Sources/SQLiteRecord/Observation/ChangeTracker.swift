@@ -27,10 +27,8 @@ final class ChangeTracker: @unchecked Sendable {
         set { listening.isOn = newValue }
     }
     /// Where ``isActive`` is kept: an object of its own, which the connection's statements hold strongly
-    /// (they hold the tracker weakly). A statement that writes asks it before every step, and reaching the
-    /// tracker through a weak reference costs a side-table load, a retain and a release each time
-    /// (callgrind: about 100 instructions a row of a bulk insert), which a connection nobody observes need
-    /// not pay.
+    /// (they hold the tracker weakly, as a statement may outlive its connection). A statement that writes
+    /// asks it before every step, and a connection nobody observes should not pay for a weak load per row.
     let listening = Listening()
 
     /// A flag that says whether observers listen; see ``listening``.
@@ -145,27 +143,6 @@ final class ChangeTracker: @unchecked Sendable {
     func noteUse(of statement: Statement) {
         if recordedReads != nil { recordedReads?.formUnion(statement.readTables) }
     }
-}
-
-/// What committed transactions changed: tables by lowercased name, and whether the schema changed (which
-/// concerns every observer).
-struct DatabaseChange: Sendable {
-    var tables: Set<String> = []
-    var changesSchema = false
-
-    var isEmpty: Bool { tables.isEmpty && !changesSchema }
-
-    /// True when a read that used `region` may now read something else.
-    func concerns(_ region: Set<String>) -> Bool {
-        changesSchema || !tables.isDisjoint(with: region)
-    }
-}
-
-/// What a ``ChangeTracker`` tells of commits.
-protocol DatabaseChangeObserver: AnyObject, Sendable {
-    /// Called on the writer connection's thread after a write ended that committed `change`: must return
-    /// quickly, without touching the database.
-    func databaseDidCommit(_ change: DatabaseChange)
 }
 
 extension Database {
