@@ -8,8 +8,8 @@
 ///
 /// Invariant: a bit cast is made only between two types that were checked to be the same (`T.self ==
 /// U.self`), so it is the identity. ``cast(_:to:)`` checks and returns nil for any other pair;
-/// ``sameType(_:as:)`` is for the caller that has just checked (`if T.self == Date.self { ... }`), and
-/// checks again, which costs nothing once specialized and traps, rather than reinterpret memory, when the
+/// ``cast(checked:to:)`` is for the caller that has just checked (`if T.self == Date.self { ... }`), and
+/// checks again, which costs nothing once specialized, throwing rather than reinterpreting memory when the
 /// caller's check was wrong. Its tests (`SameTypeCastTests`) run under the address sanitizer with types of
 /// other sizes, where a cast without the check would read past the value.
 enum SameTypeCast {
@@ -20,16 +20,18 @@ enum SameTypeCast {
         return unsafeBitCast(value, to: U.self)
     }
 
-    /// `value` as `U`, for a caller that has checked that `T` is `U`:
-    ///
-    /// ```swift
-    /// if T.self == Date.self { return SameTypeCast.sameType(try date(), as: T.self) }
-    /// ```
-    ///
-    /// Traps when `T` is not `U`: the caller's check is a programming invariant, not a data condition.
+    /// `value` as `U` when `T` is `U`, for a caller that has just compared the two types and has no use for an
+    /// Optional (in unspecialized generic code, `U?` costs a metadata lookup).
+    /// - Throws: `DecodingError.typeMismatch` when `T` is not `U` (never a reinterpretation of another type's
+    ///   bits).
     @inline(__always)
-    static func sameType<T, U>(_ value: T, as type: U.Type) -> U {
-        precondition(T.self == U.self, "SameTypeCast.sameType(_:as:) called with two different types")
+    static func cast<T, U>(checked value: T, to type: U.Type) throws -> U {
+        guard T.self == U.self else { throw mismatch(T.self, U.self) }
         return unsafeBitCast(value, to: U.self)
+    }
+
+    @inline(never)
+    private static func mismatch(_ from: Any.Type, _ to: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(to, .init(codingPath: [], debugDescription: "\(from) is not \(to)"))
     }
 }

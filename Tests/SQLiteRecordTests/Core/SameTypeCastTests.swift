@@ -25,11 +25,11 @@ final class SameTypeCastTests: XCTestCase {
     /// a generic function that would otherwise need a dynamic cast.
     func testSameTypeAfterTheCallersCheck() {
         func asDate<T>(_ value: T) -> Date? {
-            if T.self == Date.self { return SameTypeCast.sameType(value, as: Date.self) }
+            if T.self == Date.self { return try? SameTypeCast.cast(checked: value, to: Date.self) }
             return nil
         }
         func make<T>(_ type: T.Type, from date: Date) -> T? {
-            if T.self == Date.self { return SameTypeCast.sameType(date, as: T.self) }
+            if T.self == Date.self { return try? SameTypeCast.cast(checked: date, to: T.self) }
             return nil
         }
         let date = Date(timeIntervalSince1970: 1_700_000_000.5)
@@ -37,6 +37,9 @@ final class SameTypeCastTests: XCTestCase {
         XCTAssertNil(asDate("2023-11-14"))
         XCTAssertEqual(make(Date.self, from: date), date)
         XCTAssertNil(make(String.self, from: date))
+        XCTAssertThrowsError(try SameTypeCast.cast(checked: Int8(1), to: UUID.self)) { error in
+            guard case DecodingError.typeMismatch = error else { return XCTFail("\(error)") }
+        }
     }
 
     func testRowIDKeysReadAndMakeOnlyTheRowID() {
