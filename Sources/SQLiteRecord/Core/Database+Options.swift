@@ -167,7 +167,7 @@ extension Database {
     /// The connection's own settings, which read nothing from the file: the first step of an open.
     func applySettings(_ options: Options) throws {
         sqlite3_extended_result_codes(handle, 1)
-        observeSchemaChanges()
+        SQLiteCallbacks.observeTransactions(on: handle, transactionGuard)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
         BusyTimeouts.remember(options.busyTimeout, for: handle)
         // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is
