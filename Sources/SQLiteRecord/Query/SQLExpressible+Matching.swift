@@ -3,7 +3,9 @@ extension SQLExpressible {
     /// `self IN (?, ?, ...)`: equal to one of `values`. A UUID matches each form it is stored in, as `==`
     /// does. An empty list matches no row (`0`, as SQLite evaluates `IN ()`); a list longer than SQLite's
     /// limit on bound values is bound as one JSON array and read back with `json_each` (see
-    /// <https://www.sqlite.org/json1.html#jeach>), so any length works.
+    /// <https://www.sqlite.org/json1.html#jeach>), so any length works. It matches the rows `Array.contains`
+    /// picks at any length: `json_each` ends a string at U+0000, so text holding one goes in an array of hex
+    /// digits compared with `hex(self)`.
     public func `in`<Value: Encodable & Sendable>(_ values: some Sequence<Value>) -> SQLExpression {
         SQLExpression(.list(sqlExpression.node, values.map { .encodable($0) }, negated: false))
     }
