@@ -34,6 +34,9 @@ public final class Database {
     var automaticRollbackCause: (any Error)?
     /// The handler ``trace(_:)`` installed, kept alive while SQLite may call it.
     var traceHandler: TraceHandlerBox?
+    /// The async call running on this connection now, whose task may be cancelled (see
+    /// ``checkCancellation()``); nil between calls and for synchronous ones.
+    var cancellation: QueueOperation?
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.
