@@ -34,6 +34,9 @@ public final class Database {
     /// What the trace callback reads (see ``SQLiteCallbacks``), made by the first ``trace(_:)`` and kept
     /// until the connection closes.
     var traceContext: SQLiteCallbacks.TraceContext?
+    /// The async call running on this connection now, whose task may be cancelled (see
+    /// ``checkCancellation()``); nil between calls and for synchronous ones.
+    var cancellation: QueueOperation?
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.

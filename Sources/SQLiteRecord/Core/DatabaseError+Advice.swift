@@ -25,6 +25,18 @@ extension DatabaseError {
                     + "with RecordStore.open(name:folder:), which does)")
         }
         if !isDirectory.boolValue { return appendingToMessage(" (\(folder) is a file, not a folder)") }
+        // A folder at `path` is explained by `explainingOpenedFile(path:)` above.
+        let fileExists = FileManager.default.fileExists(atPath: path)
+        // FileManager's checks are access(2): they answer for this process's user, so root passes them all.
+        if fileExists && !FileManager.default.isReadableFile(atPath: path) {
+            return appendingToMessage(
+                " (permission denied: this process may not read the file \(path); change its owner or mode)")
+        }
+        if !fileExists && !FileManager.default.isWritableFile(atPath: folder) {
+            return appendingToMessage(
+                " (permission denied: this process may not create files in the folder \(folder); choose a folder "
+                    + "it may write, such as the app's Application Support folder)")
+        }
         return self
     }
 }

@@ -20,14 +20,19 @@ extension DatabasePool {
     ///   ``close()``; `CancellationError` when the task was cancelled before `body` started.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try enter()
-        defer { leave() }
         let operation = QueueOperation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                // A read waiting for a reader returns at its cancel; its grant, when it comes, is given back.
+                operation.whenCancelledBeforeStart { continuation.resume(throwing: CancellationError()) }
                 readers.take { grant in
                     // Handed on at once: this may run on the thread of a read that just gave its reader back.
                     self.readQueue.async {
-                        continuation.resume(with: self.runRead(grant, operation: operation, body))
+                        // The call counts as in flight (enter) until its reader is back, for close().
+                        defer { self.leave() }
+                        if let result = self.runRead(grant, operation: operation, body) {
+                            continuation.resume(with: result)
+                        }
                     }
                 }
             }
@@ -63,19 +68,23 @@ extension DatabasePool {
     }
 
     /// Runs an async read on the reader `grant` names, on the calling thread (a block of `readQueue`), and
-    /// gives the reader back.
+    /// gives the reader back; nil when the task was cancelled first (its caller has been resumed).
     private func runRead<T>(
         _ grant: ReaderConnections.Grant, operation: QueueOperation, _ body: (Database) throws -> T
-    ) -> Result<T, any Error> {
+    ) -> Result<T, any Error>? {
         let db: Database
         do {
             db = try readers.connection(for: grant)
         } catch {
+            guard operation.start(on: nil) else { return nil }
+            operation.finish()
             return .failure(error)
         }
         defer { readers.give(back: db) }
-        guard operation.start(on: db.handle) else { return .failure(CancellationError()) }
+        guard operation.start(on: db.handle) else { return nil }
         defer { operation.finish() }
+        db.cancellation = operation
+        defer { db.cancellation = nil }
         return Result { try readers.runBody { try db.readSnapshot(startingNow: true) { try body(db) } } }
     }
 }

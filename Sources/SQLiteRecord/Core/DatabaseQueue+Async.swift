@@ -46,7 +46,12 @@ extension DatabaseQueue {
     ///   `CancellationError` when it was cancelled before `body` started.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await perform { db in
-            try db.transaction(.immediate) { try body(db) }
+            try db.transaction(.immediate) {
+                // BEGIN IMMEDIATE may have waited out another connection's write lock (the busy timeout)
+                // while the task was cancelled: nothing starts then.
+                try db.checkCancellation()
+                return try body(db)
+            }
         }
     }
 
@@ -69,14 +74,16 @@ extension DatabaseQueue {
         let operation = QueueOperation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                // A call still waiting for the queue (behind a long write) returns at its cancel, not when
+                // the block ahead of it ends; its block then finds it cancelled and does nothing.
+                operation.whenCancelledBeforeStart { continuation.resume(throwing: CancellationError()) }
                 queue.async {
-                    guard operation.start(on: self.database.handle) else {
-                        continuation.resume(throwing: CancellationError())
-                        return
-                    }
+                    guard operation.start(on: self.database.handle) else { return }
+                    self.database.cancellation = operation
                     let result = Result {
                         try self.owner.run { try self.database.deliveringCommits { try work(self.database) } }
                     }
+                    self.database.cancellation = nil
                     operation.finish()
                     continuation.resume(with: result)
                 }

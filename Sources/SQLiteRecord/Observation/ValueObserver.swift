@@ -28,6 +28,9 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     private var dataVersion: Int64?
     /// The last value delivered, kept when duplicates are removed. `fetchQueue` only.
     private var lastValue: Value?
+    /// The connection that reads `data_version` for a read-only pool, which has no writer: a number of one
+    /// connection's, so always the same one, opened read-only for the observation. `fetchQueue` only.
+    private var versionReader: Database?
 
     init(
         observation: ValueObservation<Value>, reader: any DatabaseReader,
@@ -86,14 +89,27 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     }
 
     /// Adds the observer to the writer connection's tracker, in a block of the writer's own, so that every
-    /// commit after the block reaches it; and reads the writer's `data_version`.
+    /// commit after the block reaches it; and reads the writer's `data_version`. A read-only pool has no
+    /// writer and no commits of its own: its `data_version` is read on a connection of the observer's own.
+    /// A failure ends the sequence with its error.
     private func register() {
         guard let writer else { return }
-        let registered = try? writer.writeWithoutTransaction { db -> (ChangeTracker, Int64?) in
-            db.changeTracker.add(self)
-            return (db.changeTracker, db.path == ":memory:" ? nil : try db.dataVersion())
+        let registered: (ChangeTracker?, Int64?)
+        do {
+            registered = try writer.writeWithoutTransaction { db -> (ChangeTracker?, Int64?) in
+                db.changeTracker.add(self)
+                return (db.changeTracker, db.path == ":memory:" ? nil : try db.dataVersion())
+            }
+        } catch let error as DatabaseError where error.resultCode == .readOnly && writer is DatabasePool {
+            do {
+                registered = (nil, try readOnlyDataVersion())
+            } catch {
+                return end(throwing: error)
+            }
+        } catch {
+            return end(throwing: error)
         }
-        guard let (tracker, version) = registered else { return }
+        let (tracker, version) = registered
         lock.lock()
         let stopped = isStopped
         if !stopped {
@@ -101,7 +117,27 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
             dataVersion = version
         }
         lock.unlock()
-        if stopped { tracker.remove(self) }
+        if stopped { tracker?.remove(self) }
+    }
+
+    /// `data_version` on ``versionReader``, opened read-only on the pool's file the first time.
+    private func readOnlyDataVersion() throws -> Int64 {
+        if let versionReader { return try versionReader.dataVersion() }
+        guard let pool = writer as? DatabasePool else { return 0 }
+        var options = pool.options
+        options.readOnly = true
+        let connection = try Database(path: pool.path, options: options)
+        versionReader = connection
+        return try connection.dataVersion()
+    }
+
+    /// Ends the sequence with `error` and stops the observation.
+    private func end(throwing error: any Error) {
+        lock.lock()
+        let continuation = isStopped ? nil : self.continuation
+        lock.unlock()
+        continuation?.finish(throwing: error)
+        stop()
     }
 
     /// Reads the value when a commit (or the start) asked for it, and delivers it.
@@ -165,9 +201,17 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     }
 
     /// Reads the writer's `data_version`, and reads the value again when another connection committed.
+    /// A check that cannot run ends the sequence with its error.
     private func checkOtherConnections() {
         guard let writer else { return }
-        guard let version = try? writer.writeWithoutTransaction({ db in try db.dataVersion() }) else { return }
+        let version: Int64
+        do {
+            version =
+                try versionReader != nil
+                ? readOnlyDataVersion() : writer.writeWithoutTransaction({ db in try db.dataVersion() })
+        } catch {
+            return end(throwing: error)
+        }
         lock.lock()
         let changed = version != dataVersion
         dataVersion = version

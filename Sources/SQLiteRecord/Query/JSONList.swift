@@ -1,26 +1,34 @@
-/// A long list as two JSON arrays: the INTEGER, REAL and TEXT values, and the BLOBs in upper-case hex
-/// (as SQLite's `hex()` writes them).
+/// A long list as three JSON arrays: the INTEGER, REAL and TEXT values; the BLOBs in upper-case hex (as
+/// SQLite's `hex()` writes them); and the TEXT values that hold U+0000, as the hex of their UTF-8, because
+/// `json_each` ends a string at an escaped `\u0000` (`["a\u0000b"]` reads as `'a'`) while `hex()` reads a
+/// value whole. `nulTexts` is nil when no text holds U+0000.
 enum JSONList {
-    static func arrays(_ values: [SQLiteValue]) -> (scalars: String, blobs: String) {
+    static func arrays(_ values: [SQLiteValue]) -> (scalars: String, blobs: String, nulTexts: String?) {
         var scalars = "["
         var blobs = "["
+        var nulTexts = "["
         for value in values {
             switch value {
             case .null: append("null", to: &scalars)
             case .integer(let integer): append(String(integer), to: &scalars)
             case .real(let real):
                 append(real.isFinite ? "\(real)" : (real < 0 ? "-9e999" : "9e999"), to: &scalars)
+            case .text(let text) where text.utf8.contains(0): append(hexString(text.utf8), to: &nulTexts)
             case .text(let text): append(quoted(text), to: &scalars)
-            case .blob(let data):
-                var hex = "\""
-                for byte in data {
-                    hex.unicodeScalars.append(digits[Int(byte >> 4)])
-                    hex.unicodeScalars.append(digits[Int(byte & 0xF)])
-                }
-                append(hex + "\"", to: &blobs)
+            case .blob(let data): append(hexString(data), to: &blobs)
             }
         }
-        return (scalars + "]", blobs + "]")
+        return (scalars + "]", blobs + "]", nulTexts.utf8.count > 1 ? nulTexts + "]" : nil)
+    }
+
+    /// `bytes` as a JSON string of upper-case hex digits.
+    private static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+        var hex = "\""
+        for byte in bytes {
+            hex.unicodeScalars.append(digits[Int(byte >> 4)])
+            hex.unicodeScalars.append(digits[Int(byte & 0xF)])
+        }
+        return hex + "\""
     }
 
     private static let digits: [Unicode.Scalar] = Array("0123456789ABCDEF".unicodeScalars)

@@ -418,8 +418,8 @@ struct RequestCompiler<Binding: RequestBinding> {
             return
         }
         if forms.count > Self.jsonListThreshold {
-            tokens.append(.count(-1))
-            let (scalars, blobs) = JSONList.arrays(forms)
+            let (scalars, blobs, nulTexts) = JSONList.arrays(forms)
+            tokens.append(.count(nulTexts == nil ? -1 : -2))
             // Values are appended in the order their parameters are written: the operand may hold some.
             try parenthesized(negated ? 3 : 1, precedence) {
                 if negated { $0.write("NOT ") }
@@ -434,8 +434,17 @@ struct RequestCompiler<Binding: RequestBinding> {
                 try $0.expression(operand, 0, context: name)
                 $0.write(") = 'blob' AND hex(")
                 try $0.expression(operand, 0, context: name)
-                $0.write(") IN (SELECT value FROM json_each(?))))")
+                $0.write(") IN (SELECT value FROM json_each(?)))")
                 $0.arguments.values.append(.text(blobs))
+                if let nulTexts {
+                    $0.write(" OR (typeof(")
+                    try $0.expression(operand, 0, context: name)
+                    $0.write(") = 'text' AND hex(")
+                    try $0.expression(operand, 0, context: name)
+                    $0.write(") IN (SELECT value FROM json_each(?)))")
+                    $0.arguments.values.append(.text(nulTexts))
+                }
+                $0.write(")")
             }
             return
         }

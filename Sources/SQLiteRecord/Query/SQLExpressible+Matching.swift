@@ -3,7 +3,9 @@ extension SQLExpressible {
     /// `self IN (?, ?, ...)`: equal to one of `values`. A UUID matches each form it is stored in, as `==`
     /// does. An empty list matches no row (`0`, as SQLite evaluates `IN ()`); a list longer than SQLite's
     /// limit on bound values is bound as one JSON array and read back with `json_each` (see
-    /// <https://www.sqlite.org/json1.html#jeach>), so any length works.
+    /// <https://www.sqlite.org/json1.html#jeach>), so any length works. It matches the rows `Array.contains`
+    /// picks at any length: `json_each` ends a string at U+0000, so text holding one goes in an array of hex
+    /// digits compared with `hex(self)`.
     public func `in`<Value: Encodable & Sendable>(_ values: some Sequence<Value>) -> SQLExpression {
         SQLExpression(.list(sqlExpression.node, values.map { .encodable($0) }, negated: false))
     }
@@ -37,24 +39,31 @@ extension SQLExpressible {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: true))
     }
 
-    /// Text that starts with `text`, taken literally: `self LIKE ? ESCAPE '\'` with `text%`, where each `%`,
-    /// `_` and `\` of `text` is escaped, so search text never acts as a wildcard. ASCII letters match in
-    /// either case, as LIKE matches them; an index on the column can serve it only under SQLite's LIKE
-    /// optimization rules (<https://www.sqlite.org/optoverview.html#like_opt>).
+    /// Text that starts with `text`, taken literally: the rows Swift's `hasPrefix` picks on the stored text,
+    /// with ASCII letters in either case, as LIKE matches them. Usually `self LIKE ? ESCAPE '\'` with `text%`,
+    /// each `%`, `_` and `\` of `text` escaped, so search text never acts as a wildcard; an index on the
+    /// column can serve it under SQLite's LIKE optimization rules
+    /// (<https://www.sqlite.org/optoverview.html#like_opt>). Text holding U+0000, or longer than LIKE's
+    /// pattern limit (50,000 bytes), which LIKE cannot read whole, is matched with `instr(lower(self), lower(?))
+    /// = 1` instead: every character counts, and no index serves it.
     public func hasPrefix(_ text: String) -> SQLExpression {
-        SQLExpression(.like(sqlExpression.node, .value(.searchText(text, .prefix)), escaped: true, negated: false))
+        SQLExpression(SearchTextMatch.prefix.condition(sqlExpression.node, text))
     }
 
-    /// Text that holds `text` anywhere, taken literally: `self LIKE ? ESCAPE '\'` with `%text%`, as
-    /// ``hasPrefix(_:)``.
+    /// Text that holds `text` anywhere, taken literally: the rows Swift's `contains` picks on the stored text,
+    /// ASCII letters in either case, as ``hasPrefix(_:)``. `self LIKE ? ESCAPE '\'` with `%text%`, and for
+    /// stored text that holds U+0000 (where LIKE stops reading) `instr(lower(self), lower(?)) > 0`; search
+    /// text that holds U+0000 or is over LIKE's pattern limit takes the `instr` form alone.
     public func contains(_ text: String) -> SQLExpression {
-        SQLExpression(.like(sqlExpression.node, .value(.searchText(text, .contains)), escaped: true, negated: false))
+        SQLExpression(SearchTextMatch.contains.condition(sqlExpression.node, text))
     }
 
-    /// Text that ends with `text`, taken literally: `self LIKE ? ESCAPE '\'` with `%text`, as
-    /// ``hasPrefix(_:)``.
+    /// Text that ends with `text`, taken literally: the rows Swift's `hasSuffix` picks on the stored text,
+    /// ASCII letters in either case, as ``hasPrefix(_:)``. `self LIKE ? ESCAPE '\'` with `%text` for stored
+    /// text with no U+0000, and a comparison of the last bytes (`substr(hex(lower(self)), ?) = hex(lower(?))`)
+    /// for the rest and for search text that holds U+0000 or is over LIKE's pattern limit.
     public func hasSuffix(_ text: String) -> SQLExpression {
-        SQLExpression(.like(sqlExpression.node, .value(.searchText(text, .suffix)), escaped: true, negated: false))
+        SQLExpression(SearchTextMatch.suffix.condition(sqlExpression.node, text))
     }
 
     /// `self COLLATE name`: compares and sorts under `collation`. `Column("name").collating(.nocase) == "paris"`

@@ -128,6 +128,9 @@ enum SQLFunction: UInt8, Sendable {
     case count, sum, min, max, average, total
     /// The library's Unicode case folding, registered on every connection (see `Database.caseFoldFunctionName`).
     case caseFold
+    /// The scalar functions the text matchers write (``SearchTextMatch``). `instr`, `lower` and `hex` read
+    /// the whole value, past any U+0000 in it; `substr` of text stops at one, so it is given `hex` text only.
+    case instr, lower, substr, hex
 
     var name: String {
         switch self {
@@ -138,6 +141,10 @@ enum SQLFunction: UInt8, Sendable {
         case .average: return "avg"
         case .total: return "total"
         case .caseFold: return Database.caseFoldFunctionName
+        case .instr: return "instr"
+        case .lower: return "lower"
+        case .substr: return "substr"
+        case .hex: return "hex"
         }
     }
 }
@@ -151,22 +158,4 @@ enum QueryValue: Sendable {
     case forms([SQLiteValue])
     /// Search text, matched literally: its `%`, `_` and `\` are escaped before `%` wildcards are added.
     case searchText(String, SearchTextMatch)
-}
-
-/// Where search text may sit in the text it matches.
-enum SearchTextMatch: UInt8, Sendable {
-    case prefix, contains, suffix
-
-    /// `text` as a LIKE pattern with `\` as its escape character, matching `text` literally.
-    func pattern(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 2)
-        if self != .prefix { escaped.append("%") }
-        for character in text.unicodeScalars {
-            if character == "%" || character == "_" || character == "\\" { escaped.unicodeScalars.append("\\") }
-            escaped.unicodeScalars.append(character)
-        }
-        if self != .suffix { escaped.append("%") }
-        return escaped
-    }
 }

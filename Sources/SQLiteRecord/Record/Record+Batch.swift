@@ -10,7 +10,10 @@ extension Record {
         let original = records
         do {
             try db.transaction(.immediate) {
-                for index in records.indices { try records[index].save(db) }
+                for index in records.indices {
+                    try db.checkCancellation()
+                    try records[index].save(db)
+                }
             }
         } catch {
             records = original
@@ -32,7 +35,10 @@ extension Record {
     public static func delete(_ db: Database, _ records: [Self]) throws -> Int {
         try db.transaction(.immediate) {
             var deleted = 0
-            for record in records where try record.delete(db) { deleted += 1 }
+            for record in records {
+                try db.checkCancellation()
+                if try record.delete(db) { deleted += 1 }
+            }
             return deleted
         }
     }

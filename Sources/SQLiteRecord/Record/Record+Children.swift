@@ -46,6 +46,7 @@ extension Record {
                 try save(db)
                 let key = try link.map { try parentKeyValue(for: $0) }
                 for index in children.indices {
+                    try db.checkCancellation()
                     if let link, let key {
                         children[index] = try children[index].bound(by: link, to: key, in: db)
                     }
@@ -144,7 +145,10 @@ extension Record {
     @discardableResult
     public func delete<Child: Record>(_ db: Database, with children: [Child]) throws -> Bool {
         try db.transaction(.immediate) {
-            for child in children { try child.delete(db) }
+            for child in children {
+                try db.checkCancellation()
+                try child.delete(db)
+            }
             return try delete(db)
         }
     }

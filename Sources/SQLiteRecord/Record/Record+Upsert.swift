@@ -68,6 +68,7 @@ extension Record {
                 var outcomes: [UpsertOutcome] = []
                 outcomes.reserveCapacity(records.count)
                 for index in records.indices {
+                    try db.checkCancellation()
                     outcomes.append(try records[index].upsert(db, onConflict: conflictColumns, updating: columns))
                 }
                 return outcomes

@@ -170,7 +170,9 @@ final class FullTextSearchRequestTests: XCTestCase {
         XCTAssertEqual(
             try names(Place.search("cordoba " + String(repeating: "priego ", count: 10_000)), db),
             ["Priego de Córdoba ES"])
-        XCTAssertEqual(try names(Place.matching(FTS5Pattern(matchingAnyTokenIn: words + " bogota")), db), ["Bogotá CO"])
+        // Words past FTS5Pattern.maximumWordCount are left out, so that user text bounds the query's cost.
+        XCTAssertEqual(try names(Place.matching(FTS5Pattern(matchingAnyTokenIn: words + " bogota")), db), [])
+        XCTAssertEqual(try names(Place.matching(FTS5Pattern(matchingAnyTokenIn: "bogota " + words)), db), ["Bogotá CO"])
     }
 
     func testRawPatternsUseFTS5SyntaxAndReportItsErrors() throws {

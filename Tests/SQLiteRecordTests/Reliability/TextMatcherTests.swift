@@ -1,0 +1,171 @@
+import Foundation
+import SQLiteRecord
+import XCTest
+
+/// `hasPrefix`, `contains` and `hasSuffix` pick exactly the rows Swift's own `hasPrefix`, `contains` and
+/// `hasSuffix` pick on the stored strings (ASCII letters in either case, as the matchers promise), for search
+/// and stored text that holds U+0000, text with LIKE's wildcards, and search text longer than LIKE's
+/// pattern limit; and a delete by such a filter deletes only those rows.
+final class TextMatcherTests: XCTestCase {
+    private struct Note: Record, Equatable {
+        var id: Int64?
+        var body: String?
+        static let tableName = "notes"
+    }
+
+    /// Stored bodies: U+0000 first, inside, last and doubled, case variants, wildcards, non-ASCII, empty.
+    static let stored: [String] = [
+        "", "\u{0}", "\u{0}\u{0}", "a", "A", "abc", "ABC", "aBc\u{0}", "\u{0}abc", "ab\u{0}cd", "AB\u{0}CD",
+        "ab\u{0}", "\u{0}cd", "cd\u{0}ab", "zzz", "x\u{0}zzz", "\u{0}zzz", "zzz\u{0}", "100%", "100\u{0}%", "a_b",
+        "a\\b", "a%\u{0}_b", "Ça va", "ça\u{0}va", "São Paulo", "são\u{0}paulo", "日本\u{0}語", "日本語", "Ab\u{0}cD\u{0}eF",
+        "\u{1}\u{0}\u{1}", "line\nbreak\u{0}tab\t",
+    ]
+
+    /// Search text: each kind above, and pieces of the stored texts.
+    static let needles: [String] = {
+        var needles: Set<String> = [
+            "\u{0}", "\u{0}\u{0}", "\u{0}zzz", "zzz\u{0}", "\u{0}a", "b\u{0}c", "B\u{0}C", "AB\u{0}", "%", "\u{0}%",
+            "_", "\\", "%\u{0}_", "ç", "Ç", "語", "本\u{0}語", "\u{0}va", "\u{0}PAULO", "\u{1}\u{0}", "\t", "",
+        ]
+        for text in stored {
+            let scalars = Array(text.unicodeScalars)
+            for start in 0..<scalars.count {
+                for end in (start + 1)...scalars.count {
+                    var piece = String.UnicodeScalarView()
+                    piece.append(contentsOf: scalars[start..<end])
+                    needles.insert(String(piece))
+                }
+            }
+        }
+        return needles.sorted()
+    }()
+
+    private func makeDatabase() throws -> Database {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        for (index, body) in Self.stored.enumerated() {
+            var note = Note(id: Int64(index + 1), body: body)
+            try note.insert(db)
+        }
+        var empty = Note(id: Int64(Self.stored.count + 1), body: nil)
+        try empty.insert(db)
+        // Stored whole: the table holds every U+0000.
+        let lengths = try db.fetchAll(Int.self, sql: "SELECT length(CAST(body AS BLOB)) FROM notes WHERE body IS NOT NULL ORDER BY id")
+        XCTAssertEqual(lengths, Self.stored.map(\.utf8.count))
+        return db
+    }
+
+    /// Swift's answer: `starts(with:)`, `firstRange(of:)` and a reversed `starts(with:)` on the UTF-8 of the
+    /// stored strings, with the 26 ASCII letters folded to lower case on both sides. On these strings (no
+    /// combining marks, no CR LF) that is what `String`'s `hasPrefix`, `contains` and `hasSuffix` answer
+    /// character by character; Foundation's `contains`, which Linux reads as a C string, stops at U+0000.
+    private static func swiftAnswer(_ matcher: Int, stored: String, needle: String) -> Bool {
+        let body = folded(stored)
+        let text = folded(needle)
+        switch matcher {
+        case 0: return body.starts(with: text)
+        case 1: return text.isEmpty || body.firstRange(of: text) != nil
+        default: return body.reversed().starts(with: text.reversed())
+        }
+    }
+
+    private static func folded(_ text: String) -> [UInt8] {
+        text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }
+    }
+
+    private static let names = ["hasPrefix", "contains", "hasSuffix"]
+
+    private static func condition(_ matcher: Int, _ needle: String) -> SQLExpression {
+        switch matcher {
+        case 0: return Column("body").hasPrefix(needle)
+        case 1: return Column("body").contains(needle)
+        default: return Column("body").hasSuffix(needle)
+        }
+    }
+
+    func testEveryMatcherPicksWhatSwiftPicksWithNULAnywhere() throws {
+        let db = try makeDatabase()
+        var cases = 0
+        var failures: [String] = []
+        for needle in Self.needles {
+            for matcher in 0..<3 {
+                let expected = Self.stored.indices.filter { Self.swiftAnswer(matcher, stored: Self.stored[$0], needle: needle) }
+                    .map { Int64($0 + 1) }
+                let picked = try Note.filter(Self.condition(matcher, needle)).order(Column("id")).fetch(db).compactMap(\.id)
+                let counted = try Note.filter(Self.condition(matcher, needle)).count(db)
+                if picked != expected || counted != expected.count {
+                    failures.append("\(Self.names[matcher])(\(needle.debugDescription)): \(picked) != \(expected)")
+                }
+                cases += 1
+            }
+        }
+        print("TextMatcherTests: \(cases) matcher cases (\(Self.needles.count) texts x 3 matchers) over \(Self.stored.count) stored texts")
+        XCTAssertEqual(failures, [])
+        XCTAssertGreaterThan(cases, 1_000)
+    }
+
+    func testADeleteByANULFilterDeletesOnlyTheRowsItMatches() throws {
+        let db = try makeDatabase()
+        let before = try db.fetchAll(String.self, sql: "SELECT hex(body) FROM notes WHERE body IS NOT NULL ORDER BY id")
+        // LIKE would read '%' (the pattern up to its U+0000) and delete every row.
+        XCTAssertEqual(try Note.filter(Column("body").contains("\u{0}zzzz")).deleteAll(db), 0)
+        XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT hex(body) FROM notes WHERE body IS NOT NULL ORDER BY id"), before)
+        // "ab\0cd", "AB\0CD", "ab\0" and "Ab\0cD\0eF"; LIKE would read 'ab%' and delete "abc" and "ABC" too.
+        XCTAssertEqual(try Note.filter(Column("body").hasPrefix("ab\u{0}")).deleteAll(db), 4)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes WHERE hex(lower(body)) LIKE '616200%'"), 0)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes WHERE lower(body) = 'abc'"), 2)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes"), Self.stored.count + 1 - 4)
+        // Of what is left, only "\0cd" ends with "cd": LIKE would read it as "" and miss it.
+        XCTAssertEqual(try Note.filter(Column("body").hasSuffix("cd")).deleteAll(db), 1)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes WHERE body = ?", arguments: ["\u{0}cd"]), 0)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes"), Self.stored.count + 1 - 5)
+    }
+
+    func testSearchTextOverLIKEsPatternLimitMatchesAsSwiftDoes() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        let long = String(repeating: "ab%_", count: 15_000)  // 60,000 bytes, 90,000 once escaped
+        let bodies = ["x" + long + "y", long, long.dropLast() + "Z", "AB%_" + long, "nothing", "x" + long.uppercased() + "\u{0}"]
+        for (index, body) in bodies.enumerated() {
+            var note = Note(id: Int64(index + 1), body: body)
+            try note.insert(db)
+        }
+        var cases = 0
+        for needle in [long, long.uppercased(), "\u{0}" + long, long + "\u{0}"] {
+            for matcher in 0..<3 {
+                let expected = bodies.indices.filter { Self.swiftAnswer(matcher, stored: bodies[$0], needle: needle) }
+                    .map { Int64($0 + 1) }
+                let picked = try Note.filter(Self.condition(matcher, needle)).order(Column("id")).fetch(db).compactMap(\.id)
+                XCTAssertEqual(picked, expected, "\(Self.names[matcher]) of \(needle.utf8.count) bytes")
+                cases += 1
+            }
+        }
+        XCTAssertEqual(try Note.filter(Column("body").contains(long)).deleteAll(db), 4)
+        XCTAssertEqual(try db.fetchAll(Int64.self, sql: "SELECT id FROM notes ORDER BY id"), [3, 5])
+        print("TextMatcherTests: \(cases) long-pattern cases")
+    }
+
+    func testTheUsualFormsKeepTheirSQLAndTheIndex() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT COLLATE NOCASE)")
+        try db.execute(sql: "CREATE INDEX notes_body ON notes(body)")
+        let (_, log) = try SelectLog.logging(db) {
+            _ = try Note.filter(Column("body").hasPrefix("San")).fetch(db)
+            _ = try Note.filter(Column("body").contains("a")).fetch(db)
+            _ = try Note.filter(Column("body").hasSuffix("a")).fetch(db)
+            _ = try Note.filter(Column("body").contains("a\u{0}")).fetch(db)
+        }
+        XCTAssertEqual(
+            log.filter { $0.hasPrefix(#"SELECT * FROM "notes""#) },
+            [
+                #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\'"#,
+                #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\' OR instr("body", ?) > ? AND instr(lower("body"), lower(?)) > ?"#,
+                #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\' AND instr("body", ?) = ? OR instr("body", ?) > ? AND substr(hex(lower("body")), ?) = hex(lower(?))"#,
+                #"SELECT * FROM "notes" WHERE instr(lower("body"), lower(?)) > ?"#,
+            ])
+        let plan = try db.fetchAll(
+            sql: #"EXPLAIN QUERY PLAN SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\'"#, arguments: ["San%"]
+        ).map { try $0["detail", as: String.self] }
+        XCTAssertTrue(plan.contains { $0.contains("INDEX notes_body") }, "\(plan)")
+    }
+}
