@@ -24,11 +24,7 @@ extension Record {
             key = .match(try Self.keyMatch(id))
         }
         try willSave(db)
-        if case .match(let match) = key {
-            try Self.checkKey(db, columns: match.columns)
-        } else {
-            try Self.checkKey(db, columns: [Self.primaryKeyColumn])
-        }
+        // The key is checked unique where the update's plan is made (see ``write(_:db:key:returned:)``).
         // False: nothing to write but the key, and the row was found.
         guard try write(kind, db: db, key: key) else { return }
         var changed = db.changesCount > 0

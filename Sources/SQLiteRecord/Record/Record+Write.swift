@@ -41,12 +41,17 @@ extension Record {
     private static func currentPlan(
         _ kind: RecordWritePlan.Kind, db: Database, in cache: RecordConnectionCache
     ) throws -> RecordWritePlan? {
-        let key = RecordConnectionCache.WritePlanKey(type: ObjectIdentifier(Self.self), kind: kind)
-        guard let plan = cache.writePlans[key], !plan.isInUse else { return nil }
+        let type = ObjectIdentifier(Self.self)
+        // The plan used last, found by comparing its key in place: a loop of one operation on one type.
+        guard
+            let plan = cache.writePlans.recentValue(where: { $0.type == type && $0.kind == kind })
+                ?? cache.writePlans[RecordConnectionCache.WritePlanKey(type: type, kind: kind)],
+            !plan.isInUse
+        else { return nil }
         guard plan.isFor(tableName: Self.tableName, primaryKeyColumn: Self.primaryKeyColumn),
             plan.schemaGeneration == (try db.currentSchemaGeneration())
         else {
-            cache.writePlans[key] = nil
+            cache.writePlans[RecordConnectionCache.WritePlanKey(type: type, kind: kind)] = nil
             return nil
         }
         return plan
@@ -121,8 +126,9 @@ extension Record {
             throw RecordError.missingPrimaryKey(table: Self.tableName, column: column)
         }
         // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
-        // records written through it meet the same table.
+        // records written through it meet the same table, and an update's key is unique in it.
         try Self.explainingMissingTable { try Self.checkWriteTarget(db, insertingWithoutID: kind.insertsWithoutID) }
+        if kind.bindsKeyAfterColumns { try Self.checkKey(db, columns: layout.columns) }
         try Self.checkNamedColumns(kind, encoded: columns.names, keyColumns: layout.columns, generated: generated, db)
         var bound = Self.boundColumns(columns, kind, keyColumns: layout.columns).leavingOut(generated)
         if returned != nil, !kind.bindsKeyAfterColumns {

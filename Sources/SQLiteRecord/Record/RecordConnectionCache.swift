@@ -52,24 +52,28 @@ final class RecordConnectionCache {
         let generation: Int
     }
 
+    // Each kind of entry is made on first use: a connection that never looks a record up, say, does not make
+    // the lookup plans' cache.
+
     /// The most request shapes kept; past it they are written again when next run.
     static let requestShapeCapacity = 512
 
     /// The prepared INSERTs and UPDATEs (see ``RecordWritePlan``).
-    let writePlans = RecentlyUsedCache<WritePlanKey, RecordWritePlan>()
+    private(set) lazy var writePlans = RecentlyUsedCache<WritePlanKey, RecordWritePlan>()
     /// The `fetchOne(_:id:)` statements, by record type (see ``RecordLookupPlan``).
-    let lookupPlans = RecentlyUsedCache<ObjectIdentifier, RecordLookupPlan>()
+    private(set) lazy var lookupPlans = RecentlyUsedCache<ObjectIdentifier, RecordLookupPlan>()
     /// The change comparisons of ``Record/updateChanges(_:from:)``, by record type.
-    let comparisons = RecentlyUsedCache<ObjectIdentifier, RecordChangeComparison>()
+    private(set) lazy var comparisons = RecentlyUsedCache<ObjectIdentifier, RecordChangeComparison>()
     /// For each record type whose key columns were found unique, the schema generation they were checked
     /// under (see ``Record/checkKey(_:columns:)``).
-    let keyChecks = RecentlyUsedCache<ObjectIdentifier, Int>()
+    private(set) lazy var keyChecks = RecentlyUsedCache<ObjectIdentifier, Int>()
     /// What the upserts of each record type need of its table.
-    let upsertTraits = RecentlyUsedCache<ObjectIdentifier, UpsertTraits>()
+    private(set) lazy var upsertTraits = RecentlyUsedCache<ObjectIdentifier, UpsertTraits>()
     /// The SQL of the record operations that run through the statement cache.
-    let recordSQL = RecentlyUsedCache<RecordSQLKey, RecordSQLEntry>()
+    private(set) lazy var recordSQL = RecentlyUsedCache<RecordSQLKey, RecordSQLEntry>()
     /// The SQL of the request shapes run on this connection.
-    let requestSQL = RecentlyUsedCache<RequestShape, RequestSQL>(capacity: requestShapeCapacity)
+    private(set) lazy var requestSQL = RecentlyUsedCache<RequestShape, RequestSQL>(
+        capacity: RecordConnectionCache.requestShapeCapacity)
     /// How many records were written through a plan on this connection (tests check the plans are used).
     private(set) var writes = 0
 

@@ -57,6 +57,27 @@ extension RecordWritePlan {
         /// The update of `columns` only.
         static func updateColumns(_ columns: [String]) -> Kind { Kind(.updateColumns, namedColumns: columns) }
 
+        // By tag first, and the clause or the columns only for the tags that have them: a write compares the
+        // kind of its plan for every record.
+        @inline(__always)
+        static func == (lhs: Kind, rhs: Kind) -> Bool {
+            guard lhs.tag == rhs.tag else { return false }
+            switch lhs.tag {
+            case .upsertReporting: return lhs.upsertClause == rhs.upsertClause
+            case .updateColumns: return lhs.namedColumns == rhs.namedColumns
+            default: return true
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(tag)
+            switch tag {
+            case .upsertReporting: hasher.combine(upsertClause)
+            case .updateColumns: hasher.combine(namedColumns)
+            default: break
+            }
+        }
+
         /// True when the statement leaves some of the record's columns out of the columns it binds: the
         /// rowid of an insert that lets SQLite choose it, every key column of an update, the columns a
         /// partial update does not name.
