@@ -349,21 +349,22 @@ final class ColumnsEncoder: Encoder {
         if let binding, T.self == Date.self, case .sqliteText = options.dateEncodingStrategy {
             let parameter = binding.parameter(for: key)
             guard !binding.hasDiverged else { return }
-            // A date the statement leaves out is printed all the same, so one with no text form throws.
-            let isBound = parameter != StatementBinding.leftOut
-            if isBound && binding.keepsCurrentText {
+            let date = unsafeBitCast(value, to: Date.self)
+            if parameter == StatementBinding.leftOut {
+                // Converted all the same, as the collected way converts it: a date with no text form throws.
+                if !SQLiteDateFormat.hasTextForm(date) { _ = try dateValue(date, for: key) }
+                return
+            }
+            if binding.keepsCurrentText {
                 // Rare (a date in a numeric column): through a String, which is kept.
                 return try binding.bind(try columnValue(value, for: key), at: parameter)
             }
-            let date = unsafeBitCast(value, to: Date.self)
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SQLiteDateFormat.textLength) { buffer in
                 guard SQLiteDateFormat.write(date, into: buffer) else {
                     // No text form: dateValue throws the error the collected way throws.
-                    let converted = try dateValue(date, for: key)
-                    if isBound { try binding.bind(converted, at: parameter) }
-                    return
+                    return try binding.bind(try dateValue(date, for: key), at: parameter)
                 }
-                if isBound { try binding.bind(UnsafeBufferPointer(buffer), of: date, at: parameter) }
+                try binding.bind(UnsafeBufferPointer(buffer), of: date, at: parameter)
             }
             return
         }

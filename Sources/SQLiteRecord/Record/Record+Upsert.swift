@@ -97,14 +97,15 @@ extension Record {
         _ db: Database, onConflict conflictColumns: [String]?, updating columns: [String]?, returned: ReturnedValues?
     ) throws -> UpsertOutcome {
         try willSave(db)
-        // Read once: each read of `id` in this unspecialized code copies and destroys it through its value
-        // witnesses.
-        let givenRowID = Self.keyIsRowID ? RowIDKey.rowID(id) : nil
+        // Read once: in this unspecialized code each read of `id` copies and destroys it through its value
+        // witnesses, and each look at `ID` is a witness table lookup.
+        let keyIsRowID = RowIDKey.isRowID(ID.self)
+        let givenRowID = keyIsRowID ? RowIDKey.rowID(id) : nil
         let leavesOutRowID: Bool
         // The key's columns for a key the client chose; for a rowid key, the one column is named only where
         // it is needed.
         let clientKeyColumns: [String]
-        if Self.keyIsRowID {
+        if keyIsRowID {
             leavesOutRowID = givenRowID == nil
             clientKeyColumns = []
         } else {
@@ -116,11 +117,13 @@ extension Record {
             clientKeyColumns = match.columns
             leavesOutRowID = false
         }
-        let clause =
+        let kind: RecordWritePlan.Kind =
             conflictColumns == nil && columns == nil && !leavesOutRowID
-            ? UpsertClause.default
-            : UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID)
-        let traits = try Self.upsertTraits(db)
+            ? .defaultUpsertReporting
+            : .upsertReporting(
+                UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID))
+        let cache = RecordConnectionCache.of(db)
+        let traits = try Self.upsertTraits(db, cache: cache)
         var existed = false
         if !traits.hasRowID {
             let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
@@ -131,7 +134,7 @@ extension Record {
         // largest or random and positive, never Int64.min; a rowid the record gives is the record's.
         let sentinel = givenRowID == Int64.min ? Int64.max : Int64.min
         db.setLastInsertedRowID(sentinel)
-        try write(.upsertReporting(clause), db: db, returned: returned)
+        try write(kind, db: db, returned: returned, cache: cache)
         let changed = db.changesCount > 0
         let outcome: UpsertOutcome
         if traits.hasRowID {
@@ -155,11 +158,11 @@ extension Record {
             if !changed && !existed { throw RecordError.rowNotInserted(table: Self.tableName) }
             outcome = changed ? (existed ? .updated : .inserted) : .unchanged
         }
-        if Self.keyIsRowID && (leavesOutRowID || (conflictColumns.map { $0 != [Self.primaryKeyColumn] } ?? false)) {
+        if keyIsRowID && (leavesOutRowID || (conflictColumns.map { $0 != [Self.primaryKeyColumn] } ?? false)) {
             // The row was found by another constraint: the record takes that row's rowid.
             let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
             let values = try targetValues(target)
-            let sql = RecordConnectionCache.of(db).sql(
+            let sql = cache.sql(
                 Self.self, .rowIDByColumns, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: target
             ) {
                 RecordSQL.select([Self.primaryKeyColumn], from: Self.tableName, whereEqual: target)
@@ -185,8 +188,9 @@ extension Record {
     /// What the upserts of this type need of its table, kept on the connection for the schema generation
     /// and table name it was read under.
     /// - Throws: ``RecordError/viewNotWritable(table:)`` for a view; ``DatabaseError`` reading the schema.
-    private static func upsertTraits(_ db: Database) throws -> RecordConnectionCache.UpsertTraits {
-        let cache = RecordConnectionCache.of(db)
+    private static func upsertTraits(
+        _ db: Database, cache: RecordConnectionCache
+    ) throws -> RecordConnectionCache.UpsertTraits {
         let generation = try db.currentSchemaGeneration()
         let type = ObjectIdentifier(Self.self)
         if let traits = cache.upsertTraits[type], traits.schemaGeneration == generation,

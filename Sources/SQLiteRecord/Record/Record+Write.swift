@@ -19,13 +19,15 @@ extension Record {
     ///   and ``DatabaseError`` from running the statement, with the bound arguments.
     ///
     /// With `returned`, the statement ends in a RETURNING clause, its row is kept in `returned`, and it runs
-    /// the collected way (a plan's statement has no RETURNING clause).
+    /// the collected way (a plan's statement has no RETURNING clause). `cache` is `db`'s
+    /// (``RecordConnectionCache/of(_:)``), for a caller that has it at hand.
     @discardableResult
     func write(
-        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil
+        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil,
+        cache: RecordConnectionCache? = nil
     ) throws -> Bool {
         if returned == nil {
-            let cache = RecordConnectionCache.of(db)
+            let cache = cache ?? RecordConnectionCache.of(db)
             if let plan = try Self.currentPlan(kind, db: db, in: cache),
                 try write(through: plan, kind, db: db, key: key, cache: cache)
             {

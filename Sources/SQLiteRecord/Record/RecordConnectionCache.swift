@@ -15,12 +15,19 @@ final class RecordConnectionCache {
     }
 
     /// What an upsert needs of its table under a schema generation, read once rather than from the schema
-    /// cache for every record (see ``TableShape`` and ``TableWriteTraits``).
-    struct UpsertTraits {
+    /// cache for every record (see ``TableShape`` and ``TableWriteTraits``). Immutable.
+    final class UpsertTraits {
         let tableName: String
         let schemaGeneration: Int
         let hasRowID: Bool
         let mayIgnoreWrites: Bool
+
+        init(tableName: String, schemaGeneration: Int, hasRowID: Bool, mayIgnoreWrites: Bool) {
+            self.tableName = tableName
+            self.schemaGeneration = schemaGeneration
+            self.hasRowID = hasRowID
+            self.mayIgnoreWrites = mayIgnoreWrites
+        }
     }
 
     /// The key of a record operation's SQL: the record type and the operation.
@@ -52,28 +59,24 @@ final class RecordConnectionCache {
         let generation: Int
     }
 
-    // Each kind of entry is made on first use: a connection that never looks a record up, say, does not make
-    // the lookup plans' cache.
-
     /// The most request shapes kept; past it they are written again when next run.
     static let requestShapeCapacity = 512
 
     /// The prepared INSERTs and UPDATEs (see ``RecordWritePlan``).
-    private(set) lazy var writePlans = RecentlyUsedCache<WritePlanKey, RecordWritePlan>()
+    let writePlans = RecentlyUsedCache<WritePlanKey, RecordWritePlan>()
     /// The `fetchOne(_:id:)` statements, by record type (see ``RecordLookupPlan``).
-    private(set) lazy var lookupPlans = RecentlyUsedCache<ObjectIdentifier, RecordLookupPlan>()
+    let lookupPlans = RecentlyUsedCache<ObjectIdentifier, RecordLookupPlan>()
     /// The change comparisons of ``Record/updateChanges(_:from:)``, by record type.
-    private(set) lazy var comparisons = RecentlyUsedCache<ObjectIdentifier, RecordChangeComparison>()
+    let comparisons = RecentlyUsedCache<ObjectIdentifier, RecordChangeComparison>()
     /// For each record type whose key columns were found unique, the schema generation they were checked
     /// under (see ``Record/checkKey(_:columns:)``).
-    private(set) lazy var keyChecks = RecentlyUsedCache<ObjectIdentifier, Int>()
+    let keyChecks = RecentlyUsedCache<ObjectIdentifier, Int>()
     /// What the upserts of each record type need of its table.
-    private(set) lazy var upsertTraits = RecentlyUsedCache<ObjectIdentifier, UpsertTraits>()
+    let upsertTraits = RecentlyUsedCache<ObjectIdentifier, UpsertTraits>()
     /// The SQL of the record operations that run through the statement cache.
-    private(set) lazy var recordSQL = RecentlyUsedCache<RecordSQLKey, RecordSQLEntry>()
+    let recordSQL = RecentlyUsedCache<RecordSQLKey, RecordSQLEntry>()
     /// The SQL of the request shapes run on this connection.
-    private(set) lazy var requestSQL = RecentlyUsedCache<RequestShape, RequestSQL>(
-        capacity: RecordConnectionCache.requestShapeCapacity)
+    let requestSQL = RecentlyUsedCache<RequestShape, RequestSQL>(capacity: requestShapeCapacity)
     /// How many records were written through a plan on this connection (tests check the plans are used).
     private(set) var writes = 0
 

@@ -29,7 +29,8 @@ extension RecordWritePlan {
         }
 
         let tag: Tag
-        /// The upsert's clause, for ``Tag/upsertReporting``; nil for the other tags.
+        /// The upsert's clause, for ``Tag/upsertReporting``; nil for the other tags, and for the default
+        /// clause (``UpsertClause/default``), so that the kind of a loop of default upserts holds no array.
         let upsertClause: UpsertClause?
         /// The columns a partial update writes, for ``Tag/updateColumns``; empty for the other tags.
         let namedColumns: [String]
@@ -52,7 +53,13 @@ extension RecordWritePlan {
         }
 
         /// The upsert that reports its outcome, with `clause`.
-        static func upsertReporting(_ clause: UpsertClause) -> Kind { Kind(.upsertReporting, upsertClause: clause) }
+        static func upsertReporting(_ clause: UpsertClause) -> Kind {
+            clause == .default ? defaultUpsertReporting : Kind(.upsertReporting, upsertClause: clause)
+        }
+
+        /// The upsert that reports its outcome, with the default clause: conflict on the key, every column
+        /// updated.
+        static var defaultUpsertReporting: Kind { Kind(.upsertReporting) }
 
         /// The update of `columns` only.
         static func updateColumns(_ columns: [String]) -> Kind { Kind(.updateColumns, namedColumns: columns) }

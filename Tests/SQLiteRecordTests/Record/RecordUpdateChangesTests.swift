@@ -254,6 +254,48 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
+    struct Stamp: Record, Equatable {
+        var id: Int64?
+        var level: Int
+        var seen: Date
+        static let tableName = "stamps"
+    }
+
+    /// A date with no text form in a column the update does not write fails the update, as it fails a full
+    /// update: on the collected way and through the plan, before anything is written.
+    func testADateOutOfRangeInAnUnwrittenColumnFailsThePartialUpdate() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE stamps (id INTEGER PRIMARY KEY, level INTEGER NOT NULL, seen TEXT NOT NULL);
+                    INSERT INTO stamps VALUES (1, 0, '2020-01-01 00:00:00.000'), (2, 0, '2020-01-01 00:00:00.000');
+                    """)
+            let beyond = Date(timeIntervalSince1970: 1e12)
+            for round in 0..<2 {
+                XCTAssertThrowsError(
+                    try Stamp(id: 1, level: 5, seen: beyond).update(db, columns: ["level"]), "round \(round)"
+                ) { error in
+                    guard case .invalidValue(_, let context) = error as? EncodingError else {
+                        return XCTFail("expected EncodingError.invalidValue, got \(error)")
+                    }
+                    XCTAssertEqual(
+                        context.debugDescription,
+                        #"Cannot store 1000000000000.0 unix seconds in column "seen" of table "stamps" as text: "#
+                            + "outside the years 0000-9999 that the text holds")
+                }
+                // The next round goes through the plan this update makes.
+                try Stamp(id: 2, level: round + 1, seen: Date(timeIntervalSince1970: 0)).update(db, columns: ["level"])
+            }
+            XCTAssertEqual(
+                try db.fetchAll(Line.self, sql: "SELECT id || '|' || level || '|' || seen AS line FROM stamps ORDER BY id")
+                    .map(\.line),
+                ["1|0|2020-01-01 00:00:00.000", "2|2|2020-01-01 00:00:00.000"])
+        }
+    }
+
+    private struct Line: Decodable { var line: String }
+
     /// Encodes "level" twice, the second time with 100 added.
     struct Doubled: Record, Equatable {
         var id: Int64?
@@ -281,7 +323,6 @@ final class RecordUpdateChangesTests: XCTestCase {
                     CREATE TABLE doubled (id INTEGER PRIMARY KEY, level INTEGER NOT NULL, label TEXT NOT NULL);
                     INSERT INTO doubled VALUES (1, 0, 'a'), (2, 0, 'b');
                     """)
-            struct Line: Decodable { var line: String }
             func stored() throws -> [String] {
                 try db.fetchAll(
                     Line.self, sql: "SELECT id || '|' || level || '|' || label AS line FROM doubled ORDER BY id"
