@@ -96,23 +96,13 @@ public struct RecordEncoder: Sendable {
 
     /// ``encode(_:)``, naming `tableName` in errors, with the string value of each coding key the columns
     /// came from (they differ from the column names under ``KeyEncodingStrategy/convertToSnakeCase``).
-    ///
-    /// With `writtenColumns`, for a partial update that writes only those columns, by `keyColumns`: the
-    /// encoding stops once every one of both is encoded (see ``EncodingStop``), and the values of other
-    /// columns are collected as NULL, unconverted (the update does not write them).
     func encodeWithKeys<T: Encodable>(
-        _ value: T, tableName: String?, writtenColumns: [String]? = nil, keyColumns: [String] = []
+        _ value: T, tableName: String?
     ) throws -> (columns: EncodedColumns, keys: [String]) {
         let encoder = ColumnsEncoder(tableName: tableName, options: self)
         // The encoder serves this one value: what the value's own code keeps of it throws from now on.
         defer { encoder.retire() }
-        if let writtenColumns { encoder.collectOnly(writtenColumns, by: keyColumns) }
-        do {
-            try value.encode(to: encoder)
-        } catch where encoder.hasStopped {
-            // Every column the update needs is collected; an error thrown after the stop (the stop wrapped
-            // in one of the record's own) comes from code the update does not run.
-        }
+        try value.encode(to: encoder)
         if let failure = encoder.failure { throw failure }
         return (encoder.columns, encoder.keys)
     }
@@ -170,12 +160,6 @@ final class ColumnsEncoder: Encoder {
     /// True once a reused encoder handed out a keyed container that is not kept in `containerBox`: user code
     /// may hold it, and nothing can tell (see ``isHeldByUserCode``).
     private var handedOutUnboxedContainer = false
-    /// Collecting for a partial update (``collectOnly(_:by:)``): the columns it writes, whose values are
-    /// converted, and the columns still to collect before the encoding stops. Nil otherwise.
-    private var writtenColumns: [String]?
-    private var columnsBeforeStop: [String] = []
-    /// True once collecting for a partial update threw ``EncodingStop`` into the record's `encode(to:)`.
-    private(set) var hasStopped = false
 
     var codingPath: [any CodingKey] { [] }
     /// Always empty, and a value: keeping it is safe.
@@ -207,38 +191,10 @@ final class ColumnsEncoder: Encoder {
         }
         recordSerial &+= 1
         defer { recordSerial &+= 1 }
-        do {
-            try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
-        } catch where binding.hasStopped {
-            // A partial update's binding has every value it binds (see ``StatementBinding/stopsPastLastKey``);
-            // an error thrown after the stop (the stop wrapped) comes from code the update does not run.
-        }
+        try value.encode(to: RecordEncodingHandle(encoder: self, recordSerial: recordSerial))
         guard !binding.hasDiverged else { return false }
         if hasFailed, let failure = recordedFailure { throw failure }
         return binding.isComplete
-    }
-
-    /// Makes this collecting encoder collect for a partial update that writes `columns` by `keyColumns`:
-    /// encoding stops once every one of both is collected (``EncodingStop``), and the values of other
-    /// columns are collected as NULL without being converted.
-    func collectOnly(_ columns: [String], by keyColumns: [String]) {
-        writtenColumns = columns
-        columnsBeforeStop = columns + keyColumns
-    }
-
-    /// Collecting for a partial update: throws ``EncodingStop`` again for a value after the stop (a record
-    /// that caught it and went on).
-    /// - Returns: true when `key`'s value is not written, and is collected as NULL without being converted.
-    private func collectsUnconverted<Key: CodingKey>(_ key: Key) throws -> Bool {
-        guard let writtenColumns, !isRetired else { return false }
-        if columnsBeforeStop.isEmpty { throw stopEncoding() }
-        return !writtenColumns.contains(columnName(for: key))
-    }
-
-    /// The ``EncodingStop`` to throw into the record's `encode(to:)`, noting that it was thrown.
-    private func stopEncoding() -> EncodingStop {
-        hasStopped = true
-        return EncodingStop()
     }
 
     /// Lets go of the kept keyed container, which refers back to this encoder: called when the encoder's
@@ -321,18 +277,13 @@ final class ColumnsEncoder: Encoder {
         guard let binding else {
             // A retired encoder has no binding, so every value it is given ends here.
             if isRetired { throw FinishedEncoding.recordIsDone(value, codingPath: [key]) }
-            let name = columnName(for: key)
-            if writtenColumns != nil {
-                if columnsBeforeStop.isEmpty { throw stopEncoding() }
-                columnsBeforeStop.removeAll { $0 == name }
-            }
-            columns.names.append(name)
+            columns.names.append(columnName(for: key))
             columns.values.append(value)
             keys.append(key.stringValue)
             return
         }
-        let parameter = try binding.parameter(for: key)
-        if parameter != 0 { try binding.bind(value, at: parameter) }
+        let parameter = binding.parameter(for: key)
+        if parameter != StatementBinding.leftOut { try binding.bind(value, at: parameter) }
     }
 
     /// ``put(_:for:)`` for NULL.
@@ -360,55 +311,56 @@ final class ColumnsEncoder: Encoder {
     @inline(__always)
     func put<Key: CodingKey>(real: Double, type: Any.Type, for key: Key) throws {
         guard let binding = guaranteedBinding else {
-            if try collectsUnconverted(key) { return try put(.null, for: key) }
             return try put(try self.real(real, type: type, for: key), for: key)
         }
         // The key is checked before the value: once a record's keys differ from the binding's, nothing is
         // converted, so the collected way, which encodes the record next, throws the record's first error.
+        // A value the statement leaves out is converted all the same, as the collected way converts it.
         try binding.withBinding { binding in
-            let parameter = try binding.parameter(for: key)
-            guard parameter != 0 else { return }
+            let parameter = binding.parameter(for: key)
+            guard !binding.hasDiverged else { return }
             _ = try self.real(real, type: type, for: key)
-            try binding.bind(real: real, at: parameter)
+            if parameter != StatementBinding.leftOut { try binding.bind(real: real, at: parameter) }
         }
     }
 
     /// ``put(_:for:)`` for an unsigned integer, refused above `Int64.max` as ``integer(_:for:)`` does.
     func put<T: FixedWidthInteger, Key: CodingKey>(unsigned value: T, for key: Key) throws {
-        guard let binding else {
-            if try collectsUnconverted(key) { return try put(.null, for: key) }
-            return try put(try integer(value, for: key), for: key)
-        }
+        guard let binding else { return try put(try integer(value, for: key), for: key) }
         // As for reals: the key first, then the conversion that may throw.
-        let parameter = try binding.parameter(for: key)
-        guard parameter != 0 else { return }
-        try binding.bind(try integer(value, for: key), at: parameter)
+        let parameter = binding.parameter(for: key)
+        guard !binding.hasDiverged else { return }
+        let converted = try integer(value, for: key)
+        if parameter != StatementBinding.leftOut { try binding.bind(converted, at: parameter) }
     }
 
     /// ``put(_:for:)`` for any other value, converted by ``columnValue(_:for:)``. A Date stored as SQLite
     /// text is bound from a buffer on the stack: its 23 bytes would otherwise allocate a `String`.
     func put<T: Encodable, Key: CodingKey>(_ value: T, for key: Key) throws {
         if let binding, T.self == Date.self, case .sqliteText = options.dateEncodingStrategy {
-            let parameter = try binding.parameter(for: key)
-            guard parameter != 0 else { return }
+            let parameter = binding.parameter(for: key)
+            guard !binding.hasDiverged else { return }
+            let date = try SameTypeCast.cast(checked: value, to: Date.self)
+            if parameter == StatementBinding.leftOut {
+                // Converted all the same, as the collected way converts it: a date with no text form throws.
+                if !SQLiteDateFormat.hasTextForm(date) { _ = try dateValue(date, for: key) }
+                return
+            }
             if binding.keepsCurrentText {
                 // Rare (a date in a numeric column): through a String, which is kept.
                 return try binding.bind(try columnValue(value, for: key), at: parameter)
             }
-            let date = try SameTypeCast.cast(checked: value, to: Date.self)
             // No text form: dateValue throws the error the collected way throws.
             if try !binding.bind(sqliteTextOf: date, at: parameter) {
                 try binding.bind(try dateValue(date, for: key), at: parameter)
             }
             return
         }
-        guard let binding else {
-            if try collectsUnconverted(key) { return try put(.null, for: key) }
-            return try put(try columnValue(value, for: key), for: key)
-        }
-        let parameter = try binding.parameter(for: key)
-        guard parameter != 0 else { return }
-        try binding.bind(try columnValue(value, for: key), at: parameter)
+        guard let binding else { return try put(try columnValue(value, for: key), for: key) }
+        let parameter = binding.parameter(for: key)
+        guard !binding.hasDiverged else { return }
+        let converted = try columnValue(value, for: key)
+        if parameter != StatementBinding.leftOut { try binding.bind(converted, at: parameter) }
     }
 
     /// The column a key names under the key strategy.

@@ -30,42 +30,26 @@ final class StatementBinding {
     /// False for a binding that only keeps the values a record encodes, to compare them with another
     /// record's (see ``holdsSameValue(at:as:)``), and never binds them to ``statement``.
     let bindsValues: Bool
-    /// True for a partial update's binding: ``keys`` are the keys its first record encoded until the update
-    /// had every value it needs, and a key past them ends the record's encoding (``EncodingStop``) rather
-    /// than marking it as diverged.
-    let stopsPastLastKey: Bool
-    /// The ``EncodingStop`` this binding throws, made once: an error made at the throw is boxed, an allocation
-    /// and a deallocation per record; throwing this one retains its box. The encoder that catches it knows
-    /// the stop by ``hasStopped``.
-    let stop: any Error = EncodingStop()
     /// How many coding keys a record of the type encodes.
     let count: Int
     // Raw buffers rather than arrays: reading an array element in a class costs a retain and release of
     // the array; these are read for every value of every record. Allocated once, freed in deinit.
     /// The string value of each coding key, in the order the record type encodes them.
     private let keys: UnsafeMutableBufferPointer<String>
-    /// The parameter (1-based) each key binds; 0 for a key whose value the statement leaves out, such as
-    /// the primary key of an INSERT that lets SQLite choose the rowid.
+    /// The parameter (1-based) each key binds; ``leftOut`` for a key whose value the statement leaves out,
+    /// such as the primary key of an INSERT that lets SQLite choose the rowid, or a column a partial update
+    /// does not write.
     private let parameters: UnsafeMutableBufferPointer<Int32>
-    /// The parameter given to ``init(statement:keys:parameters:keepsText:bindsValues:stopsPastLastKey:)`` for
-    /// a key whose value is left out and which is not compared with the key a record encodes there: a
-    /// partial update's columns that it does not write. A record whose keys differ from ``keys`` only at such
-    /// positions binds the values of its other keys right (each is bound only under the key expected at its
-    /// position, and a record is complete only when every parameter is bound), and skipping the check saves
-    /// a key comparison for each column the update leaves alone. Such a position binds parameter 0, and its
-    /// ``keyTypes`` entry is ``uncheckedKeyType``.
-    static let unchecked: Int32 = -1
-    /// The ``keyTypes`` entry of an ``unchecked`` position: no type's bits (a type's are the address of its
-    /// metadata), so the comparison that recognizes a key fails there, and only then is this one asked.
-    private static let uncheckedKeyType = UInt.max
+    /// The parameter of a key whose value the statement leaves out: the encoder converts the value (so it
+    /// refuses what the collected way refuses) and binds nothing.
+    static let leftOut: Int32 = 0
     /// True for the keys whose text values are kept in ``keptTexts`` for the caller to check before the
     /// statement runs (columns whose affinity may store text as a number).
     private let keepsText: UnsafeMutableBufferPointer<Bool>
     /// For each key, once it has matched by its string: its type and raw bytes when it is plain data (as a
     /// CodingKeys enum is), so that later records' keys are recognized by ``KeyIdentity``, as the decoder's
-    /// ``KeyTrail`` recognizes them, without asking the key for its string (a call through its witness table that makes a String) for
-    /// every value. Type 0 for a key not recognized that way, ``uncheckedKeyType`` at an ``unchecked``
-    /// position.
+    /// ``KeyTrail`` recognizes them, without asking the key for its string (a call through its witness table
+    /// that makes a String) for every value. Type 0 for a key not recognized that way.
     private let keyTypes: UnsafeMutableBufferPointer<UInt>
     private let keyBytes: UnsafeMutableBufferPointer<KeyIdentity.Bytes>
 
@@ -93,9 +77,6 @@ final class StatementBinding {
     @exclusivity(unchecked) private(set) var position = 0
     /// True once a key differed from ``keys``: nothing more is bound for this record.
     @exclusivity(unchecked) private(set) var hasDiverged = false
-    /// True once this record's encoding was ended (``stopsPastLastKey``): an error its `encode(to:)` throws
-    /// after that (the stop, wrapped in an error of its own) comes from code that the update does not run.
-    @exclusivity(unchecked) private(set) var hasStopped = false
     /// The text bound for keys that ``keepsText``, with the key's position.
     @exclusivity(unchecked) private(set) var keptTexts: [(position: Int, text: String)] = []
     /// How many values the current record has bound. A record is complete only when it bound every one of
@@ -110,23 +91,19 @@ final class StatementBinding {
 
     /// A binding of the keys `keys` to `parameters` of `statement`, keeping the text of the keys where
     /// `keepsText` is true; the three arrays run in parallel. With `bindsValues` false, the values are only
-    /// kept; with `stopsPastLastKey`, a key after `keys` ends the record's encoding.
-    init(
-        statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool], bindsValues: Bool = true,
-        stopsPastLastKey: Bool = false
-    ) {
+    /// kept.
+    init(statement: Statement, keys: [String], parameters: [Int32], keepsText: [Bool], bindsValues: Bool = true) {
         self.statement = statement
         self.bindsValues = bindsValues
-        self.stopsPastLastKey = stopsPastLastKey
         count = keys.count
         self.keys = .allocate(capacity: count)
         _ = self.keys.initialize(from: keys)
         self.parameters = .allocate(capacity: count)
-        _ = self.parameters.initialize(from: parameters.map { max($0, 0) })
+        _ = self.parameters.initialize(from: parameters)
         self.keepsText = .allocate(capacity: count)
         _ = self.keepsText.initialize(from: keepsText)
         keyTypes = .allocate(capacity: count)
-        _ = keyTypes.initialize(from: parameters.map { $0 < 0 ? Self.uncheckedKeyType : 0 })
+        keyTypes.initialize(repeating: 0)
         keyBytes = .allocate(capacity: count)
         keyBytes.initialize(repeating: (0, 0))
         parameterCount = Int(parameters.max() ?? 0)
@@ -155,7 +132,6 @@ final class StatementBinding {
     func start() {
         position = 0
         hasDiverged = false
-        hasStopped = false
         bindCount = 0
         if !keptTexts.isEmpty { clearKeptTexts() }
     }
@@ -165,42 +141,25 @@ final class StatementBinding {
         keptTexts.removeAll(keepingCapacity: true)
     }
 
-    /// True when the record encoded ``keys``, in order (any key at an ``unchecked`` position), and every
-    /// parameter was bound for it.
+    /// True when the record encoded ``keys``, in order, and every parameter was bound for it.
     var isComplete: Bool { !hasDiverged && position == count && bindCount == parameterCount }
 
-    /// The parameter for `key`, the next key the record encodes; 0 when the statement leaves that value out,
-    /// or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later key of the
-    /// record gets 0 too).
-    /// - Throws: ``EncodingStop`` for a key after the last one, when the binding ``stopsPastLastKey``.
+    /// The parameter for `key`, the next key the record encodes; ``leftOut`` when the statement leaves that
+    /// value out, or when `key` is not the key expected there (then ``hasDiverged`` is set, and every later
+    /// key of the record gets ``leftOut`` too).
     @inline(__always)
-    func parameter<Key: CodingKey>(for key: Key) throws -> Int32 {
+    func parameter<Key: CodingKey>(for key: Key) -> Int32 {
         let position = position
         guard !hasDiverged, position < count else {
-            try stopOrDiverge()
-            return 0
+            hasDiverged = true
+            return Self.leftOut
         }
         let keyType = keyTypes[position]
         if KeyIdentity.isKey(key, recordedAs: keyType, keyBytes[position]) {
             self.position = position &+ 1
             return parameters[position]
         }
-        if keyType == Self.uncheckedKeyType {
-            self.position = position &+ 1
-            return 0
-        }
         return parameter(forNewKey: key, at: position)
-    }
-
-    /// ``parameter(for:)`` for a key past the last one, or after the record diverged.
-    /// - Throws: ``EncodingStop`` when the binding ``stopsPastLastKey`` and the record has not diverged.
-    @inline(never)
-    private func stopOrDiverge() throws {
-        if stopsPastLastKey, !hasDiverged {
-            hasStopped = true
-            throw stop
-        }
-        hasDiverged = true
     }
 
     /// ``parameter(for:)`` for a key not recognized by its bytes: compared by its string, and remembered
@@ -210,7 +169,7 @@ final class StatementBinding {
         let bytes = KeyIdentity.bytes(of: key)
         guard key.stringValue == keys[position] else {
             hasDiverged = true
-            return 0
+            return Self.leftOut
         }
         if let bytes {
             keyTypes[position] = KeyIdentity.typeBits(of: Key.self)
@@ -224,8 +183,8 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bindNull<Key: CodingKey>(for key: Key) throws {
-        let parameter = try parameter(for: key)
-        guard parameter != 0 else { return }
+        let parameter = parameter(for: key)
+        guard parameter != Self.leftOut else { return }
         if bindsValues { try statement.bindNull(at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_NULL
         bindCount &+= 1
@@ -235,8 +194,8 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
-        let parameter = try parameter(for: key)
-        guard parameter != 0 else { return }
+        let parameter = parameter(for: key)
+        guard parameter != Self.leftOut else { return }
         if bindsValues { try statement.bind(integer: integer, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_INTEGER
         boundNumbers[Int(parameter) - 1] = UInt64(bitPattern: integer)
@@ -257,8 +216,8 @@ final class StatementBinding {
     /// - Throws: ``DatabaseError`` from the bind.
     @inline(__always)
     func bind<Key: CodingKey>(text: String, for key: Key) throws {
-        let parameter = try parameter(for: key)
-        guard parameter != 0 else { return }
+        let parameter = parameter(for: key)
+        guard parameter != Self.leftOut else { return }
         if bindsValues { try statement.bind(text: text, at: parameter) }
         boundKinds[Int(parameter) - 1] = SQLITE_TEXT
         boundTexts[Int(parameter) - 1] = text

@@ -180,16 +180,26 @@ public enum SQLiteDateFormat {
         }
     }
 
+    /// True when `date` has the text form (``write(_:into:)`` prints it), without printing it: what the
+    /// record encoder checks of a date that a statement leaves out.
+    static func hasTextForm(_ date: Date) -> Bool { Fields.milliseconds(date) != nil }
+
     /// A date's calendar fields in UTC, to the millisecond.
     private struct Fields {
         let year, month, day, hour, minute, second, millisecond: Int
 
-        init?(_ date: Date) {
+        /// `date` in whole milliseconds since 1970, rounded; nil outside the years 0000 to 9999 or when not
+        /// finite.
+        static func milliseconds(_ date: Date) -> Int64? {
             let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
             // 253402300800000 ms is 10000-01-01; -62167219200000 ms is 0000-01-01.
             guard milliseconds.isFinite, milliseconds >= -62_167_219_200_000, milliseconds < 253_402_300_800_000
             else { return nil }
-            let total = Int64(milliseconds)
+            return Int64(milliseconds)
+        }
+
+        init?(_ date: Date) {
+            guard let total = Fields.milliseconds(date) else { return nil }
             let (days, millisecondOfDay) = SQLiteDateFormat.floorDivision(total, 86_400_000)
             (year, month, day) = SQLiteDateFormat.civil(fromDays: Int(days))
             let millisecondsInDay = Int(millisecondOfDay)

@@ -45,7 +45,7 @@ extension Record {
     private static func deleteRow(_ db: Database, _ match: KeyMatch) throws -> Bool {
         try checkWriteTarget(db, insertingWithoutID: false)
         try checkKey(db, columns: match.columns)
-        let sql = RecordSQLCache.sql(Self.self, .delete, table: tableName, primaryKey: match.shape) {
+        let sql = RecordConnectionCache.of(db).sql(Self.self, .delete, table: tableName, primaryKey: match.shape) {
             RecordSQL.delete(from: tableName, keyColumns: match.columns, counts: match.counts)
         }
         try db.run(sql: sql, arguments: match.arguments)
@@ -61,7 +61,7 @@ extension Record {
     /// The number of rows with key `match` (in the written form first, then, for a UUID, in any form): 0
     /// or 1 once ``checkKey(_:columns:)`` passed.
     static func countRows(_ db: Database, _ match: KeyMatch) throws -> Int64 {
-        let sql = RecordSQLCache.sql(Self.self, .exists, table: tableName, primaryKey: match.shape) {
+        let sql = RecordConnectionCache.of(db).sql(Self.self, .exists, table: tableName, primaryKey: match.shape) {
             RecordSQL.countOne(from: tableName, keyColumns: match.columns, counts: match.counts)
         }
         let count = try db.integerScalar(sql: sql, arguments: match.arguments) ?? 0

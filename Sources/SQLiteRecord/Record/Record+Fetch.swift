@@ -72,8 +72,8 @@ extension Record {
     /// ``RecordLookupPlan``): the key bound straight into a statement kept for the type.
     ///
     /// Each branch returns its call's result as it is: a local `Self?` would make this unspecialized code
-    /// look up the metadata of `Optional<Self>` on every call (callgrind: about 330 instructions), so the
-    /// keys that may need a second query go through functions of their own.
+    /// look up the metadata of `Optional<Self>` on every call, so the keys that may need a second query go
+    /// through functions of their own.
     private static func fetchRow(_ db: Database, id: ID) throws -> Self? {
         if keyIsRowID {
             guard let rowID = RowIDKey.rowID(id) else { return nil }
@@ -109,7 +109,7 @@ extension Record {
 
     /// The row with key `match`, decoded; nil when there is none.
     private static func fetchRow(_ db: Database, _ match: KeyMatch) throws -> Self? {
-        let sql = RecordSQLCache.sql(Self.self, .selectOne, table: Self.tableName, primaryKey: match.shape) {
+        let sql = RecordConnectionCache.of(db).sql(Self.self, .selectOne, table: Self.tableName, primaryKey: match.shape) {
             RecordSQL.selectOne(from: tableName, keyColumns: match.columns, counts: match.counts)
         }
         return try fetchRow(db, sql: sql, arguments: match.arguments)

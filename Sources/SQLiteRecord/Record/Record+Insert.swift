@@ -18,10 +18,8 @@ extension Record {
     ///   record is unchanged when it throws.
     public mutating func insert(_ db: Database) throws {
         try willSave(db)
-        // The first insert of a type on a connection goes the collected way and prepares the plan that the
-        // inserts after it bind straight into.
         // Read once: in code that is not specialized for the record type, each look at `ID` costs a witness
-        // table lookup, and W1 inserts a record per call.
+        // table lookup, and a loop of inserts makes one call per record.
         let isRowID = Self.keyIsRowID
         let givenRowID = isRowID ? RowIDKey.rowID(id) : nil
         let kind: RecordWritePlan.Kind
@@ -32,9 +30,7 @@ extension Record {
             _ = try Self.keyMatch(id)
             kind = .insertWithID
         }
-        if try !writeThroughPlan(kind, db: db) {
-            try writeCollected(kind, db: db)
-        }
+        try write(kind, db: db)
         // `sqlite3_last_insert_rowid` still names an earlier row when the statement inserted none (a conflict
         // clause or a trigger ignored it); the changes count of the statement itself tells.
         guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
@@ -78,9 +74,7 @@ extension Record {
             withoutID = false
         }
         let kind = RecordWritePlan.Kind.insertOrIgnore(withoutID: withoutID)
-        if try !writeThroughPlan(kind, db: db) {
-            try writeCollected(kind, db: db)
-        }
+        try write(kind, db: db)
         // The changes count of this statement, never `sqlite3_last_insert_rowid`, says whether it inserted.
         guard db.changesCount > 0 else { return false }
         let rowID = db.lastInsertedRowID

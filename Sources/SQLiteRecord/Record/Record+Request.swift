@@ -239,10 +239,10 @@ extension QueryInterfaceRequest {
         let parts = self.parts
         var binder = RequestCompiler(binding: RecordRequestBinding<Base>(), table: table, isWriting: false)
         try binder.compile(parts, as: statement, assignments: assignments)
-        let key = RequestSQLCache.Key(type: ObjectIdentifier(Base.self), tokens: binder.tokens)
-        let cache = RecordWritePlans.of(db).requestSQL
+        let key = RecordConnectionCache.RequestShape(type: ObjectIdentifier(Base.self), tokens: binder.tokens)
+        let cache = RecordConnectionCache.of(db).requestSQL
         let generation = try db.currentSchemaGeneration()
-        if let entry = cache.entry(for: key), entry.generation == generation {
+        if let entry = cache[key], entry.generation == generation {
             return SQLQuery(sql: entry.sql, arguments: binder.arguments)
         }
         var writer = RequestCompiler(binding: RecordRequestBinding<Base>(), table: table, isWriting: true)
@@ -251,7 +251,7 @@ extension QueryInterfaceRequest {
             return shape.hasRowID ? nil : shape.primaryKey
         }
         try Base.checkColumns(db, writer.columns, aliases: writer.aliases)
-        cache.insert(RequestSQLCache.Entry(sql: writer.sql, generation: generation), for: key)
+        cache[key] = RecordConnectionCache.RequestSQL(sql: writer.sql, generation: generation)
         return SQLQuery(sql: writer.sql, arguments: writer.arguments)
     }
 }

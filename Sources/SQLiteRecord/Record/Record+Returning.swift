@@ -3,7 +3,8 @@
 /// set, generated columns). See <https://www.sqlite.org/lang_returning.html> (SQLite 3.35 or later).
 ///
 /// `columns` names the columns read back; nil reads every column. The record's other properties keep their
-/// values. These writes run the statement built for them, not the prepared plan the plain calls bind into.
+/// values. These writes run the statement built for them, not the prepared plan the plain calls bind into
+/// (see ``write(_:db:key:returned:)``).
 extension Record {
     /// ``insert(_:)``, then the record takes the values the database set in the new row.
     /// - Parameters:
@@ -24,7 +25,7 @@ extension Record {
         }
         let returned = ReturnedValues(columns)
         let original = self
-        try writeCollected(withoutID ? .insertWithoutID : .insertWithID, db: db, returned: returned)
+        try write(withoutID ? .insertWithoutID : .insertWithID, db: db, returned: returned)
         guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
         let rowID = db.lastInsertedRowID
         do {
@@ -75,7 +76,7 @@ extension Record {
         try willSave(db)
         try Self.checkKey(db, columns: match.columns)
         let returned = ReturnedValues(columns)
-        if try writeCollected(.update, db: db, key: key, returned: returned) {
+        if try write(.update, db: db, key: key, returned: returned) {
             guard db.changesCount > 0 else {
                 if try Self.exists(db, id: id) {
                     throw RecordError.rowNotUpdated(table: Self.tableName, id: match.description)

@@ -24,7 +24,7 @@ extension Record {
             return
         }
         try willSave(db)
-        if try !writeThroughPlan(.upsert, db: db) { try writeCollected(.upsert, db: db) }
+        try write(.upsert, db: db)
         // No change: every column is a key column and the row was there (DO NOTHING), or a trigger ignored
         // the row (a BEFORE INSERT trigger's RAISE(IGNORE) skips the DO UPDATE too).
         if db.changesCount == 0 {

@@ -11,16 +11,12 @@ extension Record {
     ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique in the table,
     ///   before anything is written.
     public func update(_ db: Database) throws {
-        try update(db, kind: .update, plans: RecordWritePlans.of(db))
+        try update(db, kind: .update)
     }
 
-    /// The update of every column (`.update`) or of the named ones (`.updateColumns`); `plans` is
-    /// `RecordWritePlans.of(db)`, looked up once by the caller (each lookup retains and releases it).
-    func update(_ db: Database, kind: RecordWritePlan.Kind, plans: RecordWritePlans) throws {
+    /// The update of every column (`.update`) or of the named ones (`.updateColumns`).
+    func update(_ db: Database, kind: RecordWritePlan.Kind) throws {
         let key: WriteKey
-        // `RowIDKey.isRowID(ID.self)` rather than `Self.keyIsRowID`: inlined, it compares the `ID` metadata this
-        // function already holds for `id`, where the call looks it up again (callgrind: about 35 instructions
-        // an update).
         if RowIDKey.isRowID(ID.self) {
             guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: Self.tableName) }
             key = .rowID(rowID)
@@ -28,28 +24,13 @@ extension Record {
             key = .match(try Self.keyMatch(id))
         }
         try willSave(db)
-        // A current plan whose key was found unique under its schema generation answers what checkKey would
-        // ask (callgrind: about 200 instructions an update).
-        var plan = try Self.currentPlan(kind, db: db, in: plans)
-        if plan?.keyIsChecked != true {
-            if case .match(let match) = key {
-                try Self.checkKey(db, columns: match.columns)
-            } else {
-                try Self.checkKey(db, columns: [Self.primaryKeyColumn])
-            }
-            // The check may have found the schema changed, which leaves the plan stale.
-            plan = try Self.currentPlan(kind, db: db, in: plans)
-        }
-        var written = false
-        if let plan { written = try write(through: plan, kind, db: db, key: key, plans: plans) }
-        // False from the collected way: nothing to write but the key, and the row was found.
-        guard try written || writeCollected(kind, db: db, key: key) else { return }
+        // The key is checked unique where the update's plan is made (see ``write(_:db:key:returned:)``).
+        // False: nothing to write but the key, and the row was found.
+        guard try write(kind, db: db, key: key) else { return }
         var changed = db.changesCount > 0
         if !changed, case .match(let match) = key, match.hasAlternateForms {
             // A UUID another tool stored in another form: the same columns, by every form of the key.
-            let everyForm = WriteKey.match(match.allForms)
-            guard try writeThroughPlan(kind, db: db, key: everyForm) || writeCollected(kind, db: db, key: everyForm)
-            else { return }
+            guard try write(kind, db: db, key: .match(match.allForms)) else { return }
             changed = db.changesCount > 0
         }
         guard changed else {

@@ -4,40 +4,38 @@ extension Record {
     /// Writes the named columns of the record to the row with its key (`UPDATE ... SET "a" = ? WHERE key`),
     /// leaving the row's other columns as they are. Calls ``willSave(_:)`` first.
     ///
-    /// The record is encoded only as far as the update needs: once its `encode(to:)` has encoded the named
-    /// columns and the key's columns, its next `encode(_:forKey:)` call throws an error of the library's own,
-    /// before converting its value, which this call catches. What the record's `encode(to:)` does after that
-    /// call does not run (a check it makes there, the encoding of later properties), and the values of the
-    /// columns not named are not converted, so one that cannot be stored (a NaN) is not refused. This holds
-    /// for the first update of the type on a connection and for every later one. A check that must run
-    /// on every write belongs in ``willSave(_:)``. When no row has the key and the key is a UUID that another
-    /// tool may have stored in another form, the update is retried by every form of the key, with the same
-    /// columns.
+    /// The whole record is encoded, as ``update(_:)`` encodes it, and only the named columns and the key are
+    /// bound: the record's `encode(to:)` runs to its end (a check it makes anywhere in it runs), and every
+    /// value it encodes is converted, so a value that cannot be stored (a NaN, a date outside the years the
+    /// text form holds) fails the update even in a column it does not write, as it fails a full update. A
+    /// column the record encodes twice gets the value encoded last, as from ``update(_:)`` (SQLite keeps the
+    /// rightmost assignment of a `SET`). This holds for the first update of the type on a connection and for
+    /// every later one. When no row has the key and the key is a UUID that another tool may have stored in
+    /// another form, the update is retried by every form of the key, with the same columns.
     /// - Parameters:
     ///   - db: the connection, inside the caller's transaction.
     ///   - columns: columns the record encodes, not the key's and not generated ones; `[]` writes
     ///     nothing (the row must still exist).
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the record cannot write
-    ///   this way, before anything is written; otherwise as ``update(_:)``.
+    ///   this way, before anything is written; `EncodingError` naming the column whose value cannot be stored,
+    ///   whether or not it is named, before anything is written; otherwise as ``update(_:)``.
     public func update(_ db: Database, columns: [String]) throws {
-        let plans = RecordWritePlans.of(db)
-        try update(db, kind: .updateColumns(columns, in: plans), plans: plans)
+        try update(db, kind: .updateColumns(columns))
     }
 
     /// Writes the columns whose values differ from `original`'s, the record as it was fetched, to the row
     /// with the record's key; runs no statement when none differ. The values compared are the ones the
     /// record's encoder would store (``RecordEncoder``), so a change the column cannot hold apart (a Date
     /// beyond the stored milliseconds) is no change. Key columns and generated columns are never written.
-    /// Both records are encoded in full to compare them; the write then encodes the record as
-    /// ``update(_:columns:)`` does, only as far as the changed columns and the key's.
+    /// Both records are encoded in full to compare them; the write then encodes the record again, as
+    /// ``update(_:columns:)`` does, and binds the changed columns and the key.
     /// - Returns: true when an UPDATE ran, false when nothing changed.
     /// - Throws: encoding errors; as ``update(_:columns:)`` when a column changed.
     @discardableResult
     public func updateChanges(_ db: Database, from original: Self) throws -> Bool {
         let changed = try changedColumns(from: original, db: db)
         guard !changed.isEmpty else { return false }
-        let plans = RecordWritePlans.of(db)
-        try update(db, kind: .updateColumns(changed, in: plans), plans: plans)
+        try update(db, kind: .updateColumns(changed))
         return true
     }
 
@@ -110,15 +108,13 @@ extension Record {
         let layout = try Self.keyLayout(of: id, .none)
         let keyColumns = layout.columns
         let generated = GeneratedColumns.of(Self.tableName, db: db)
-        let plans = RecordWritePlans.of(db)
-        if plans.comparison(ObjectIdentifier(Self.self)) == nil {
+        let comparisons = RecordConnectionCache.of(db).comparisons
+        if comparisons[ObjectIdentifier(Self.self)] == nil {
             // The comparisons after this one go through plans; one that cannot be made leaves them the
             // collected way.
-            plans.setComparison(
-                try? RecordChangeComparison(
-                    keys: keys, names: current.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
-                    tableName: Self.tableName, options: encoder, db: db),
-                for: ObjectIdentifier(Self.self))
+            comparisons[ObjectIdentifier(Self.self)] = try? RecordChangeComparison(
+                keys: keys, names: current.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
+                tableName: Self.tableName, options: encoder, db: db)
         }
         var changed: [String] = []
         for (index, name) in current.names.enumerated() {
@@ -136,13 +132,13 @@ extension Record {
     /// schema generation; a stale one is dropped) and not in use; nil otherwise.
     /// - Throws: ``DatabaseError`` when the schema version cannot be read.
     static func currentComparison(db: Database) throws -> RecordChangeComparison? {
-        let plans = RecordWritePlans.of(db)
-        guard let comparison = plans.comparison(ObjectIdentifier(Self.self)) else { return nil }
+        let comparisons = RecordConnectionCache.of(db).comparisons
+        guard let comparison = comparisons[ObjectIdentifier(Self.self)] else { return nil }
         let plan = comparison.after
-        guard plan.tableName == Self.tableName, plan.primaryKeyColumn == Self.primaryKeyColumn,
+        guard plan.isFor(tableName: Self.tableName, primaryKeyColumn: Self.primaryKeyColumn),
             plan.schemaGeneration == (try db.currentSchemaGeneration())
         else {
-            plans.setComparison(nil, for: ObjectIdentifier(Self.self))
+            comparisons[ObjectIdentifier(Self.self)] = nil
             return nil
         }
         return comparison

@@ -98,19 +98,15 @@ extension Record {
         _ db: Database, onConflict conflictColumns: [String]?, updating columns: [String]?, returned: ReturnedValues?
     ) throws -> UpsertOutcome {
         try willSave(db)
-        if conflictColumns == nil, columns == nil, returned == nil, Self.keyIsRowID,
-            let outcome = try upsertThroughPlan(db)
-        {
-            return outcome
-        }
-        // The key's columns for a key the client chose; a rowid key's one column is made only when needed.
-        // Constants, so that `target()` captures no box allocated per call.
-        let clientKeyColumns: [String]
+        // Read once: in this unspecialized code each read of `id` copies and destroys it through its value
+        // witnesses, and each look at `ID` is a witness table lookup.
+        let keyIsRowID = RowIDKey.isRowID(ID.self)
+        let givenRowID = keyIsRowID ? RowIDKey.rowID(id) : nil
         let leavesOutRowID: Bool
-        // Read once: each read of `id` in this unspecialized code copies and destroys it through its value
-        // witnesses.
-        let givenRowID = Self.keyIsRowID ? RowIDKey.rowID(id) : nil
-        if Self.keyIsRowID {
+        // The key's columns for a key the client chose; for a rowid key, the one column is named only where
+        // it is needed.
+        let clientKeyColumns: [String]
+        if keyIsRowID {
             leavesOutRowID = givenRowID == nil
             clientKeyColumns = []
         } else {
@@ -122,43 +118,27 @@ extension Record {
             clientKeyColumns = match.columns
             leavesOutRowID = false
         }
-        func target() -> [String] { conflictColumns ?? (Self.keyIsRowID ? [Self.primaryKeyColumn] : clientKeyColumns) }
-        let kind = RecordWritePlan.Kind.upsertReporting(
-            UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID),
-            db: db)
-        // The plan, when there is a current one, knows the table's shape; otherwise the schema cache does.
-        let plans = RecordWritePlans.of(db)
-        let plan = returned == nil ? try Self.currentPlan(kind, db: db, in: plans) : nil
-        let hasRowID: Bool
-        let mayIgnoreWrites: Bool
-        if let plan {
-            hasRowID = plan.tableHasRowID
-            mayIgnoreWrites = plan.tableMayIgnoreWrites
-        } else {
-            let shape = try db.tableShape(Self.tableName)
-            if shape.isView { throw RecordError.viewNotWritable(table: Self.tableName) }
-            hasRowID = shape.hasRowID
-            mayIgnoreWrites = try db.tableWriteTraits(Self.tableName).mayIgnoreWrites
-        }
+        let kind: RecordWritePlan.Kind =
+            conflictColumns == nil && columns == nil && !leavesOutRowID
+            ? .defaultUpsertReporting
+            : .upsertReporting(
+                UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID))
+        let cache = RecordConnectionCache.of(db)
+        let traits = try Self.upsertTraits(db, cache: cache)
         var existed = false
-        if !hasRowID {
-            try Self.checkConflictTarget(db, columns: target())
-            existed = try Self.rowExists(db, whereEqual: target(), values: targetValues(target()))
+        if !traits.hasRowID {
+            let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
+            try Self.checkConflictTarget(db, columns: target)
+            existed = try Self.rowExists(db, whereEqual: target, values: targetValues(target))
         }
         // No insert of this statement can produce the sentinel: a rowid SQLite picks is above the table's
         // largest or random and positive, never Int64.min; a rowid the record gives is the record's.
         let sentinel = givenRowID == Int64.min ? Int64.max : Int64.min
         db.setLastInsertedRowID(sentinel)
-        if let returned {
-            try writeCollected(kind, db: db, returned: returned)
-        } else if let plan, try write(through: plan, kind, db: db, key: .none, plans: plans) {
-            // Written through the plan.
-        } else {
-            try writeCollected(kind, db: db)
-        }
+        try write(kind, db: db, returned: returned, cache: cache)
         let changed = db.changesCount > 0
         let outcome: UpsertOutcome
-        if hasRowID {
+        if traits.hasRowID {
             let rowID = db.lastInsertedRowID
             if changed && rowID != sentinel {
                 if leavesOutRowID { setRowID(rowID) }
@@ -168,21 +148,22 @@ extension Record {
             }
             // Nothing written: the row held the values, or (only where the table may skip writes) the insert
             // itself was skipped.
-            if !changed, mayIgnoreWrites,
-                try !Self.rowExists(db, whereEqual: target(), values: targetValues(target()))
-            {
-                throw RecordError.rowNotInserted(table: Self.tableName)
+            if !changed, traits.mayIgnoreWrites {
+                let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
+                if try !Self.rowExists(db, whereEqual: target, values: targetValues(target)) {
+                    throw RecordError.rowNotInserted(table: Self.tableName)
+                }
             }
             outcome = changed ? .updated : .unchanged
         } else {
             if !changed && !existed { throw RecordError.rowNotInserted(table: Self.tableName) }
             outcome = changed ? (existed ? .updated : .inserted) : .unchanged
         }
-        if Self.keyIsRowID && (leavesOutRowID || (conflictColumns.map { $0 != [Self.primaryKeyColumn] } ?? false)) {
+        if keyIsRowID && (leavesOutRowID || (conflictColumns.map { $0 != [Self.primaryKeyColumn] } ?? false)) {
             // The row was found by another constraint: the record takes that row's rowid.
-            let target = target()
+            let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
             let values = try targetValues(target)
-            let sql = RecordSQLCache.sql(
+            let sql = cache.sql(
                 Self.self, .rowIDByColumns, table: Self.tableName, primaryKey: Self.primaryKeyColumn, columns: target
             ) {
                 RecordSQL.select([Self.primaryKeyColumn], from: Self.tableName, whereEqual: target)
@@ -192,36 +173,39 @@ extension Record {
             }
         }
         if let returned, !returned.hasRow {
-            try Self.readBack(db, into: returned, whereEqual: target(), values: targetValues(target()))
+            let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
+            try Self.readBack(db, into: returned, whereEqual: target, values: targetValues(target))
         }
         try take(returned, db: db)
         return outcome
     }
 
-    /// The upsert with its defaults (conflict on the key, every column updated, nothing read back) of a rowid
-    /// record that gives its rowid, through the connection's current plan: what a loop of upserts runs for
-    /// every record after the first, without the general path's optional arrays and closures (callgrind:
-    /// about 500 instructions a record). Told apart as the general path tells them, in a rowid table.
-    /// - Returns: the outcome; nil when nothing ran (no current plan, a table that may skip writes, a
-    ///   record whose rowid is nil or whose coding keys differ from the plan's), and the general path upserts.
-    /// - Throws: as ``upsert(_:onConflict:updating:)-method``.
-    private mutating func upsertThroughPlan(_ db: Database) throws -> UpsertOutcome? {
-        guard let givenRowID = RowIDKey.rowID(id) else { return nil }
-        let kind = RecordWritePlan.Kind(tag: .upsertReporting, clause: RecordWritePlan.Kind.Clause.defaultUpsert)
-        let plans = RecordWritePlans.of(db)
-        guard let plan = try Self.currentPlan(kind, db: db, in: plans), plan.tableHasRowID, !plan.tableMayIgnoreWrites
-        else {
-            return nil
+    /// The columns of an upsert's conflict target: the ones named, else the key's (`clientKeyColumns` for a
+    /// key the client chose, the rowid column for a rowid key).
+    private static func conflictTarget(_ conflictColumns: [String]?, clientKeyColumns: [String]) -> [String] {
+        conflictColumns ?? (keyIsRowID ? [primaryKeyColumn] : clientKeyColumns)
+    }
+
+    /// What the upserts of this type need of its table, kept on the connection for the schema generation
+    /// and table name it was read under.
+    /// - Throws: ``RecordError/viewNotWritable(table:)`` for a view; ``DatabaseError`` reading the schema.
+    private static func upsertTraits(
+        _ db: Database, cache: RecordConnectionCache
+    ) throws -> RecordConnectionCache.UpsertTraits {
+        let generation = try db.currentSchemaGeneration()
+        let type = ObjectIdentifier(Self.self)
+        if let traits = cache.upsertTraits[type], traits.schemaGeneration == generation,
+            traits.tableName == tableName
+        {
+            return traits
         }
-        // As on the general path: no insert can produce the sentinel.
-        let sentinel = givenRowID == Int64.min ? Int64.max : Int64.min
-        db.setLastInsertedRowID(sentinel)
-        guard try write(through: plan, kind, db: db, key: .none, plans: plans) else { return nil }
-        guard db.changesCount > 0 else { return .unchanged }
-        let rowID = db.lastInsertedRowID
-        guard rowID != sentinel else { return .updated }
-        didInsert(rowID: rowID)
-        return .inserted
+        let shape = try db.tableShape(tableName)
+        if shape.isView { throw RecordError.viewNotWritable(table: tableName) }
+        let traits = RecordConnectionCache.UpsertTraits(
+            tableName: tableName, schemaGeneration: generation, hasRowID: shape.hasRowID,
+            mayIgnoreWrites: try db.tableWriteTraits(tableName).mayIgnoreWrites)
+        cache.upsertTraits[type] = traits
+        return traits
     }
 
     /// Takes `returned`'s row when there is one.
@@ -255,17 +239,16 @@ extension Record {
     ) throws -> UpsertOutcome {
         try Self.checkKey(db, columns: match.columns)
         if try Self.countRows(db, match) == 0 {
-            let kind = RecordWritePlan.Kind.insertWithID
-            try writeCollected(kind, db: db, returned: returned)
+            try write(.insertWithID, db: db, returned: returned)
             guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
             try take(returned, db: db)
             return .inserted
         }
         let kind: RecordWritePlan.Kind = columns.map { .updateColumns($0) } ?? .update
-        guard try writeCollected(kind, db: db, key: .match(match), returned: returned) else { return .unchanged }
+        guard try write(kind, db: db, key: .match(match), returned: returned) else { return .unchanged }
         if db.changesCount == 0 && match.hasAlternateForms {
             // The row is stored in another form than the one written (uppercase text, a BLOB).
-            guard try writeCollected(kind, db: db, key: .match(match.allForms), returned: returned) else {
+            guard try write(kind, db: db, key: .match(match.allForms), returned: returned) else {
                 return .unchanged
             }
         }

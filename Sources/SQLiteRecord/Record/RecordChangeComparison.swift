@@ -4,11 +4,10 @@
 /// Each plan's binding keeps the values its record encodes, by storage class in plain buffers, and binds
 /// none of them (see ``StatementBinding/bindsValues``): comparing two records then costs their two encodings
 /// and no ``EncodedColumns``, column-name strings or ``SQLiteValue``s, which the collected way builds for
-/// both records on every call (callgrind: about 25,000 instructions a record of the benchmark's cities,
-/// against about 5,000 this way).
+/// both records on every call.
 ///
 /// Made after a first comparison done the collected way, from that record's coding keys, and kept per
-/// record type in the connection's ``RecordWritePlans``; it is stale, and made anew, when a plan would be
+/// record type in the connection's ``RecordConnectionCache``; it is stale, and made anew, when a plan would be
 /// (the schema generation, the type's table or key column changed). A record whose coding keys differ from
 /// the plans' is compared the collected way.
 final class RecordChangeComparison {
@@ -58,10 +57,11 @@ final class RecordChangeComparison {
     private static func keep<R: Record>(_ record: R, in plan: RecordWritePlan) throws -> Bool {
         guard !plan.isInUse else { return false }
         plan.isInUse = true
+        let encoder = plan.encoder
         defer {
             plan.isInUse = false
             plan.replaceEncoderIfKept()
         }
-        return try plan.encoder.encode(record)
+        return try encoder.encode(record)
     }
 }

@@ -20,7 +20,7 @@ extension Record {
     ///
     /// Not inlined: the write paths that call it are not specialized for the record type, and a function
     /// that holds an `ID?` makes the metadata of that Optional on every call, at its entry, whether or not
-    /// the branch that needs it runs (callgrind: about 330 instructions a record of an insert or upsert).
+    /// the branch that needs it runs, which an insert or upsert would pay for every record.
     @inline(never)
     mutating func setRowID(_ rowID: Int64) {
         if let key: ID = RowIDKey.key(rowID) { id = key }
@@ -54,7 +54,7 @@ struct KeyMatch: Hashable {
         let compactLower = lower.replacingOccurrences(of: "-", with: "")
         let compactUpper = upper.replacingOccurrences(of: "-", with: "")
         let forms: [SQLiteValue] = [
-            .text(lower), .text(upper), withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }, .text(compactLower),
+            .text(lower), .text(upper), Self.blob(uuid), .text(compactLower),
             .text(compactUpper), .text("{" + lower + "}"), .text("{" + upper + "}"),
         ]
         // Exactly one occurrence of the written form comes out, so that every UUID binds the same number of
@@ -82,6 +82,24 @@ struct KeyMatch: Hashable {
 
     /// How many values each column binds, for ``RecordSQL``'s key conditions.
     var counts: [Int] { values.map(\.count) }
+
+    /// `uuid`'s 16 bytes as a BLOB, in the order RFC 9562 writes them (`UUIDEncodingStrategy.blob`).
+    static func blob(_ uuid: UUID) -> SQLiteValue {
+        let bytes = uuid.uuid
+        return .blob(
+            Data([
+                bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7, bytes.8, bytes.9, bytes.10,
+                bytes.11, bytes.12, bytes.13, bytes.14, bytes.15,
+            ]))
+    }
+
+    /// The form `strategy` writes `uuid` in: the form a UUID key is matched in first.
+    static func writtenForm(_ uuid: UUID, strategy: RecordEncoder.UUIDEncodingStrategy) -> SQLiteValue {
+        switch strategy {
+        case .lowercaseText: return .text(UUIDText.lowercase(uuid))
+        case .blob: return blob(uuid)
+        }
+    }
 }
 
 extension SQLiteValue {
@@ -99,17 +117,15 @@ extension SQLiteValue {
 
 /// What a record type's key encoding needs, worked out once per type: the type's encoder (read once, as
 /// the write plans read it) and whether the key is a struct of several columns.
-private struct KeyEncoding: @unchecked Sendable {
-    // @unchecked: RecordEncoder is Sendable; the tuple of it and a Bool is too.
+private struct KeyEncoding: Sendable {
     let encoder: RecordEncoder
     let isComposite: Bool
 }
 
-/// The key encodings of every record type met so far, by type.
+/// The key encodings of every record type met so far, by type. Process-wide: they depend on the type
+/// alone, never on a connection, and ``Record/keyMatch(_:)`` has no connection to ask; `Locked` guards them.
 private enum KeyEncodings {
-    // `entries` is read and written only while `lock` is held.
-    static let lock = NSLock()
-    nonisolated(unsafe) static var entries: [ObjectIdentifier: KeyEncoding] = [:]
+    static let entries = Locked<[ObjectIdentifier: KeyEncoding]>([:])
 }
 
 /// A one-column key wrapped as a keyed value, so that the type's encoder stores it as it stores a
@@ -176,7 +192,7 @@ extension Record {
     static func uuidForms(_ uuid: UUID, encoder: RecordEncoder) -> [SQLiteValue] {
         let lower = SQLiteValue.text(UUIDText.lowercase(uuid))
         let upper = SQLiteValue.text(uuid.uuidString)
-        let blob = withUnsafeBytes(of: uuid.uuid) { SQLiteValue.blob(Data($0)) }
+        let blob = KeyMatch.blob(uuid)
         switch encoder.uuidEncodingStrategy {
         case .lowercaseText: return [lower, upper, blob]
         case .blob: return [blob, lower, upper]
@@ -185,10 +201,7 @@ extension Record {
 
     /// The form `encoder` writes `uuid` in.
     private static func writtenForm(_ uuid: UUID, encoder: RecordEncoder) -> SQLiteValue {
-        switch encoder.uuidEncodingStrategy {
-        case .lowercaseText: return .text(UUIDText.lowercase(uuid))
-        case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
-        }
+        KeyMatch.writtenForm(uuid, strategy: encoder.uuidEncodingStrategy)
     }
 
     /// ``recordEncoder``, read once per type (the default one builds a JSONEncoder each time it is read).
@@ -197,14 +210,10 @@ extension Record {
     /// The type's key encoding, worked out on first use.
     private static func keyEncoding() -> KeyEncoding {
         let type = ObjectIdentifier(Self.self)
-        KeyEncodings.lock.lock()
-        let cached = KeyEncodings.entries[type]
-        KeyEncodings.lock.unlock()
-        if let cached { return cached }
+        if let cached = KeyEncodings.entries.withLock({ $0[type] }) { return cached }
+        // Worked out outside the lock: `recordEncoder` and the key's `init(from:)` are the type's own code.
         let encoding = KeyEncoding(encoder: recordEncoder, isComposite: keyIsComposite())
-        KeyEncodings.lock.lock()
-        KeyEncodings.entries[type] = encoding
-        KeyEncodings.lock.unlock()
+        KeyEncodings.entries.withLock { $0[type] = encoding }
         return encoding
     }
 
@@ -223,17 +232,18 @@ extension Record {
     ///   ``RecordError/keyNotUnique(table:columns:)``, or ``DatabaseError`` `no such table`. `keyColumns` is
     ///   asked for only when the type was not checked yet.
     static func checkKey(_ db: Database, columns keyColumns: @autoclosure () -> [String]) throws {
-        let plans = RecordWritePlans.of(db)
+        let keyChecks = RecordConnectionCache.of(db).keyChecks
         let generation = try db.currentSchemaGeneration()
-        if plans.keyCheckedGeneration(ObjectIdentifier(Self.self)) == generation { return }
-        try checkKeyInSchema(db, columns: keyColumns(), generation: generation, plans: plans)
+        if keyChecks[ObjectIdentifier(Self.self)] == generation { return }
+        try checkKeyInSchema(db, columns: keyColumns(), generation: generation, keyChecks: keyChecks)
     }
 
     /// ``checkKey(_:columns:)`` once its result is not known for this schema generation. Apart, so that the
     /// check every update makes first stays a few loads and compares.
     @inline(never)
     private static func checkKeyInSchema(
-        _ db: Database, columns keyColumns: [String], generation: Int, plans: RecordWritePlans
+        _ db: Database, columns keyColumns: [String], generation: Int,
+        keyChecks: RecentlyUsedCache<ObjectIdentifier, Int>
     ) throws {
         let type = ObjectIdentifier(Self.self)
         let columns = try explainingMissingTable { try db.columns(in: tableName) }
@@ -245,7 +255,7 @@ extension Record {
         let shape = try db.tableShape(tableName)
         // A view declares no key; reads through it are the user's to trust, and writes to it are refused.
         if shape.isView {
-            plans.noteKeyChecked(type, generation: generation)
+            keyChecks[type] = generation
             return
         }
         var unique = Set(shape.primaryKey.map(RowLayout.asciiLowercased)) == key
@@ -256,7 +266,7 @@ extension Record {
             }
         }
         guard unique else { throw RecordError.keyNotUnique(table: tableName, columns: keyColumns) }
-        plans.noteKeyChecked(type, generation: generation)
+        keyChecks[type] = generation
     }
 }
 

@@ -4,10 +4,9 @@ import Foundation
 /// one connection, with the decoding context its rows share: a lookup by key then costs what a hand-written
 /// loop over one prepared statement costs (bind, step, read the row, reset), plus the row's decoding.
 ///
-/// Without it, each lookup looked its SQL up in a locked global cache (a hash of the type and operation),
-/// hashed the SQL again in the statement cache, boxed the key into ``StatementArguments``, read the type's
-/// ``Record/rowDecoder`` (a new JSON decoder each time, for the default) and made and freed a decoding
-/// context: about 7,000 instructions per lookup that a loop of lookups repeats for nothing (callgrind, W3).
+/// What a lookup would otherwise repeat for every call: finding its SQL, hashing it in the statement cache,
+/// boxing the key into ``StatementArguments``, reading the type's ``Record/rowDecoder`` (a new JSON decoder
+/// each time, for the default) and making a decoding context.
 ///
 /// A plan is made once the key's columns were found unique (``Record/checkKey(_:columns:)``), under the
 /// schema cache's generation of that moment, and made anew when the generation moves (the schema changed
@@ -21,12 +20,10 @@ import Foundation
 /// when user code kept it (see ``RowDecodingStateStorage``), exactly as it does from row to row in one
 /// fetch.
 final class RecordLookupPlan {
-    /// The prepared SELECT; it binds one value per key column, the form the encoder writes.
-    let statement: Statement
-    /// Decodes the statement's rows as the type's table-backed fetches do. It refers to ``statement``
-    /// without retaining it (`unowned(unsafe)`, see ``RowDecodingContext``), so the invariant is that the
-    /// plan releases it before the statement: `deinit` sets it to nil first; nil only then.
-    private var context: RowDecodingContext?
+    /// The prepared SELECT, which binds one value per key column (the form the encoder writes), and the
+    /// context that decodes its rows as the type's table-backed fetches do.
+    private let decoding: DecodingStatement
+    var statement: Statement { decoding.statement }
     /// The record type the plan decodes.
     let typeIdentifier: ObjectIdentifier
     /// The table, the type's ``Record/primaryKeyColumn`` and the key's columns the SQL was made for.
@@ -39,8 +36,8 @@ final class RecordLookupPlan {
     let schemaGeneration: Int
     /// How the type's encoder writes a UUID: the form a UUID key is looked up in first.
     let uuidEncodingStrategy: RecordEncoder.UUIDEncodingStrategy
-    /// True while a lookup runs through the plan. Unchecked: a connection is used on one thread at a time.
-    @exclusivity(unchecked) var isInUse = false
+    /// True while a lookup runs through the plan.
+    var isInUse = false
 
     /// Prepares the SELECT for `keyColumns` of `tableName`; the caller has checked the key.
     /// - Throws: ``DatabaseError`` when the statement cannot be prepared (a missing table or column).
@@ -53,9 +50,9 @@ final class RecordLookupPlan {
             from: tableName, keyColumns: keyColumns, counts: Array(repeating: 1, count: keyColumns.count))
         // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
         // own may change the schema.
-        statement = try db.prepareStatement(sql: sql)
-        context = RowDecodingContext(
-            statement: statement, tableName: tableName, missingOptionalColumnIsNil: false, decoder: decoder)
+        decoding = DecodingStatement(
+            statement: try db.prepareStatement(sql: sql), tableName: tableName, missingOptionalColumnIsNil: false,
+            decoder: decoder)
         typeIdentifier = type
         self.tableName = tableName
         self.primaryKeyColumn = primaryKeyColumn
@@ -65,18 +62,8 @@ final class RecordLookupPlan {
         uuidEncodingStrategy = encoder.uuidEncodingStrategy
     }
 
-    deinit {
-        // The context must not outlive the statement it reads.
-        context = nil
-    }
-
     /// The form the type's encoder writes `uuid` in.
-    func writtenForm(_ uuid: UUID) -> SQLiteValue {
-        switch uuidEncodingStrategy {
-        case .lowercaseText: return .text(UUIDText.lowercase(uuid))
-        case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
-        }
-    }
+    func writtenForm(_ uuid: UUID) -> SQLiteValue { KeyMatch.writtenForm(uuid, strategy: uuidEncodingStrategy) }
 
     /// The row whose key is `rowID`, decoded as `T`; nil when there is none.
     /// - Throws: ``DatabaseError`` from stepping, or `DecodingError` naming the row.
@@ -125,7 +112,8 @@ final class RecordLookupPlan {
         }
         // What an observed read depends on (see ``ChangeTracker``), as the statement cache notes it.
         db.changeTracker.noteUse(of: statement)
-        guard try statement.step(boundArguments: { StatementArguments(arguments()) }), let context else {
+        guard try statement.step(boundArguments: { StatementArguments(arguments()) }), let context = decoding.context
+        else {
             return nil
         }
         do {
@@ -133,23 +121,6 @@ final class RecordLookupPlan {
         } catch let error as DecodingError {
             throw T.locatingRow(error, of: statement)
         }
-    }
-}
-
-extension RecordWritePlans {
-    /// The lookup plan of `type` made before on this connection, if any.
-    @inline(__always)
-    func lookupPlan(_ type: ObjectIdentifier) -> RecordLookupPlan? {
-        if let last = lastLookupPlan, last.typeIdentifier == type { return last }
-        let plan = lookupPlans[type]
-        if plan != nil { lastLookupPlan = plan }
-        return plan
-    }
-
-    /// Keeps `plan` as `type`'s lookup plan.
-    func keepLookupPlan(_ plan: RecordLookupPlan, for type: ObjectIdentifier) {
-        lookupPlans[type] = plan
-        lastLookupPlan = plan
     }
 }
 
@@ -179,7 +150,7 @@ extension Record {
     @inline(__always)
     private static func keptLookupPlan(_ db: Database, primaryKeyColumn: String) throws -> RecordLookupPlan? {
         let generation = try db.currentSchemaGeneration()
-        guard let plan = RecordWritePlans.of(db).lookupPlan(ObjectIdentifier(Self.self)), !plan.isInUse,
+        guard let plan = RecordConnectionCache.of(db).lookupPlans[ObjectIdentifier(Self.self)], !plan.isInUse,
             plan.schemaGeneration == generation, plan.primaryKeyColumn == primaryKeyColumn,
             plan.tableName == tableName
         else { return nil }
@@ -191,13 +162,13 @@ extension Record {
     @inline(never)
     private static func makeLookupPlan(_ db: Database, keyColumns: [String]) throws -> RecordLookupPlan {
         try checkKey(db, columns: keyColumns)
-        let plans = RecordWritePlans.of(db)
+        let lookupPlans = RecordConnectionCache.of(db).lookupPlans
         let type = ObjectIdentifier(Self.self)
         let plan = try RecordLookupPlan(
             type: type, tableName: tableName, primaryKeyColumn: primaryKeyColumn, keyColumns: keyColumns,
             schemaGeneration: try db.currentSchemaGeneration(), decoder: rowDecoder,
             encoder: cachedRecordEncoder(), db: db)
-        if plans.lookupPlan(type)?.isInUse != true { plans.keepLookupPlan(plan, for: type) }
+        if lookupPlans[type]?.isInUse != true { lookupPlans[type] = plan }
         return plan
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// Set it once at launch with ``use(_:)``. Tests and code that manage several databases pass a `Database`
 /// explicitly instead, and need no global state.
 public enum RecordStore {
-    // `current` is read and written only while `lock` is held.
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var current: (any DatabaseWriter)?
+    /// The default queue or pool. Process-wide: it is the one default every call without a database uses,
+    /// on any thread; `Locked` guards it.
+    private static let current = Locked<(any DatabaseWriter)?>(nil)
 
     /// Makes `writer` (a ``DatabaseQueue`` or a ``DatabasePool``) the default for every call that takes no
     /// database, replacing any earlier one. Through a pool, fetches run beside the saves.
@@ -15,9 +15,7 @@ public enum RecordStore {
     ///   broken file is reported at set-up rather than at the first save).
     public static func use(_ writer: any DatabaseWriter) throws {
         _ = try writer.read { db in try db.tableExists("sqlite_master") }
-        lock.lock()
-        current = writer
-        lock.unlock()
+        current.withLock { $0 = writer }
     }
 
     /// Opens (creating when needed) the database at `path` and makes it the default.
@@ -98,20 +96,16 @@ public enum RecordStore {
 
     /// The queue or pool set by ``use(_:)``, or nil before it was called.
     public static var writer: (any DatabaseWriter)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     /// Forgets the default queue or pool; later calls without a database throw ``RecordError/noDefaultStore``.
     public static func reset() {
-        lock.lock()
-        current = nil
-        lock.unlock()
+        current.withLock { $0 = nil }
     }
 
-    /// The default queue or pool. (Named for the queue it was before pools; kept so that the Record calls
-    /// that use it did not change.)
+    /// The default queue or pool.
+    /// - Throws: ``RecordError/noDefaultStore`` before ``use(_:)``.
     static func defaultQueue() throws -> any DatabaseWriter {
         guard let writer else { throw RecordError.noDefaultStore }
         return writer

@@ -17,3 +17,9 @@ struct UpsertClause: Hashable, Sendable {
         return bound.filter { !target.contains($0) && !keyColumns.contains($0) }
     }
 }
+
+extension UpsertClause {
+    /// The clause of ``Record/upsert(_:onConflict:updating:)-method`` with its defaults, for a record that
+    /// gives its key: conflict on the key, every column updated.
+    static let `default` = UpsertClause(conflictColumns: nil, namedColumns: nil, leavesOutRowID: false)
+}

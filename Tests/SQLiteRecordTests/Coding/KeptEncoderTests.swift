@@ -159,7 +159,7 @@ final class KeptEncoderTests: XCTestCase {
             var note = Note(text: text, tag: "tag-\(text)", keeping: keeping)
             try note.insert(db)
         }
-        XCTAssertEqual(RecordWritePlans.of(db).writes, 2, "the later notes were written through a plan")
+        XCTAssertEqual(RecordConnectionCache.of(db).writes, 2, "the later notes were written through a plan")
     }
 
     private func rows(_ db: Database) throws -> [String] {
@@ -214,7 +214,7 @@ final class KeptEncoderTests: XCTestCase {
         }
         var four = Note(text: "four", tag: "tag-four", keeping: .container)
         try four.insert(db)
-        XCTAssertEqual(RecordWritePlans.of(db).writes, 3)
+        XCTAssertEqual(RecordConnectionCache.of(db).writes, 3)
         XCTAssertEqual(
             try rows(db), ["1|one|tag-one", "2|two|tag-two", "3|three|tag-three", "4|four|tag-four"])
     }
@@ -279,8 +279,8 @@ final class KeptEncoderTests: XCTestCase {
     func testPlanKeepsItsEncoderUnlessARecordKeptItsContainer() throws {
         let db = try notesDatabase()
         try insertNotes(.nothing, into: db)
-        let key = RecordWritePlans.Key(type: ObjectIdentifier(Note.self), kind: .insertWithoutID)
-        let plan = try XCTUnwrap(RecordWritePlans.of(db)[key])
+        let key = RecordConnectionCache.WritePlanKey(type: ObjectIdentifier(Note.self), kind: .insertWithoutID)
+        let plan = try XCTUnwrap(RecordConnectionCache.of(db).writePlans[key])
         let encoder = plan.encoder
         var four = Note(text: "four", keeping: .nothing)
         try four.insert(db)
@@ -290,7 +290,7 @@ final class KeptEncoderTests: XCTestCase {
         try five.insert(db)
         XCTAssertFalse(plan.encoder === encoder)
         XCTAssertTrue(encoder.isRetired)
-        XCTAssertEqual(RecordWritePlans.of(db).writes, 4)
+        XCTAssertEqual(RecordConnectionCache.of(db).writes, 4)
     }
 
     func testContainerKeptPastACollectedEncodingThrows() throws {

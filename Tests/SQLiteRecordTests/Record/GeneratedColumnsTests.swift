@@ -81,13 +81,13 @@ final class GeneratedColumnsTests: XCTestCase {
             try NamedPerson.fetch(db, where: ["id": 3]).first?.fullName, "Grace Murray Hopper")
         XCTAssertEqual(try NamedPerson.fetchOne(db, id: 4)?.nameLen, 15)
 
-        let plans = RecordWritePlans.of(db)
+        let plans = RecordConnectionCache.of(db)
         let type = ObjectIdentifier(NamedPerson.self)
         XCTAssertEqual(
-            plans[.init(type: type, kind: .insertWithoutID)]?.statement.sql,
+            plans.writePlan(for: type, .insertWithoutID)?.statement.sql,
             "INSERT INTO \"person\" (\"first\", \"last\") VALUES (?, ?)")
         XCTAssertEqual(
-            plans[.init(type: type, kind: .update)]?.statement.sql,
+            plans.writePlan(for: type, .update)?.statement.sql,
             "UPDATE \"person\" SET \"first\" = ?, \"last\" = ? WHERE \"id\" = ?")
         XCTAssertEqual(plans.writes, 2)
     }

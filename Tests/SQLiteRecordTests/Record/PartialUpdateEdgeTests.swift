@@ -3,8 +3,9 @@ import XCTest
 
 @testable import SQLiteRecord
 
-/// Partial updates (`update(_:columns:)`) under column lists that alternate, mutate and repeat, types that share
-/// a table, refused columns, triggers and schema changes, held to the rows a plain SELECT reads back after each
+/// Partial updates (`update(_:columns:)`) under column lists that alternate, mutate and repeat, records whose
+/// `encode(to:)` throws, ignores errors, encodes a column twice or changes its key order, types that share a
+/// table, refused columns, triggers and schema changes, held to the rows a plain SELECT reads back after each
 /// write.
 final class PartialUpdateEdgeTests: XCTestCase {
     struct Dial: Record, Equatable {
@@ -332,7 +333,7 @@ final class PartialUpdateEdgeTests: XCTestCase {
         }
     }
 
-    /// Ignores each value's error, the stop among them, and encodes more after it.
+    /// Ignores each value's error, and encodes "label" a second time after the key.
     struct Stubborn: Record, Equatable {
         var id: Int64?
         var level: Int
@@ -351,15 +352,16 @@ final class PartialUpdateEdgeTests: XCTestCase {
         }
     }
 
-    func testARecordThatCatchesTheStopAndEncodesMore() throws {
+    func testARecordThatEncodesAColumnAgainAfterItsKey() throws {
         let queue = try makeDials()
         try queue.write { db in
             for round in 1...3 {
                 try Stubborn(id: 1, level: round, label: "s", ratio: 3).update(db, columns: ["level"])
                 try Stubborn(id: 2, level: 0, label: "s\(round)", ratio: 3).update(db, columns: ["label"])
             }
-            // "hits" then the key: the stop comes at "label"; "s3" then the key: the stop comes at "late".
-            XCTAssertEqual(try rows(db), ["1|3|one|0.5", "2|0|s3|0.5"])
+            // The whole record is encoded: "label" is written twice, and SQLite keeps the last, "late", as
+            // a full update of the record would store it.
+            XCTAssertEqual(try rows(db), ["1|3|one|0.5", "2|0|late|0.5"])
         }
     }
 
@@ -473,11 +475,11 @@ final class PartialUpdateEdgeTests: XCTestCase {
         }
     }
 
-    func testARecordThatWrapsTheStop() throws {
+    func testARecordThatWrapsTheErrorsOfItsValues() throws {
         let queue = try makeDials()
         try queue.write { db in
             try Wrapping(id: 2, level: 1, label: "full", ratio: 1).update(db)
-            // The stop comes back wrapped: the update still ends there, the collected way and through the plan.
+            // The collected way and through the plan: the whole record is encoded, only "level" is written.
             for round in 0..<3 {
                 try Wrapping(id: 1, level: 3 + round, label: "w", ratio: 2).update(db, columns: ["level"])
                 XCTAssertEqual(try rows(db), ["1|\(3 + round)|one|0.5", "2|1|full|1.0"], "round \(round)")
@@ -487,7 +489,7 @@ final class PartialUpdateEdgeTests: XCTestCase {
             changed.label = "changed"
             XCTAssertTrue(try changed.updateChanges(db, from: fetched))
             XCTAssertEqual(try rows(db), ["1|5|one|0.5", "2|1|changed|1.0"])
-            // An error of the record's own before the stop is not taken for it.
+            // The error of a value comes back wrapped, as the record throws it.
             XCTAssertThrowsError(try Wrapping(id: 1, level: 9, label: "", ratio: .nan).update(db, columns: ["ratio"])) {
                 XCTAssertTrue(($0 as? Wrapping.Wrapped)?.error is EncodingError, "\($0)")
             }

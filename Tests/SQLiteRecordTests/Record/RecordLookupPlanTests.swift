@@ -94,7 +94,7 @@ final class RecordLookupPlanTests: XCTestCase {
     func testLookupsOfATypeShareOnePlanOnAConnection() throws {
         let db = try worldDatabase()
         XCTAssertEqual(try Country.fetchOne(db, id: 1)?.name, "France")
-        let plans = RecordWritePlans.of(db)
+        let plans = RecordConnectionCache.of(db)
         let plan = try XCTUnwrap(plans.lookupPlans[ObjectIdentifier(Country.self)])
         XCTAssertEqual(plan.statement.sql, #"SELECT * FROM "countries" WHERE "id" = ?"#)
         XCTAssertEqual(try Country.fetchOne(db, id: 2)?.name, "Japan")
@@ -112,7 +112,7 @@ final class RecordLookupPlanTests: XCTestCase {
         try db.execute(sql: "INSERT INTO airports VALUES ('NRT', 'Narita'), ('CDG', 'Charles de Gaulle')")
         XCTAssertEqual(try Airport.fetchOne(db, id: "CDG"), Airport(id: "CDG", name: "Charles de Gaulle"))
         XCTAssertNil(try Airport.fetchOne(db, id: "LHR"))
-        let plan = try XCTUnwrap(RecordWritePlans.of(db).lookupPlans[ObjectIdentifier(Airport.self)])
+        let plan = try XCTUnwrap(RecordConnectionCache.of(db).lookupPlans[ObjectIdentifier(Airport.self)])
         // No copy of the last key stays bound in the kept statement.
         XCTAssertNil(plan.statement.sqlExpandedForTest.range(of: "LHR"))
     }
@@ -120,7 +120,7 @@ final class RecordLookupPlanTests: XCTestCase {
     func testASchemaChangeMakesANewPlanThatReadsTheNewColumns() throws {
         let db = try worldDatabase()
         XCTAssertEqual(try Country.fetchOne(db, id: 1)?.population, 66_000_000)
-        let first = try XCTUnwrap(RecordWritePlans.of(db).lookupPlans[ObjectIdentifier(Country.self)])
+        let first = try XCTUnwrap(RecordConnectionCache.of(db).lookupPlans[ObjectIdentifier(Country.self)])
         try db.execute(sql: "ALTER TABLE countries RENAME COLUMN population TO inhabitants")
         XCTAssertThrowsError(try Country.fetchOne(db, id: 1)) { error in
             guard case DecodingError.keyNotFound(let key, _) = error else {
@@ -131,14 +131,14 @@ final class RecordLookupPlanTests: XCTestCase {
         try db.execute(sql: "ALTER TABLE countries RENAME COLUMN inhabitants TO population")
         try db.execute(sql: "UPDATE countries SET population = 67000000 WHERE id = 1")
         XCTAssertEqual(try Country.fetchOne(db, id: 1)?.population, 67_000_000)
-        let second = try XCTUnwrap(RecordWritePlans.of(db).lookupPlans[ObjectIdentifier(Country.self)])
+        let second = try XCTUnwrap(RecordConnectionCache.of(db).lookupPlans[ObjectIdentifier(Country.self)])
         XCTAssertFalse(first === second)
     }
 
     func testADroppedTableIsReportedByTypeAfterAPlanWasMade() throws {
         let db = try worldDatabase()
         XCTAssertNil(try City.fetchOne(db, id: 1))
-        XCTAssertNotNil(RecordWritePlans.of(db).lookupPlans[ObjectIdentifier(City.self)])
+        XCTAssertNotNil(RecordConnectionCache.of(db).lookupPlans[ObjectIdentifier(City.self)])
         try db.execute(sql: "DROP TABLE cities")
         XCTAssertThrowsError(try City.fetchOne(db, id: 1)) { error in
             XCTAssertEqual(
@@ -157,7 +157,7 @@ final class RecordLookupPlanTests: XCTestCase {
         XCTAssertEqual(try Place.fetchOne(db, id: 1)?.name, "Lyon")
         placeTable.value = "towns"
         XCTAssertEqual(try Place.fetchOne(db, id: 1)?.name, "Nara")
-        let plan = try XCTUnwrap(RecordWritePlans.of(db).lookupPlans[ObjectIdentifier(Place.self)])
+        let plan = try XCTUnwrap(RecordConnectionCache.of(db).lookupPlans[ObjectIdentifier(Place.self)])
         XCTAssertEqual(plan.statement.sql, #"SELECT * FROM "towns" WHERE "id" = ?"#)
     }
 
@@ -170,7 +170,7 @@ final class RecordLookupPlanTests: XCTestCase {
         XCTAssertEqual(linus, Employee(id: 3, name: "Linus", managerId: 2, managerName: "Grace"))
         // The outer lookup's row was decoded whole, after the nested ones used statements of their own.
         XCTAssertEqual(try Employee.fetchOne(db, id: 2)?.managerName, "Ada")
-        XCTAssertEqual(RecordWritePlans.of(db).lookupPlans.count, 1)
+        XCTAssertEqual(RecordConnectionCache.of(db).lookupPlans.count, 1)
     }
 
     func testAContainerKeptFromOneLookupThrowsInsteadOfReadingTheNext() throws {

@@ -146,9 +146,9 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
-    /// A partial update stops encoding at the first value after the columns it writes and the key's
-    /// (``EncodingStop``), on a connection's first write (the collected way) and on the later ones (the
-    /// plan) alike: code of `encode(to:)` before that value runs, code after it does not.
+    /// A partial update encodes the whole record, as a full update does, and writes only the named columns:
+    /// on a connection's first write (the collected way) and on the later ones (the plan) alike, the whole
+    /// `encode(to:)` runs and every value is converted.
     struct Gauge: Record, Equatable {
         var id: Int64?
         var level: Int
@@ -183,7 +183,7 @@ final class RecordUpdateChangesTests: XCTestCase {
         return queue
     }
 
-    typealias Outcome = (error: Gauge.Refused?, stored: Gauge?)
+    typealias Outcome = (error: (any Error)?, stored: Gauge?)
 
     /// Updates gauge 1 to `record`'s `columns` twice: as a connection's first write (the collected way), and
     /// on another connection after a write of the same columns made the plan (that write goes to gauge 2).
@@ -194,12 +194,12 @@ final class RecordUpdateChangesTests: XCTestCase {
             let queue = try makeGauges()
             try queue.write { db in
                 if throughPlan { try Gauge(id: 2, level: 1, label: "two", ratio: 0.25).update(db, columns: columns) }
-                let writes = RecordWritePlans.of(db).writes
-                var refused: Gauge.Refused?
+                let writes = RecordConnectionCache.of(db).writes
+                var refused: (any Error)?
                 do {
                     try record.update(db, columns: columns)
-                    XCTAssertEqual(RecordWritePlans.of(db).writes - writes, throughPlan ? 1 : 0, "through the plan")
-                } catch let error as Gauge.Refused {
+                    XCTAssertEqual(RecordConnectionCache.of(db).writes - writes, throughPlan ? 1 : 0, "through the plan")
+                } catch {
                     refused = error
                 }
                 outcomes.append((refused, try Gauge.fetchOne(db, id: 1)))
@@ -208,27 +208,34 @@ final class RecordUpdateChangesTests: XCTestCase {
         return outcomes
     }
 
-    func testAPartialUpdateStopsEncodingAfterTheColumnsItWrites() throws {
-        // The code after "label", and the NaN after "level": not run, not converted, so neither refuses.
-        let after = Gauge(id: 1, level: 7, label: "refused after", ratio: .nan)
+    func testAPartialUpdateRunsTheWholeEncodeToAndConvertsEveryValue() throws {
+        // The code after "label" runs, though only "level" is written, and refuses: nothing is written.
+        let after = Gauge(id: 1, level: 7, label: "refused after", ratio: 0)
         for outcome in try updateBothWays(after, columns: ["level"]) {
-            XCTAssertNil(outcome.error)
-            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 7, label: "one", ratio: 0.5))
+            XCTAssertEqual(outcome.error as? Gauge.Refused, Gauge.Refused(label: "refused after"))
+            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 0, label: "one", ratio: 0.5))
         }
-        // The code between "level" and the next value runs.
         let before = Gauge(id: 1, level: 7, label: "refused before", ratio: 0)
         for outcome in try updateBothWays(before, columns: ["level"]) {
-            XCTAssertEqual(outcome.error, Gauge.Refused(label: "refused before"))
+            XCTAssertEqual(outcome.error as? Gauge.Refused, Gauge.Refused(label: "refused before"))
             XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 0, label: "one", ratio: 0.5))
         }
-        // Writing "label" too: the code after it runs, and refuses.
-        for outcome in try updateBothWays(after, columns: ["level", "label"]) {
-            XCTAssertEqual(outcome.error, Gauge.Refused(label: "refused after"))
-            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 0, label: "one", ratio: 0.5))
-        }
-        // The NaN after the columns written is not converted, so not refused.
+        // A NaN in a column the update does not write is refused, as a full update refuses it.
         let nan = Gauge(id: 1, level: 7, label: "uno", ratio: .nan)
         for outcome in try updateBothWays(nan, columns: ["level", "label"]) {
+            guard case .invalidValue(_, let context) = outcome.error as? EncodingError else {
+                XCTFail("expected EncodingError.invalidValue, got \(String(describing: outcome.error))")
+                continue
+            }
+            XCTAssertEqual(
+                context.debugDescription,
+                #"Cannot store Double NaN in column "ratio" of table "gauges": SQLite stores NaN as NULL"#)
+            XCTAssertEqual(context.codingPath.map(\.stringValue), ["ratio"])
+            XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 0, label: "one", ratio: 0.5))
+        }
+        // Without the NaN the same update writes the named columns only.
+        let uno = Gauge(id: 1, level: 7, label: "uno", ratio: 0.125)
+        for outcome in try updateBothWays(uno, columns: ["level", "label"]) {
             XCTAssertNil(outcome.error)
             XCTAssertEqual(outcome.stored, Gauge(id: 1, level: 7, label: "uno", ratio: 0.5))
         }
@@ -247,8 +254,90 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
-    /// A record that ignores the errors of its values, the stop among them, and goes on: each later value
-    /// throws the stop again, and the update writes what was encoded before the first.
+    struct Stamp: Record, Equatable {
+        var id: Int64?
+        var level: Int
+        var seen: Date
+        static let tableName = "stamps"
+    }
+
+    /// A date with no text form in a column the update does not write fails the update, as it fails a full
+    /// update: on the collected way and through the plan, before anything is written.
+    func testADateOutOfRangeInAnUnwrittenColumnFailsThePartialUpdate() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE stamps (id INTEGER PRIMARY KEY, level INTEGER NOT NULL, seen TEXT NOT NULL);
+                    INSERT INTO stamps VALUES (1, 0, '2020-01-01 00:00:00.000'), (2, 0, '2020-01-01 00:00:00.000');
+                    """)
+            let beyond = Date(timeIntervalSince1970: 1e12)
+            for round in 0..<2 {
+                XCTAssertThrowsError(
+                    try Stamp(id: 1, level: 5, seen: beyond).update(db, columns: ["level"]), "round \(round)"
+                ) { error in
+                    guard case .invalidValue(_, let context) = error as? EncodingError else {
+                        return XCTFail("expected EncodingError.invalidValue, got \(error)")
+                    }
+                    XCTAssertEqual(
+                        context.debugDescription,
+                        #"Cannot store 1000000000000.0 unix seconds in column "seen" of table "stamps" as text: "#
+                            + "outside the years 0000-9999 that the text holds")
+                }
+                // The next round goes through the plan this update makes.
+                try Stamp(id: 2, level: round + 1, seen: Date(timeIntervalSince1970: 0)).update(db, columns: ["level"])
+            }
+            XCTAssertEqual(
+                try db.fetchAll(Line.self, sql: "SELECT id || '|' || level || '|' || seen AS line FROM stamps ORDER BY id")
+                    .map(\.line),
+                ["1|0|2020-01-01 00:00:00.000", "2|2|2020-01-01 00:00:00.000"])
+        }
+    }
+
+    private struct Line: Decodable { var line: String }
+
+    /// Encodes "level" twice, the second time with 100 added.
+    struct Doubled: Record, Equatable {
+        var id: Int64?
+        var level: Int
+        var label: String
+        static let tableName = "doubled"
+        enum CodingKeys: String, CodingKey { case id, level, label }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(level, forKey: .level)
+            try container.encode(label, forKey: .label)
+            try container.encode(level + 100, forKey: .level)
+        }
+    }
+
+    /// A column the record encodes twice gets the value encoded last, from a full update and a partial one
+    /// alike, through the plan or not: the UPDATE names it twice, and SQLite keeps the rightmost assignment.
+    func testAColumnEncodedTwiceGetsTheLastValueFromFullAndPartialUpdates() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE doubled (id INTEGER PRIMARY KEY, level INTEGER NOT NULL, label TEXT NOT NULL);
+                    INSERT INTO doubled VALUES (1, 0, 'a'), (2, 0, 'b');
+                    """)
+            func stored() throws -> [String] {
+                try db.fetchAll(
+                    Line.self, sql: "SELECT id || '|' || level || '|' || label AS line FROM doubled ORDER BY id"
+                ).map(\.line)
+            }
+            for round in 1...2 {
+                try Doubled(id: 1, level: round, label: "full\(round)").update(db)
+                try Doubled(id: 2, level: round, label: "partial\(round)").update(db, columns: ["level"])
+                XCTAssertEqual(try stored(), ["1|\(round + 100)|full\(round)", "2|\(round + 100)|b"], "round \(round)")
+            }
+        }
+    }
+
+    /// A record that ignores the errors of its values and goes on, encoding "note" twice: a partial update
+    /// that does not write "note" leaves it alone.
     struct Counter: Record, Equatable {
         var id: Int64?
         var hits: Int
@@ -281,7 +370,7 @@ final class RecordUpdateChangesTests: XCTestCase {
         }
     }
 
-    func testPartialUpdatesOfRecordsThatCatchTheStopOrEncodeInAnotherOrder() throws {
+    func testPartialUpdatesOfRecordsThatIgnoreErrorsOrEncodeInAnotherOrder() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try db.execute(
@@ -291,16 +380,16 @@ final class RecordUpdateChangesTests: XCTestCase {
                     INSERT INTO counters VALUES (1, 0, 'kept');
                     INSERT INTO shelves VALUES (1, 0, 'attic');
                     """)
-            let writesBefore = RecordWritePlans.of(db).writes
+            let writesBefore = RecordConnectionCache.of(db).writes
             for hits in 1...3 { try Counter(id: 1, hits: hits, note: "stale").update(db, columns: ["hits"]) }
             XCTAssertEqual(try Counter.fetchOne(db, id: 1), Counter(id: 1, hits: 3, note: "kept"))
-            // "books" comes before the key: the encoding stops once the key is encoded too.
+            // "books" comes before the key, which the record encodes last.
             for books in 1...3 { try Shelf(id: 1, books: books, room: "stale").update(db, columns: ["books"]) }
             XCTAssertEqual(try Shelf.fetchOne(db, id: 1), Shelf(id: 1, books: 3, room: "attic"))
             for room in ["hall", "study"] { try Shelf(id: 1, books: 0, room: room).update(db, columns: ["room"]) }
             XCTAssertEqual(try Shelf.fetchOne(db, id: 1), Shelf(id: 1, books: 3, room: "study"))
             // After each type's first write of a set of columns, the others went through the plans.
-            XCTAssertEqual(RecordWritePlans.of(db).writes - writesBefore, 5)
+            XCTAssertEqual(RecordConnectionCache.of(db).writes - writesBefore, 5)
         }
     }
 
@@ -345,7 +434,7 @@ final class RecordUpdateChangesTests: XCTestCase {
                         try changed.changedColumns(from: original, db: db), expected, "\(name), round \(round)")
                 }
             }
-            XCTAssertNotNil(RecordWritePlans.of(db).comparison(ObjectIdentifier(Note.self)))
+            XCTAssertNotNil(RecordConnectionCache.of(db).comparisons[ObjectIdentifier(Note.self)])
             original.score = 0
             var zero = original
             zero.score = -0.0

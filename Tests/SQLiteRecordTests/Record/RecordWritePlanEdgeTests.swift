@@ -41,7 +41,7 @@ final class RecordWritePlanEdgeTests: XCTestCase {
     }
 
     private func plan(_ kind: RecordWritePlan.Kind, in db: Database) -> RecordWritePlan? {
-        RecordWritePlans.of(db)[RecordWritePlans.Key(type: ObjectIdentifier(Reading.self), kind: kind)]
+        RecordConnectionCache.of(db).writePlan(for: ObjectIdentifier(Reading.self), kind)
     }
 
     func testAValueWhoseErrorEncodeToCaughtIsLeftOutNotTakenFromTheRecordBefore() throws {
@@ -152,7 +152,7 @@ final class RecordWritePlanEdgeTests: XCTestCase {
         var large = Blob(payload: Data(repeating: 7, count: 10_000_000))
         try large.insert(db)
         XCTAssertNotNil(
-            RecordWritePlans.of(db)[RecordWritePlans.Key(type: ObjectIdentifier(Blob.self), kind: .insertWithoutID)])
+            RecordConnectionCache.of(db).writePlan(for: ObjectIdentifier(Blob.self), .insertWithoutID))
         // The database itself is in memory too: what letting go of the plans frees is what they held.
         let withPlans = sqlite3_memory_used()
         db.recordCache = nil

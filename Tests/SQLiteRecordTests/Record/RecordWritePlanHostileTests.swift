@@ -81,10 +81,10 @@ final class RecordWritePlanHostileTests: XCTestCase {
         XCTAssertEqual(planned.rows, collected.rows, "rows: plan path vs collected way", file: file, line: line)
         XCTAssertEqual(planned.raw, collected.raw, "raw rows: plan path vs collected way", file: file, line: line)
         if let db = Optional(planned.db) {
-            let plans = RecordWritePlans.of(db)
+            let plans = RecordConnectionCache.of(db)
             let kinds: [RecordWritePlan.Kind] = [.insertWithID, .insertWithoutID, .update]
             XCTAssertTrue(
-                kinds.contains { plans[RecordWritePlans.Key(type: ObjectIdentifier(R.self), kind: $0)] != nil },
+                kinds.contains { plans.writePlan(for: ObjectIdentifier(R.self), $0) != nil },
                 "the planned database made a plan (else the test did not exercise it)", file: file, line: line)
             XCTAssertGreaterThan(
                 plans.writes, 0, "a record was written through a plan (else the test did not exercise it)",
@@ -94,7 +94,7 @@ final class RecordWritePlanHostileTests: XCTestCase {
     }
 
     private func plan<R: Record>(_ type: R.Type, _ kind: RecordWritePlan.Kind, in db: Database) -> RecordWritePlan? {
-        RecordWritePlans.of(db)[RecordWritePlans.Key(type: ObjectIdentifier(type), kind: kind)]
+        RecordConnectionCache.of(db).writePlan(for: ObjectIdentifier(type), kind)
     }
 
     // MARK: - encode(to:) that varies between records
@@ -352,7 +352,7 @@ final class RecordWritePlanHostileTests: XCTestCase {
     }
 
     /// Once a defect, now fixed: on the plan path a DatabaseError's `arguments` come from encoding the record a
-    /// second time (RecordWritePlan.swift, collectedArguments), not from the values bound. A record whose
+    /// second time (Record+Write.swift, collectedArguments), not from the values bound. A record whose
     /// `encode(to:)` is not a pure function reports arguments that were never bound, and its
     /// `encode(to:)` runs twice for one failing write.
     func testAConstraintErrorReportsTheValuesActuallyBound() throws {
@@ -392,8 +392,8 @@ final class RecordWritePlanHostileTests: XCTestCase {
     }
 
     /// Once a defect, now fixed: a DatabaseError that the record's own `encode(to:)` throws (it looked something
-    /// up, say) is rethrown by the plan path with its `arguments` replaced (RecordWritePlan.swift: the
-    /// `catch let error as DatabaseError` around `plan.encoder.encode(self)`), where the collected way
+    /// up, say) is rethrown by the plan path with its `arguments` replaced (Record+Write.swift: the
+    /// `catch let error as DatabaseError` around `encoder.encode(self)`), where the collected way
     /// passes it on unchanged.
     func testADatabaseErrorFromEncodeToPassesThroughUnchanged() throws {
         try assertPlanMatchesCollected(
@@ -758,8 +758,9 @@ final class RecordWritePlanHostileTests: XCTestCase {
         static var tableName: String { switchTable }
     }
 
-    /// Once a defect, now fixed (pre-existing, RecordSQLCache.swift): the plan is dropped when `tableName` changes, but the
-    /// collected way that then runs takes its SQL from RecordSQLCache, keyed by type and columns, not table: the first
+    /// Once a defect, now fixed: the plan is dropped when `tableName` changes, but the collected way that then
+    /// runs took its SQL from a cache keyed by type and columns, not table (now ``RecordConnectionCache/sql(_:_:table:primaryKey:columns:build:)``
+    /// compares the table too): the first
     /// record after the change goes to the old table, the ones after it (through the new plan) to the new.
     func testAComputedTableNameThatChangesSendsEveryRecordToTheCurrentTable() throws {
         let db = try Database()

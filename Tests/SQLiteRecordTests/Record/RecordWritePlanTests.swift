@@ -52,7 +52,7 @@ final class RecordWritePlanTests: XCTestCase {
     }
 
     private func plan(_ kind: RecordWritePlan.Kind, in db: Database) -> RecordWritePlan? {
-        RecordWritePlans.of(db)[RecordWritePlans.Key(type: ObjectIdentifier(Item.self), kind: kind)]
+        RecordConnectionCache.of(db).writePlan(for: ObjectIdentifier(Item.self), kind)
     }
 
     func testRecordsAfterTheFirstStoreExactlyWhatTheFirstStored() throws {
@@ -69,7 +69,7 @@ final class RecordWritePlanTests: XCTestCase {
         try fourth.insert(db)
         XCTAssertNotNil(plan(.insertWithID, in: db))
         // The second and the fourth went through a plan (the first and third made one each).
-        XCTAssertEqual(RecordWritePlans.of(db).writes, 2)
+        XCTAssertEqual(RecordConnectionCache.of(db).writes, 2)
 
         XCTAssertEqual([first.id, second.id, third.id, fourth.id], [1, 2, 10, 11])
         let expected =
@@ -96,7 +96,7 @@ final class RecordWritePlanTests: XCTestCase {
         second.count = 3
         second.isActive = false
         try second.update(db)
-        XCTAssertEqual(RecordWritePlans.of(db).writes, 2, "the second insert and the second update")
+        XCTAssertEqual(RecordConnectionCache.of(db).writes, 2, "the second insert and the second update")
         XCTAssertEqual(try Item.fetch(db), [first, second])
 
         var missing = second

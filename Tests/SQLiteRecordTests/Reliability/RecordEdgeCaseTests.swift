@@ -104,7 +104,7 @@ final class LookupPlanEdgeTests: XCTestCase {
             XCTAssertEqual(try Tag.fetchOne(db, id: "x"), Tag(id: "x", label: "first"))
             XCTAssertEqual(try TagLabel.fetchOne(db, id: "y"), TagLabel(id: "y"))
         }
-        let plans = RecordWritePlans.of(db).lookupPlans
+        let plans = RecordConnectionCache.of(db).lookupPlans
         XCTAssertEqual(plans.count, 2)
         XCTAssertFalse(plans[ObjectIdentifier(Tag.self)] === plans[ObjectIdentifier(TagLabel.self)])
     }
