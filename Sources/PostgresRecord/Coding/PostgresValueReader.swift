@@ -10,6 +10,7 @@ enum PostgresValueReader {
     ) throws -> T {
         let reader = Context(cell: cell, column: column, codingPath: codingPath, type: "\(T.self)")
         if case .null = cell {
+            if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
             throw DecodingError.valueNotFound(
                 T.self,
                 DecodingError.Context(
@@ -265,6 +266,15 @@ enum PostgresValueReader {
             }
         }
     }
+}
+
+/// Optional, whose nil a generic reader makes for NULL when it is asked for `T?` itself.
+protocol NilValue {
+    static var nilValue: Self { get }
+}
+
+extension Optional: NilValue {
+    static var nilValue: Self { nil }
 }
 
 /// A decoder over one column's value, for types that decode through a single-value container (enums with a
