@@ -3,7 +3,7 @@
 ///
 /// Every statement a record operation runs is built once, by ``RecordSQL``'s builders, which take a dialect
 /// for what differs: parameters (`?` against `$1`, `$2`...), the declaration of a rowid/identity key, the
-/// declared type of each column, and case-insensitive matching (`LIKE` against `ILIKE`). Identifiers are
+/// declared type of each column. Identifiers are
 /// quoted the same way in both (`"name"`, see ``SQLIdentifier``), and `ON CONFLICT (...) DO UPDATE SET ... =
 /// excluded....` and `RETURNING` are spelled the same way too.
 package enum SQLDialect: Sendable, Hashable {
@@ -39,15 +39,6 @@ package enum SQLDialect: Sendable, Hashable {
 
     /// True when the dialect has SQLite's `WITHOUT ROWID` tables.
     package var hasWithoutRowIDTables: Bool { self == .sqlite }
-
-    /// The operator of a case-insensitive pattern match: SQLite's `LIKE` is ASCII case-insensitive,
-    /// PostgreSQL's `LIKE` is case-sensitive and `ILIKE` is not.
-    package var caseInsensitiveLike: String {
-        switch self {
-        case .sqlite: return "LIKE"
-        case .postgres: return "ILIKE"
-        }
-    }
 
     /// The declared type of `column` as the record encoder stores it: SQLite's storage classes (see
     /// `RecordColumn.declaredType(encoder:)`), or PostgreSQL's types from the value table: `Int64`/`Int`
