@@ -8,7 +8,7 @@ public enum IsolationLevel: String, Sendable, CaseIterable {
     /// with a concurrent commit fails with SQLSTATE 40001.
     case repeatableRead = "REPEATABLE READ"
     /// As if transactions ran one after another; one that cannot be ordered so fails with SQLSTATE 40001
-    /// and should be retried (``PostgresPool/write(isolation:retryingSerializationFailures:_:)-4w5tu``).
+    /// and should be retried (`PostgresPool.write(isolation:retryingSerializationFailures:_:)`).
     case serializable = "SERIALIZABLE"
 }
 
@@ -40,7 +40,7 @@ extension PostgresConnection {
         var begin = "BEGIN"
         if let isolation { begin += " ISOLATION LEVEL " + isolation.rawValue }
         if readOnly { begin += " READ ONLY" }
-        try execute(begin)
+        try executeControl(begin)
         let value: T
         do {
             value = try body()
@@ -62,29 +62,29 @@ extension PostgresConnection {
                     ? "the transaction body ended the library's transaction itself (COMMIT or ROLLBACK)"
                     : "the connection was lost before the transaction committed; nothing was committed")
         }
-        try execute(readOnly ? "ROLLBACK" : "COMMIT")
+        try executeControl(readOnly ? "ROLLBACK" : "COMMIT")
         return value
     }
 
     private func rollBack() {
         guard isConnected, transactionStatus != .idle else { return }
         // The body's error is the one that matters; a failing ROLLBACK means the session is gone.
-        try? execute("ROLLBACK")
+        try? executeControl("ROLLBACK")
     }
 
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         let name = "postgresrecord_savepoint_\(savepointDepth)"
-        try execute("SAVEPOINT " + name)
+        try executeControl("SAVEPOINT " + name)
         do {
             let value = try body()
-            try execute("RELEASE SAVEPOINT " + name)
+            try executeControl("RELEASE SAVEPOINT " + name)
             return value
         } catch {
             if isConnected {
-                try? execute("ROLLBACK TO SAVEPOINT " + name)
-                try? execute("RELEASE SAVEPOINT " + name)
+                try? executeControl("ROLLBACK TO SAVEPOINT " + name)
+                try? executeControl("RELEASE SAVEPOINT " + name)
             }
             throw error
         }

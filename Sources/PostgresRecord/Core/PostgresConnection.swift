@@ -26,6 +26,9 @@ public final class PostgresConnection {
     var tableColumnsCache: [String: [String]] = [:]
     /// How many savepoints deep the library's transactions are.
     var savepointDepth = 0
+    /// Batches sent so far, so that each pipelined statement has a name of its own even when an earlier
+    /// batch failed before releasing its name.
+    private var pipelineCount = 0
 
     private struct PreparedKey: Hashable {
         let sql: String
@@ -96,7 +99,13 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` with the SQLSTATE and the SQL; of kind `.connectionLost` when the
     ///   connection is gone.
     public func execute(_ sql: String) throws {
+        // The SQL may change tables: the columns read for where: checks are read again.
         tableColumnsCache.removeAll()
+        _ = try check(PQexec(handle, sql), sql: sql)
+    }
+
+    /// Transaction control (`BEGIN`, `COMMIT`, `SAVEPOINT`...), which changes no table.
+    func executeControl(_ sql: String) throws {
         _ = try check(PQexec(handle, sql), sql: sql)
     }
 
@@ -152,7 +161,8 @@ public final class PostgresConnection {
     func runPipelined(_ sql: String, _ argumentLists: [[PostgresValue]]) throws -> [PostgresResult] {
         guard let first = argumentLists.first else { return [] }
         let types = first.map { $0.isNull ? 0 : $0.typeOID }
-        let name = "postgresrecord_pipeline_\(preparedNames.count + 1)"
+        pipelineCount += 1
+        let name = "postgresrecord_pipeline_\(pipelineCount)"
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: sql)
         }
@@ -186,7 +196,7 @@ public final class PostgresConnection {
                 firstError = result.error(sql: sql, connectionLost: !isConnected)
             }
         }
-        _ = PQgetResult(handle)
+        if let trailing = PQgetResult(handle) { _ = PostgresResult(trailing) }
         if let firstError { throw firstError }
         // The statement's name is released for the next batch.
         _ = try? check(PQexec(handle, "DEALLOCATE " + name), sql: "DEALLOCATE " + name)

@@ -84,7 +84,7 @@ public final class PostgresPool: @unchecked Sendable {
         try await withConnection(body)
     }
 
-    /// The synchronous twin of ``write(isolation:retryingSerializationFailures:_:)-4w5tu``: blocks the
+    /// The synchronous twin of `write(isolation:retryingSerializationFailures:_:)`: blocks the
     /// calling thread, and runs `body` on it.
     @discardableResult
     public func write<T>(
@@ -98,7 +98,7 @@ public final class PostgresPool: @unchecked Sendable {
         }
     }
 
-    /// The synchronous twin of ``read(isolation:_:)-8g6sn``.
+    /// The synchronous twin of `read(isolation:_:)`.
     @discardableResult
     public func read<T>(isolation: IsolationLevel? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnectionSynchronously { connection in
@@ -106,7 +106,7 @@ public final class PostgresPool: @unchecked Sendable {
         }
     }
 
-    /// The synchronous twin of ``writeWithoutTransaction(_:)-1kv5e``.
+    /// The synchronous twin of `writeWithoutTransaction(_:)`.
     @discardableResult
     public func writeWithoutTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnectionSynchronously(body)
