@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "countries-cities", targets: ["CountriesCities"]),
         .executable(name: "notes", targets: ["Notes"]),
         .executable(name: "sqlite-record-bench", targets: ["SQLiteRecordBench"]),
+        .executable(name: "sqlite-record-gen", targets: ["SQLiteRecordGenCommand"]),
     ],
     // PostgreSQL needs libpq's headers (Debian libpq-dev), so it is opt-in: `swift test --traits PostgreSQL`.
     // Without the trait the PostgresRecord targets compile to empty modules and nothing asks for libpq, so
@@ -41,6 +42,10 @@ let package = Package(
                 .target(name: "CPostgresRecord", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
+        // Record types from an existing database: the schema reading and type choices, which the tests call.
+        .target(name: "SQLiteRecordGen", dependencies: ["SQLiteRecord"]),
+        // `sqlite-record-gen FILE [--tables a,b] [--output Models.swift]`: the command over SQLiteRecordGen.
+        .executableTarget(name: "SQLiteRecordGenCommand", dependencies: ["SQLiteRecordGen"]),
         .executableTarget(
             name: "CountriesCities",
             dependencies: ["SQLiteRecord"],
@@ -77,6 +82,9 @@ let package = Package(
             exclude: ["NotesList.plist"]
         ),
         .testTarget(name: "NotesTests", dependencies: ["Notes", "SQLiteRecord"]),
+        // Generates types from sample databases (GeoNames from the CountriesCities import) and compiles them.
+        .testTarget(
+            name: "SQLiteRecordGenTests", dependencies: ["SQLiteRecordGen", "SQLiteRecord", "CountriesCities"]),
         // Checks that the benchmark's two sides agree on a small input; timings are not asserted.
         .testTarget(name: "BenchmarkTests", dependencies: ["SQLiteRecordBench", "SQLiteRecord"]),
     ],

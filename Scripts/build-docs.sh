@@ -42,6 +42,9 @@ if [ ! -f "$symbol_graphs/SQLiteRecord.symbols.json" ]; then
     build_symbol_graphs
 fi
 
+# Overloads (the where: forms for SQLiteValueConvertible and Encodable values, the column-name forms for
+# strings, coding keys and Columns) are shown as one group, so that a link to the shared name resolves to the
+# group rather than being ambiguous.
 $docc convert Sources/SQLiteRecord/SQLiteRecord.docc \
     --additional-symbol-graph-dir "$symbol_graphs" \
     --fallback-display-name SQLiteRecord \
@@ -49,7 +52,8 @@ $docc convert Sources/SQLiteRecord/SQLiteRecord.docc \
     --output-path "$output" \
     --transform-for-static-hosting \
     --hosting-base-path SQLiteRecord \
-    --warnings-as-errors
+    --warnings-as-errors \
+    --enable-experimental-overloaded-symbol-presentation
 
 # Every public symbol declared in Sources/ has a doc comment of its own. Symbols with no source location are
 # the compiler's (synthesized hashValue, members a standard-library protocol supplies); members that implement

@@ -2,8 +2,9 @@ import Foundation
 import SQLiteRecord
 
 /// W10: an FTS5 index over every city name, built through the library, then the same 1,000 words searched
-/// through it (`search(_:)`, ranked by bm25) and through `LIKE '%word%'` (a request's `contains`), each
-/// asking for 10 cities. Run only when named; it reports both times, the index's build time and its size.
+/// through it (`search(_:)`, ranked by bm25), through `LIKE '%word%'` (a request's `contains`, ASCII case
+/// folding) and through `caseInsensitiveContains` (Unicode case folding of each name), each asking for 10
+/// cities. Run only when named; it reports both times, the index's build time and its size.
 enum FullTextSearchWorkload {
     static let name = "W10"
     /// The number of searches each side runs.
@@ -19,27 +20,33 @@ enum FullTextSearchWorkload {
         var indexBytes: Int64 = 0
         var ftsSeconds: [Double] = []
         var likeSeconds: [Double] = []
+        var foldedSeconds: [Double] = []
         /// Cities found over all searches, per side (the same for every repetition).
         var ftsFound = 0
         var likeFound = 0
+        var foldedFound = 0
 
         var table: String {
             let fts = median(ftsSeconds)
             let like = median(likeSeconds)
+            let folded = median(foldedSeconds)
             return """
                 W10 full-text search: \(searches) words, \(pageSize) cities each
                   index over every name: built in \(String(format: "%.3f", median(buildSeconds))) s, \
                 \(String(format: "%.1f", Double(indexBytes) / 1_048_576)) MB on disk
                   search(_:) through the index  median \(String(format: "%.4f", fts)) s  (\(ftsFound) cities)
                   LIKE '%word%'                 median \(String(format: "%.4f", like)) s  (\(likeFound) cities)
-                  LIKE / index: \(String(format: "%.1f", fts > 0 ? like / fts : 0))x
+                  caseInsensitiveContains       median \(String(format: "%.4f", folded)) s  (\(foldedFound) cities)
+                  LIKE / index: \(String(format: "%.1f", fts > 0 ? like / fts : 0))x, \
+                caseInsensitiveContains / LIKE: \(String(format: "%.2f", like > 0 ? folded / like : 0))x
                 """
         }
 
         var json: String {
             "{\"workload\":\"W10\",\"build_s\":\(median(buildSeconds)),\"index_bytes\":\(indexBytes),"
                 + "\"fts_s\":\(median(ftsSeconds)),\"like_s\":\(median(likeSeconds)),"
-                + "\"fts_found\":\(ftsFound),\"like_found\":\(likeFound)}"
+                + "\"folded_s\":\(median(foldedSeconds)),"
+                + "\"fts_found\":\(ftsFound),\"like_found\":\(likeFound),\"folded_found\":\(foldedFound)}"
         }
     }
 
@@ -87,7 +94,18 @@ enum FullTextSearchWorkload {
                     }
                 }
             }
+            let (foldedFound, folded) = try MonotonicClock.measure {
+                try queue.read { db in
+                    try words.reduce(0) {
+                        $0
+                            + (try SearchCity.filter(Column("name").caseInsensitiveContains($1)).limit(pageSize)
+                                .fetch(db).count)
+                    }
+                }
+            }
             summary.ftsSeconds.append(fts)
+            summary.foldedSeconds.append(folded)
+            summary.foldedFound = foldedFound
             summary.likeSeconds.append(like)
             summary.ftsFound = ftsFound
             summary.likeFound = likeFound

@@ -285,6 +285,24 @@ struct Visit: Record {
 
 import XCTest
 
+// ExistingDatabases.md
+
+struct Airport: Record, Equatable, Sendable {
+    var id: Int64?
+    var iataCode: String
+    var name: String
+    // note: opened_at: every sampled TEXT value parses as a date (1974-03-08).
+    var openedAt: Date?
+
+    static let tableName = "airports"
+
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case iataCode = "iata_code"
+        case openedAt = "opened_at"
+    }
+}
+
 // The SQL the Queries article shows beside each request is checked against what the request compiles to.
 @testable import SQLiteRecord
 
@@ -543,6 +561,29 @@ final class DocCArticleSnippetTests: XCTestCase {
         var ada = Person(first: "Ada", last: "Lovelace", fullName: nil)
         try ada.save(db)
         XCTAssertEqual(try Person.fetchOne(db, id: 1)?.fullName, "Ada Lovelace")
+    }
+
+    /// Concurrency.md, "Every connection set up alike".
+    func testTheConcurrencyArticlesSetupRuns() throws {
+        let path = try makeLibraryFile()
+        try DatabasePool(path: path).write { db in
+            var author = Author(name: "Frances Burney")
+            try author.save(db)
+        }
+
+        var setUp = Database.Options()
+        setUp.prepareDatabase { db in
+            try db.createFunction("initials", argumentCount: 1, isDeterministic: true) { arguments in
+                guard case .text(let name) = arguments[0] else { return nil }
+                return String(name.split(separator: " ").compactMap(\.first))
+            }
+        }
+        let library = try DatabasePool(path: path, options: setUp)
+        let initials = try library.read { db in
+            try db.fetchAll(String.self, sql: "SELECT initials(name) FROM authors ORDER BY name")
+        }
+
+        XCTAssertEqual(initials, ["FB"])
     }
 
     /// A library file with two books, for the pool's sections of Concurrency.md.
@@ -952,6 +993,44 @@ final class DocCArticleSnippetTests: XCTestCase {
                 + #""portraits" ON "portraits"."author_id" = "authors"."id""#)
     }
 
+    /// ExistingDatabases.md: a table an earlier version made (`code`, not unique), checked and migrated.
+    func testTheExistingDatabasesArticleRuns() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE airports (id INTEGER PRIMARY KEY, code TEXT NOT NULL, name TEXT NOT NULL, opened_at TEXT);
+                    INSERT INTO airports VALUES (1, 'CDG', 'Paris-Charles de Gaulle', '1974-03-08'), (2, 'NRT', 'Narita', NULL);
+                    """)
+        }
+        do {
+            try queue.read { db in
+                try Airport.validateSchema(in: db)
+            }
+            XCTFail("the table has no iata_code column yet")
+        } catch let error as SchemaValidationError {
+            XCTAssertEqual(
+                error.mismatches, [.missingColumn("iata_code", key: "iata_code", valueType: "String", isOptional: false)])
+        }
+        let options = SchemaChangeOptions(renamedColumns: ["code": "iata_code"], uniqueKeys: [["iata_code"]])
+        let plan = try queue.read { db in try Airport.schemaChanges(in: db, options: options) }
+        print(plan)  // the changes, what would be refused, and the SQL
+        var migrator = DatabaseMigrator()
+        migrator.registerSchemaChanges("2 airports: iata_code", for: Airport.self, options: options)
+        try migrator.migrate(queue)
+        XCTAssertEqual(
+            plan.sql,
+            """
+            ALTER TABLE "airports" RENAME COLUMN "code" TO "iata_code";
+            CREATE UNIQUE INDEX "airports_iata_code_unique" ON "airports" ("iata_code");
+            """)
+        try queue.read { db in
+            try Airport.validateSchema(in: db)
+            XCTAssertEqual(try Airport.fetch(db).map(\.iataCode), ["CDG", "NRT"])
+            XCTAssertEqual(try Airport.fetchOne(db, id: 1)?.openedAt, Date(timeIntervalSince1970: 131_932_800))
+        }
+    }
+
     func testTheArticlesShowThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -975,7 +1054,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 40, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 44, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

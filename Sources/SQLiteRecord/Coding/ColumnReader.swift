@@ -19,7 +19,7 @@ struct ColumnReader {
     /// inside ``RowDecodingContext/decodeRow(_:)``, which holds the context. ``ColumnValueDecoder``, which
     /// the type's own code may keep, holds the context strongly and reads through its reader only while the
     /// row it was made for is current.
-    let state: UnsafeMutablePointer<RowDecodingState>
+    let state: RowDecodingState
     /// Where the coding key that asked for this column sits in the column lookup's ``KeyTrail``, which keeps
     /// its name; nil for a single-column row decoded as one value. Rows decode at the top of a coding path,
     /// so the key alone is the path. A position rather than the key's string: making that string for every
@@ -34,11 +34,11 @@ struct ColumnReader {
     /// The column's storage class in the current row, read once.
     let storage: Int32
 
-    init(index: Int32, state: UnsafeMutablePointer<RowDecodingState>, keyPosition: Int?) {
+    init(index: Int32, state: RowDecodingState, keyPosition: Int?) {
         self.index = index
         self.state = state
         self.storedKeyPosition = keyPosition ?? Self.noKeyPosition
-        column = StatementColumn(state.pointee.row, at: index)
+        column = StatementColumn(state.row, at: index)
         storage = column.storageClass
     }
 
@@ -55,13 +55,13 @@ struct ColumnReader {
             let names = context.columnNames
             return [ColumnCodingKey(stringValue: names.indices.contains(Int(index)) ? names[Int(index)] : "")]
         }
-        guard let key = state.pointee.trail.pointee.key(atPosition: keyPosition) else { return [] }
+        guard let key = state.trail.key(atPosition: keyPosition) else { return [] }
         return [ColumnCodingKey(stringValue: key)]
     }
 
-    var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
+    var context: RowDecodingContext { state.context }
     /// The current row, by handle: reading a column retains nothing.
-    var row: StatementRow { state.pointee.row }
+    var row: StatementRow { state.row }
     var isNull: Bool { storage == SQLITE_NULL }
 
     // MARK: Errors
@@ -90,6 +90,15 @@ struct ColumnReader {
         return DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: text))
     }
 
+    /// The decoding error for a value the value table refused as `type`.
+    private func decodingError(_ failure: SQLiteConversionFailure, _ type: Any.Type) -> DecodingError {
+        switch failure.kind {
+        case .null: return valueNotFound(type)
+        case .mismatch: return mismatch(type, failure.reason)
+        case .corrupted: return corrupted(type, failure.reason ?? "")
+        }
+    }
+
     /// Throws `valueNotFound` for NULL: every typed read below starts here.
     private func checkNotNull(_ type: Any.Type) throws {
         if isNull { throw valueNotFound(type) }
@@ -110,8 +119,8 @@ struct ColumnReader {
     /// ``integer(_:)``'s common case, read from the column alone: an INTEGER in range; nil for the rest.
     ///
     /// The common cases are functions of the column and its storage class, not of a reader, so that the keyed
-    /// container reads them without making one: a reader is a struct of six words, which the container
-    /// would otherwise write to memory for every column before it knows whether the conversions need it.
+    /// container reads them without making one: it would otherwise write the reader to memory for every
+    /// column before it knows whether the conversions need it.
     @inline(__always)
     static func commonInteger<T: FixedWidthInteger>(_ type: T.Type, _ column: StatementColumn, _ storage: Int32) -> T? {
         storage == SQLITE_INTEGER ? T(exactly: column.int64) : nil
@@ -120,20 +129,8 @@ struct ColumnReader {
     /// ``integer(_:)`` for every case but an INTEGER in range: REAL, out of range, NULL, TEXT, BLOB.
     @inline(never)
     private func convertedInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        switch storage {
-        case SQLITE_INTEGER:
-            guard let value = T(exactly: column.int64) else { throw corrupted(type, "out of range") }
-            return value
-        case SQLITE_FLOAT:
-            let real = column.double
-            guard real.isFinite, real.rounded(.towardZero) == real else {
-                throw corrupted(type, "which is not a whole number")
-            }
-            guard let value = T(exactly: real) else { throw corrupted(type, "out of range") }
-            return value
-        default:
-            try checkNotNull(type)
-            throw mismatch(type)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.integer(type, from: column) } catch {
+            throw decodingError(error, type)
         }
     }
 
@@ -152,38 +149,15 @@ struct ColumnReader {
 
     @inline(never)
     private func convertedDouble() throws -> Double {
-        switch storage {
-        case SQLITE_FLOAT: return column.double
-        case SQLITE_INTEGER:
-            // Beyond 2^53 not every integer has a Double: 2^53 + 1 would read as 2^53.
-            guard let value = Double(exactly: column.int64) else {
-                throw corrupted(Double.self, "which a Double cannot hold exactly")
-            }
-            return value
-        default:
-            try checkNotNull(Double.self)
-            throw mismatch(Double.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.double(from: column) } catch {
+            throw decodingError(error, Double.self)
         }
     }
 
     /// REAL within Float's range, rounded as Float does, or an INTEGER a Float holds exactly.
     func float() throws -> Float {
-        switch storage {
-        case SQLITE_FLOAT:
-            // As JSONDecoder: a finite number beyond Float's range is an error, not infinity.
-            guard let value = Float(fromREAL: column.double) else {
-                throw corrupted(Float.self, "beyond Float's range")
-            }
-            return value
-        // Straight from the integer, exactly: through a Double first, 2^60 + 2^36 + 1 would round twice.
-        case SQLITE_INTEGER:
-            guard let value = Float(exactly: column.int64) else {
-                throw corrupted(Float.self, "which a Float cannot hold exactly")
-            }
-            return value
-        default:
-            try checkNotNull(Float.self)
-            throw mismatch(Float.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.float(from: column) } catch {
+            throw decodingError(error, Float.self)
         }
     }
 
@@ -208,28 +182,8 @@ struct ColumnReader {
 
     @inline(never)
     private func convertedBool() throws -> Bool {
-        switch storage {
-        case SQLITE_INTEGER:
-            switch column.int64 {
-            case 0: return false
-            case 1: return true
-            default: throw corrupted(Bool.self, "which is neither 0 nor 1")
-            }
-        case SQLITE_FLOAT:
-            switch column.double {
-            case 0: return false
-            case 1: return true
-            default: throw corrupted(Bool.self, "which is neither 0 nor 1")
-            }
-        case SQLITE_TEXT:
-            // The words are Core's (Bool's SQLiteValueReadable conformance), shared with Row's typed reads.
-            guard let value = Bool(sqliteValue: .text(row.string(at: index))) else {
-                throw corrupted(Bool.self, "which is not one of 0, 1, true, false, t, f, yes, no, y, n")
-            }
-            return value
-        default:
-            try checkNotNull(Bool.self)
-            throw mismatch(Bool.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.bool(from: column) } catch {
+            throw decodingError(error, Bool.self)
         }
     }
 
@@ -250,28 +204,15 @@ struct ColumnReader {
 
     @inline(never)
     private func convertedString() throws -> String {
-        switch storage {
-        case SQLITE_TEXT:
-            // Replacing invalid bytes with U+FFFD would be a silent change that a save then writes back.
-            guard let text = column.validatedString else {
-                throw corrupted(String.self, "which is not valid UTF-8")
-            }
-            return text
-        case SQLITE_INTEGER: return String(column.int64)
-        case SQLITE_FLOAT: return String(column.double)
-        default:
-            try checkNotNull(String.self)
-            throw mismatch(String.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.string(from: column) } catch {
+            throw decodingError(error, String.self)
         }
     }
 
     /// BLOB, or TEXT as its UTF-8 bytes.
     func data() throws -> Data {
-        switch storage {
-        case SQLITE_BLOB, SQLITE_TEXT: return column.data
-        default:
-            try checkNotNull(Data.self)
-            throw mismatch(Data.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.data(from: column) } catch {
+            throw decodingError(error, Data.self)
         }
     }
 
@@ -284,7 +225,7 @@ struct ColumnReader {
     @inline(__always)
     func date() throws -> Date {
         // Asked of the state first: switching over the strategy itself copies its payloads, per date.
-        if state.pointee.readsDatesAutomatically, let date = Self.commonDate(column, storage) { return date }
+        if state.readsDatesAutomatically, let date = Self.commonDate(column, storage) { return date }
         return try dateByStrategy()
     }
 
@@ -298,7 +239,7 @@ struct ColumnReader {
     @inline(never)
     private func dateByStrategy() throws -> Date {
         try checkNotNull(Date.self)
-        if state.pointee.readsDatesAutomatically { return try automaticDate() }
+        if state.readsDatesAutomatically { return try automaticDate() }
         switch context.decoder.dateDecodingStrategy {
         case .automatic:
             return try automaticDate()
@@ -328,105 +269,39 @@ struct ColumnReader {
 
     /// ``RowDecoder/DateDecodingStrategy/automatic``: TEXT SQLite's date functions read, or unix seconds.
     private func automaticDate() throws -> Date {
-        switch storage {
-        case SQLITE_TEXT:
-            if let date = column.withUTF8(SQLiteDateFormat.date(fromUTF8:)) { return date }
-            throw corrupted(
-                Date.self, "which is not a date text SQLite reads (YYYY-MM-DD[ HH:MM[:SS[.SSS]]][Z|±HH:MM|±HHMM|±HH])")
-        case SQLITE_INTEGER, SQLITE_FLOAT:
-            return try unixDate(divisor: 1)
-        default:
-            throw mismatch(Date.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.date(from: column) } catch {
+            throw decodingError(error, Date.self)
         }
     }
 
     /// INTEGER or REAL seconds (or milliseconds, with `divisor` 1000) since 1970.
     private func unixDate(divisor: Double) throws -> Date {
-        guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else {
-            throw mismatch(Date.self, "where a number of \(divisor == 1 ? "seconds" : "milliseconds") was expected")
+        do throws(SQLiteConversionFailure) {
+            return try SQLiteValueTable.unixDate(from: column, divisor: divisor)
+        } catch {
+            throw decodingError(error, Date.self)
         }
-        let value = column.double
-        guard value.isFinite else { throw corrupted(Date.self, "which is not a finite number") }
-        return Date(timeIntervalSince1970: value / divisor)
     }
 
     /// TEXT with or without hyphens or braces, in any case, or a 16-byte BLOB.
     func uuid() throws -> UUID {
-        // The parsing rules live once, in Core's SQLiteValueReadable conformance; a UUID is no hot path.
-        switch storage {
-        case SQLITE_TEXT, SQLITE_BLOB:
-            if let uuid = UUID(sqliteValue: row.value(at: index)) { return uuid }
-            throw corrupted(UUID.self, storage == SQLITE_BLOB ? "which is not 16 bytes" : "which is not a UUID")
-        default:
-            try checkNotNull(UUID.self)
-            throw mismatch(UUID.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.uuid(from: column) } catch {
+            throw decodingError(error, UUID.self)
         }
     }
 
     /// TEXT holding an absolute or relative URL.
     func url() throws -> URL {
-        switch storage {
-        case SQLITE_TEXT:
-            // URL(string:) would percent-encode the U+FFFD that replaced each invalid byte: a silent change.
-            guard let text = column.validatedString else {
-                throw corrupted(URL.self, "which is not valid UTF-8")
-            }
-            guard let url = URL(string: text) else { throw corrupted(URL.self, "which is not a URL") }
-            return url
-        default:
-            try checkNotNull(URL.self)
-            throw mismatch(URL.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.url(from: column) } catch {
+            throw decodingError(error, URL.self)
         }
     }
 
     /// TEXT holding a decimal number, INTEGER, or REAL through its shortest decimal text (19.99 stays 19.99).
     func decimal() throws -> Decimal {
-        let text: String
-        switch storage {
-        case SQLITE_TEXT: text = row.string(at: index)
-        case SQLITE_INTEGER: return Decimal(column.int64)
-        case SQLITE_FLOAT:
-            let real = column.double
-            guard real.isFinite else { throw corrupted(Decimal.self, "which is not finite") }
-            text = String(real)
-        default:
-            try checkNotNull(Decimal.self)
-            throw mismatch(Decimal.self)
+        do throws(SQLiteConversionFailure) { return try SQLiteValueTable.decimal(from: column) } catch {
+            throw decodingError(error, Decimal.self)
         }
-        guard Self.isDecimalNumber(text), let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-        else { throw corrupted(Decimal.self, "which is not a decimal number") }
-        // Decimal(string:) answers NaN for an exponent beyond Decimal's range (1e200).
-        guard !value.isNaN else { throw corrupted(Decimal.self, "out of Decimal's range") }
-        return value
-    }
-
-    /// `[+-]digits[.digits][e[+-]digits]`: what Decimal(string:) reads whole. It stops silently at the first
-    /// character it cannot read, so "12abc" would otherwise become 12.
-    private static func isDecimalNumber(_ text: String) -> Bool {
-        var bytes = text.utf8[...]
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            bytes = bytes.dropFirst()
-        }
-        let isDigit = { (byte: UInt8) in byte >= 48 && byte <= 57 }
-        let integerDigits = bytes.prefix(while: isDigit).count
-        bytes = bytes.dropFirst(integerDigits)
-        var fractionDigits = 0
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            fractionDigits = bytes.prefix(while: isDigit).count
-            bytes = bytes.dropFirst(fractionDigits)
-        }
-        guard integerDigits + fractionDigits > 0 else { return false }
-        if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-                bytes = bytes.dropFirst()
-            }
-            let exponentDigits = bytes.prefix(while: isDigit).count
-            guard exponentDigits > 0 else { return false }
-            bytes = bytes.dropFirst(exponentDigits)
-        }
-        return bytes.isEmpty
     }
 
     /// TEXT or BLOB holding JSON, for nested structs, arrays and dictionaries.
@@ -479,11 +354,11 @@ struct ColumnReader {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // T is the type just compared, so each bit cast is the identity; a dynamic `as? T` cast would cost
         // more than reading the value.
-        if T.self == Date.self { return unsafeBitCast(try date(), to: T.self) }
-        if T.self == Data.self { return unsafeBitCast(try data(), to: T.self) }
-        if T.self == UUID.self { return unsafeBitCast(try uuid(), to: T.self) }
-        if T.self == URL.self { return unsafeBitCast(try url(), to: T.self) }
-        if T.self == Decimal.self { return unsafeBitCast(try decimal(), to: T.self) }
+        if T.self == Date.self { return try SameTypeCast.cast(checked: try date(), to: T.self) }
+        if T.self == Data.self { return try SameTypeCast.cast(checked: try data(), to: T.self) }
+        if T.self == UUID.self { return try SameTypeCast.cast(checked: try uuid(), to: T.self) }
+        if T.self == URL.self { return try SameTypeCast.cast(checked: try url(), to: T.self) }
+        if T.self == Decimal.self { return try SameTypeCast.cast(checked: try decimal(), to: T.self) }
         // An Optional reaches here through a generic property (`struct Page<T> { var value: T }` with T an
         // Optional calls decode, not decodeIfPresent): its own init(from:) reads NULL as nil with decodeNil.
         if isNull && !(T.self is any OptionalValue.Type) { throw valueNotFound(type) }

@@ -48,7 +48,7 @@ public protocol FetchableRecord: Decodable {
     ///
     /// A requirement with an inlinable default, so that the default is compiled for your type in your module:
     /// there the append is specialized, where the library's fetches are generic and would append through the
-    /// standard library's unspecialized generic code (callgrind: about 90 instructions a row).
+    /// standard library's unspecialized generic code (<doc:Performance> has the figure).
     /// - Throws: what ``init(row:)`` throws.
     static func _appendRow(_ row: borrowing FetchedRow, to records: inout [Self]) throws
 }

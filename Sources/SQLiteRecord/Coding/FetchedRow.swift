@@ -33,10 +33,10 @@
 public struct FetchedRow: ~Copyable {
     /// The fetch's decoding state (see ``RowDecodingState``): the row's statement handle, the position of the
     /// next read by name, and the context for errors and strategies.
-    let state: UnsafeMutablePointer<RowDecodingState>
+    let state: RowDecodingState
     /// The column lookup's trail of names read by name (see ``ColumnLookup/nameTrail``): the column of a
     /// name found without hashing after the first row.
-    let nameTrail: UnsafeMutablePointer<KeyTrail>
+    let nameTrail: KeyTrail
     /// The number of columns.
     public let count: Int
 
@@ -48,7 +48,7 @@ public struct FetchedRow: ~Copyable {
     }
 
     /// The fetch's context: alive for the whole call this row is lent to.
-    var context: RowDecodingContext { state.pointee.context.takeUnretainedValue() }
+    var context: RowDecodingContext { state.context }
 
     /// The column names, in order, as SQLite reports them (the `AS` alias, or the column name).
     public var columnNames: [String] { context.columnNames }
@@ -61,8 +61,7 @@ public struct FetchedRow: ~Copyable {
     /// The reader of column `index`.
     @inline(__always)
     func reader(_ index: Int) throws -> ColumnReader {
-        // One unsigned compare for both bounds (a negative index reads as a huge one): the two signed
-        // compares and their combination cost five more instructions on every read.
+        // One unsigned compare for both bounds: a negative index reads as a huge one.
         guard UInt(bitPattern: index) < UInt(bitPattern: count) else { throw noColumn(at: index) }
         return ColumnReader(
             index: Int32(truncatingIfNeeded: index), state: state, keyPosition: ColumnReader.columnNamePosition)
@@ -100,8 +99,8 @@ public struct FetchedRow: ~Copyable {
     /// by hashing the name, recorded in the trail for the next row.
     @inline(__always)
     private func column(named name: String) -> Int32 {
-        let position = state.pointee.takeKeyPosition()
-        if let column = nameTrail.pointee.column(forName: name, position: position) { return column }
+        let position = state.takeKeyPosition()
+        if let column = nameTrail.column(forName: name, position: position) { return column }
         return context.lookup.column(named: name, position: position)
     }
 

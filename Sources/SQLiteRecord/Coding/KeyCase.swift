@@ -6,22 +6,15 @@ import Foundation
 ///
 /// Conversions are cached, since the same few keys are converted for every record saved.
 enum KeyCase {
-    // `cache` is read and written only while `lock` is held.
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [String: String] = [:]
+    /// Process-wide, as the conversion is a pure function of the key that every connection's encoders and
+    /// decoders ask for; bounded, so that keys made at run time cannot grow it without end.
+    private static let cache = SnakeCaseCache()
 
     /// `key` in snake_case, from the cache when it was converted before.
     static func snakeCase(_ key: String) -> String {
-        lock.lock()
-        if let cached = cache[key] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = cache[key] { return cached }
         let converted = convertToSnakeCase(key)
-        lock.lock()
-        if cache.count < 10_000 { cache[key] = converted }
-        lock.unlock()
+        cache[key] = converted
         return converted
     }
 
@@ -50,5 +43,17 @@ enum KeyCase {
         if !current.isEmpty { words.append(current) }
         let body = words.map { $0.lowercased() }.joined(separator: "_")
         return String(characters[..<first]) + body + String(characters[(last + 1)...])
+    }
+}
+
+/// The conversions ``KeyCase`` made, up to 10,000 of them.
+private final class SnakeCaseCache: @unchecked Sendable {
+    /// Guards `conversions`: encoders and decoders on different connections convert keys on different threads.
+    private let lock = NSLock()
+    private var conversions: [String: String] = [:]
+
+    subscript(key: String) -> String? {
+        get { lock.withLock { conversions[key] } }
+        set { lock.withLock { if conversions.count < 10_000 { conversions[key] = newValue } } }
     }
 }

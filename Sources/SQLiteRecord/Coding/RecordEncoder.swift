@@ -140,40 +140,36 @@ final class ColumnsEncoder: Encoder {
     /// The table, named in errors.
     let tableName: String?
     let options: RecordEncoder
-    // Unchecked, as the properties below: set once, and cleared when the encoder is retired.
     /// The statement the values are bound to; nil while collecting ``columns``, and once retired.
-    @exclusivity(unchecked) private(set) var binding: StatementBinding?
+    private(set) var binding: StatementBinding?
     /// ``binding`` without ownership, for the binds of every value: reaching a class reference through an
-    /// Optional retains and releases it around each call, and ``binding`` holds it for as long as this
-    /// encoder lives.
-    @exclusivity(unchecked) private var guaranteedBinding: Unmanaged<StatementBinding>?
+    /// Optional retains and releases it around each call. Set and cleared with ``binding``, which keeps it
+    /// alive meanwhile.
+    private var guaranteedBinding: UnownedStatementBinding?
     /// True once the record or records this encoder served are done (``retire()``).
-    @exclusivity(unchecked) private(set) var isRetired = false
+    private(set) var isRetired = false
     /// Which record a reused encoder is on: moved on when a record starts and again when it ends, so that a
     /// ``RecordEncodingHandle`` kept past its record no longer matches.
-    @exclusivity(unchecked) private(set) var recordSerial: UInt = 0
+    private(set) var recordSerial: UInt = 0
 
-    // Unchecked: an encoder serves one encoding at a time, on one thread, and these change for every
-    // column, where a checked access costs as much as storing the value.
     /// The columns collected so far (without a binding).
-    @exclusivity(unchecked) var columns = EncodedColumns()
+    var columns = EncodedColumns()
     /// The string value of the coding key of each column in ``columns``.
-    @exclusivity(unchecked) var keys: [String] = []
+    var keys: [String] = []
     /// A shape the encoder cannot store (the record is not keyed, or nests a container under a key).
     /// `Encoder`'s container methods cannot throw, so the failure is kept and thrown when encoding ends.
     var failure: EncodingError? { hasFailed ? recordedFailure : nil }
     /// True once ``failure`` is set. Kept apart from it because `EncodingError` is a resilient standard
     /// library type: every test or reset of the Optional goes through its value witnesses, and a reused
     /// encoder would pay that for every record.
-    @exclusivity(unchecked) private var hasFailed = false
-    @exclusivity(unchecked) private var recordedFailure: EncodingError?
-    /// The keyed container the records of a reused encoder share, and its key type: making one per record
-    /// costs an allocation and two generic metadata lookups.
-    @exclusivity(unchecked) private var containerKeyType: ObjectIdentifier?
-    @exclusivity(unchecked) private var containerBox: ReusableContainerBox?
+    private var hasFailed = false
+    private var recordedFailure: EncodingError?
+    /// The keyed container the records of a reused encoder share, boxed with its key type: making one per
+    /// record costs an allocation and two generic metadata lookups.
+    private var containerBox: ReusableContainerBox?
     /// True once a reused encoder handed out a keyed container that is not kept in `containerBox`: user code
     /// may hold it, and nothing can tell (see ``isHeldByUserCode``).
-    @exclusivity(unchecked) private var handedOutUnboxedContainer = false
+    private var handedOutUnboxedContainer = false
     /// Collecting for a partial update (``collectOnly(_:by:)``): the columns it writes, whose values are
     /// converted, and the columns still to collect before the encoding stops. Nil otherwise.
     private var writtenColumns: [String]?
@@ -189,7 +185,7 @@ final class ColumnsEncoder: Encoder {
         self.tableName = tableName
         self.options = options
         self.binding = binding
-        guaranteedBinding = binding.map { Unmanaged.passUnretained($0) }
+        guaranteedBinding = binding.map(UnownedStatementBinding.init)
         if binding == nil {
             columns.names.reserveCapacity(16)
             columns.values.reserveCapacity(16)
@@ -248,7 +244,6 @@ final class ColumnsEncoder: Encoder {
     /// Lets go of the kept keyed container, which refers back to this encoder: called when the encoder's
     /// owner is done with it.
     func dropContainer() {
-        containerKeyType = nil
         containerBox = nil
         handedOutUnboxedContainer = false
     }
@@ -272,11 +267,8 @@ final class ColumnsEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if containerKeyType == ObjectIdentifier(type), let box = containerBox {
-            // The key type was compared just above, so the box holds a container of this type.
-            return unsafeDowncast(box, to: KeyedContainerBox<KeyedEncodingContainer<Key>>.self).container
-        }
-        return makeContainer(keyedBy: type)
+        guard let box = containerBox else { return makeContainer(keyedBy: type) }
+        return box.encodingContainer(keyedBy: type) { makeContainer(keyedBy: type) }
     }
 
     /// Makes a keyed container, and keeps it when this encoder is reused. Not inlined, so that the metadata
@@ -288,8 +280,7 @@ final class ColumnsEncoder: Encoder {
         if binding != nil {
             // A box this replaces may hold a container of this same record, which could be kept.
             if containerBox != nil { handedOutUnboxedContainer = true }
-            containerKeyType = ObjectIdentifier(type)
-            containerBox = KeyedContainerBox(container)
+            containerBox = KeyedContainerBox(container, keyedBy: type)
             if containerBox == nil { handedOutUnboxedContainer = true }
         }
         return container
@@ -348,21 +339,21 @@ final class ColumnsEncoder: Encoder {
     @inline(__always)
     func putNull<Key: CodingKey>(for key: Key) throws {
         guard let binding = guaranteedBinding else { return try put(.null, for: key) }
-        try binding._withUnsafeGuaranteedRef { try $0.bindNull(for: key) }
+        try binding.bindNull(for: key)
     }
 
     /// ``put(_:for:)`` for an INTEGER.
     @inline(__always)
     func put<Key: CodingKey>(integer: Int64, for key: Key) throws {
         guard let binding = guaranteedBinding else { return try put(.integer(integer), for: key) }
-        try binding._withUnsafeGuaranteedRef { try $0.bind(integer: integer, for: key) }
+        try binding.bind(integer: integer, for: key)
     }
 
     /// ``put(_:for:)`` for TEXT.
     @inline(__always)
     func put<Key: CodingKey>(text: String, for key: Key) throws {
         guard let binding = guaranteedBinding else { return try put(.text(text), for: key) }
-        try binding._withUnsafeGuaranteedRef { try $0.bind(text: text, for: key) }
+        try binding.bind(text: text, for: key)
     }
 
     /// ``put(_:for:)`` for a REAL, refusing NaN as ``real(_:type:for:)`` does.
@@ -374,7 +365,7 @@ final class ColumnsEncoder: Encoder {
         }
         // The key is checked before the value: once a record's keys differ from the binding's, nothing is
         // converted, so the collected way, which encodes the record next, throws the record's first error.
-        try binding._withUnsafeGuaranteedRef { binding in
+        try binding.withBinding { binding in
             let parameter = try binding.parameter(for: key)
             guard parameter != 0 else { return }
             _ = try self.real(real, type: type, for: key)
@@ -404,13 +395,10 @@ final class ColumnsEncoder: Encoder {
                 // Rare (a date in a numeric column): through a String, which is kept.
                 return try binding.bind(try columnValue(value, for: key), at: parameter)
             }
-            let date = unsafeBitCast(value, to: Date.self)
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SQLiteDateFormat.textLength) { buffer in
-                guard SQLiteDateFormat.write(date, into: buffer) else {
-                    // No text form: dateValue throws the error the collected way throws.
-                    return try binding.bind(try dateValue(date, for: key), at: parameter)
-                }
-                try binding.bind(UnsafeBufferPointer(buffer), of: date, at: parameter)
+            let date = try SameTypeCast.cast(checked: value, to: Date.self)
+            // No text form: dateValue throws the error the collected way throws.
+            if try !binding.bind(sqliteTextOf: date, at: parameter) {
+                try binding.bind(try dateValue(date, for: key), at: parameter)
             }
             return
         }
@@ -460,21 +448,29 @@ final class ColumnsEncoder: Encoder {
     /// one column (RawRepresentable enums store their raw value), then JSON text for types that encode a
     /// keyed or unkeyed container.
     func columnValue<T: Encodable, Key: CodingKey>(_ value: T, for key: Key) throws -> SQLiteValue {
-        // Type comparisons and identity bit casts rather than `as?`: a dynamic cast per value costs more
-        // than binding it.
-        if T.self == Date.self { return try dateValue(unsafeBitCast(value, to: Date.self), for: key) }
-        if T.self == String.self { return .text(unsafeBitCast(value, to: String.self)) }
-        if T.self == Data.self { return .blob(unsafeBitCast(value, to: Data.self)) }
+        // Type comparisons and identity casts (SameTypeCast) rather than `as?`: a dynamic cast per value costs
+        // more than binding it.
+        if T.self == Date.self {
+            return try dateValue(try SameTypeCast.cast(checked: value, to: Date.self), for: key)
+        }
+        if T.self == String.self { return .text(try SameTypeCast.cast(checked: value, to: String.self)) }
+        if T.self == Data.self { return .blob(try SameTypeCast.cast(checked: value, to: Data.self)) }
         if T.self == UUID.self {
-            let uuid = unsafeBitCast(value, to: UUID.self)
+            let uuid = try SameTypeCast.cast(checked: value, to: UUID.self)
             switch options.uuidEncodingStrategy {
             case .lowercaseText: return .text(UUIDText.lowercase(uuid))
-            case .blob: return withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }
+            case .blob:
+                let bytes = uuid.uuid
+                return .blob(
+                    Data([
+                        bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7,
+                        bytes.8, bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15,
+                    ]))
             }
         }
-        if T.self == URL.self { return .text(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if T.self == URL.self { return .text(try SameTypeCast.cast(checked: value, to: URL.self).absoluteString) }
         if T.self == Decimal.self {
-            let decimal = unsafeBitCast(value, to: Decimal.self)
+            let decimal = try SameTypeCast.cast(checked: value, to: Decimal.self)
             guard decimal.isFinite else {
                 throw EncodingError.invalidValue(
                     decimal,

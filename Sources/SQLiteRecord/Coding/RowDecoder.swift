@@ -66,41 +66,13 @@ public struct RowDecoder: Sendable {
         // container it keeps) is reused while decoders that decode alike decode the same statement. The check
         // compares identities and flags only: copying or comparing this decoder's strategies would cost more
         // per row than the rest of the check.
-        // The kept context is read without a retain: the statement's coding state keeps it alive while it
-        // decodes, even when the row's own code replaces it (see ``StatementCodingState/reusableContext``).
-        if let context = reusableContext(on: statement) {
-            return try context._withUnsafeGuaranteedRef { try $0.decodeKeptRow(type) }
-        }
-        return try makeReusableContext(for: statement).decodeKeptRow(type)
-    }
-
-    /// The context `statement` keeps when it suits this decoder and the statement's columns are still the
-    /// ones it was made for (SQLite prepares a statement again after a schema change).
-    ///
-    /// A function of its own so that the statement's coding state is released before the row decodes, not
-    /// retained around it as a local variable of `decode` would be.
-    @inline(__always)
-    private func reusableContext(on statement: Statement) -> Unmanaged<RowDecodingContext>? {
-        // Read without retaining: nothing between here and the row's decoding can let go of the state or the
-        // context (a retain and a release of each would cost more than the rest of the check).
-        guard let state = statement.unretainedCodingState else { return nil }
-        return state._withUnsafeGuaranteedRef { state in
-            // SQLite prepares a statement again only as a run starts: once the lookup was found current on a
-            // row of this run, it stays so until the run ends, and the check is a compare of two counts.
-            if state.lookupCheckedAtEndedRuns != statement.endedRuns, !Self.lookupIsCurrent(state, on: statement) {
-                return nil
-            }
-            guard let context = state.unretainedReusableContext,
-                context._withUnsafeGuaranteedRef({ $0.decodes(like: self) })
-            else { return nil }
-            return context
-        }
+        try decodeKeptRow(type, from: statement)
     }
 
     /// True when `state`'s column lookup was made for the statement as SQLite prepared it for this run;
     /// recorded for the rest of the run when the statement is on a row.
     @inline(never)
-    private static func lookupIsCurrent(_ state: StatementCodingState, on statement: Statement) -> Bool {
+    static func lookupIsCurrent(_ state: StatementCodingState, on statement: Statement) -> Bool {
         guard state.lookup.reprepareCount == statement.reprepareCount else { return false }
         if statement.isBusy { state.lookupCheckedAtEndedRuns = statement.endedRuns }
         return true
@@ -109,7 +81,7 @@ public struct RowDecoder: Sendable {
     /// Makes the context that ``decode(_:from:)`` keeps on `statement` for the rows after this one. Not
     /// inlined: the first row pays for it, the others do not carry its code.
     @inline(never)
-    private func makeReusableContext(for statement: Statement) -> RowDecodingContext {
+    func makeReusableContext(for statement: Statement) -> RowDecodingContext {
         let context = RowDecodingContext(
             statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: self)
         let state = ColumnLookup.state(of: statement, keyStrategy: keyDecodingStrategy)

@@ -6,7 +6,7 @@
 /// must cross from one to the other. A bit cast of the value (``SameTypeCast``) copies it, which for a
 /// record of strings is a retain of each and, when the original is destroyed, a release; a dynamic `as? T`
 /// costs more than reading a column; a move through memory of the type copies its bytes twice, through the
-/// type's value witnesses (callgrind: about 60 instructions a row for a record of 113 bytes). Here the
+/// type's value witnesses. Here the
 /// initializer is called as a function returning `T`, so the record is written where the fetch's result
 /// goes, once.
 ///
@@ -15,10 +15,10 @@
 ///   ``TypedRowInitializerCall``<U>; it is read as `TypedRowInitializerCall<T>` only after `T` was checked
 ///   to be `U`, when the two are one class.
 /// - It holds the record type's metadata and nothing of a row or a context, so one serves every row of
-///   every fetch of its type through a statement (``StatementCodingState`` keeps it).
-/// - A ``RowDecodingContext`` calls it per row without retaining it, and so keeps every call it was handed
-///   for as long as it lives: a row initializer may decode another type through the same context, which
-///   then replaces its current call while this one runs.
+///   every fetch of its type through a statement (``StatementCodingState/rowInitializers`` keeps it).
+/// - It is called per row without being retained: ``RowInitializerCache`` (in RowDecodingStorage.swift, with
+///   the typed downcast) keeps every call it hands out for as long as it lives, since a row initializer may
+///   decode another type through the same cache, which then replaces its current call while this one runs.
 class RowInitializerCall {
     /// The record type whose `init(row:)` is called.
     let recordType: ObjectIdentifier
@@ -30,31 +30,9 @@ class RowInitializerCall {
         FetchableRecordCall<U>(recordType: ObjectIdentifier(type))
     }
 
-    /// The record the row initializer makes from `context`'s current row, as `T`, which must be the record
-    /// type.
-    /// - Throws: what `init(row:)` throws; `DecodingError.typeMismatch` when `T` is another type, without
-    ///   calling it (the fetches ask only for the type they compared).
-    @inline(__always)
-    final func call<T>(as type: T.Type, context: RowDecodingContext) throws -> T {
-        guard ObjectIdentifier(type) == recordType else { throw mismatch(type) }
-        // `T` is the record type, so this is a `TypedRowInitializerCall<T>`: one class, one metadata.
-        return try unsafeDowncast(self, to: TypedRowInitializerCall<T>.self).make(context)
-    }
-
-    /// Appends the record the row initializer makes from `context`'s current row to `records`, whose
-    /// element type must be the record type: through the record type's own ``FetchableRecord/_appendRow(_:to:)``,
-    /// specialized where the type was declared.
-    /// - Throws: as ``call(as:context:)``.
-    @inline(__always)
-    final func appendRow<T>(to records: inout [T], context: RowDecodingContext) throws {
-        guard ObjectIdentifier(T.self) == recordType else { throw mismatch(T.self) }
-        // As in `call(as:context:)`: `T` is the record type.
-        try unsafeDowncast(self, to: TypedRowInitializerCall<T>.self).appendRow(to: &records, context: context)
-    }
-
     /// The error for a call asked for a type other than its record type.
     @inline(never)
-    private func mismatch(_ type: Any.Type) -> any Error {
+    func mismatch(_ type: Any.Type) -> any Error {
         DecodingError.typeMismatch(
             type, .init(codingPath: [], debugDescription: "A row initializer was asked for a \(type)"))
     }
@@ -64,7 +42,7 @@ class RowInitializerCall {
 /// be a ``FetchableRecord``: this class cannot require it (the caller who reads it knows the type only as its
 /// own unconstrained `T`), so `make(_:)` is a method the subclass overrides, one dynamic call a row (a stored
 /// closure would add a call through its context).
-private class TypedRowInitializerCall<Record>: RowInitializerCall {
+class TypedRowInitializerCall<Record>: RowInitializerCall {
     /// `Record(row:)` on the context's current row; only ``FetchableRecordCall`` is ever made.
     func make(_ context: RowDecodingContext) throws -> Record { throw noRowInitializer() }
 

@@ -1,6 +1,21 @@
 import CSQLiteRecord
 import Foundation
 
+// The encoder's reused bind buffers: the one file of the Coding layer's encoding side that holds raw memory
+// and unretained references.
+//
+// Invariants:
+// 1. A `StatementBinding` owns its buffers: each is allocated in `init` with `count` (keys) or
+//    `parameterCount` (bound values) elements, all initialized there, and freed in `deinit`. Indexes are a key's
+//    position (below `count`, checked by `parameter(for:)` before any read) or a parameter minus 1 (a
+//    parameter is 1...`parameterCount`, as `init` numbered them). Nothing outside this type sees a buffer.
+// 2. A binding is used by one encoding at a time, on the thread that uses its connection: the Record layer
+//    keeps it with its prepared statement, whose connection is used by one thread at a time.
+// 3. `UnownedStatementBinding` is read only while its `ColumnsEncoder` holds the same binding strongly: the
+//    encoder sets and clears both together.
+// 4. A date's text is printed into stack memory that lives only for the bind (`bind(sqliteTextOf:at:)`);
+//    SQLite copies it (`SQLITE_TRANSIENT`).
+
 /// Where ``ColumnsEncoder`` binds a record's values when it encodes straight into a prepared statement,
 /// without collecting ``EncodedColumns`` first: the statement, the parameter each coding key binds, and how
 /// far the current record has got.
@@ -47,12 +62,12 @@ final class StatementBinding {
     /// statement runs (columns whose affinity may store text as a number).
     private let keepsText: UnsafeMutableBufferPointer<Bool>
     /// For each key, once it has matched by its string: its type and raw bytes when it is plain data (as a
-    /// CodingKeys enum is), so that later records' keys are recognized as ``KeyTrail`` recognizes them,
-    /// without asking the key for its string (a call through its witness table that makes a String) for
+    /// CodingKeys enum is), so that later records' keys are recognized by ``KeyIdentity``, as the decoder's
+    /// ``KeyTrail`` recognizes them, without asking the key for its string (a call through its witness table that makes a String) for
     /// every value. Type 0 for a key not recognized that way, ``uncheckedKeyType`` at an ``unchecked``
     /// position.
     private let keyTypes: UnsafeMutableBufferPointer<UInt>
-    private let keyBytes: UnsafeMutableBufferPointer<KeyTrail.KeyBytes>
+    private let keyBytes: UnsafeMutableBufferPointer<KeyIdentity.Bytes>
 
     /// The number of parameters the statement binds: the keys with a parameter, numbered 1 to this in order.
     let parameterCount: Int
@@ -166,9 +181,7 @@ final class StatementBinding {
             return 0
         }
         let keyType = keyTypes[position]
-        if keyType == KeyTrail.typeBits(of: Key.self), let bytes = KeyTrail.bytes(of: key),
-            keyBytes[position] == bytes
-        {
+        if KeyIdentity.isKey(key, recordedAs: keyType, keyBytes[position]) {
             self.position = position &+ 1
             return parameters[position]
         }
@@ -194,13 +207,13 @@ final class StatementBinding {
     /// by its bytes when it matches.
     @inline(never)
     private func parameter<Key: CodingKey>(forNewKey key: Key, at position: Int) -> Int32 {
-        let bytes = KeyTrail.bytes(of: key)
+        let bytes = KeyIdentity.bytes(of: key)
         guard key.stringValue == keys[position] else {
             hasDiverged = true
             return 0
         }
         if let bytes {
-            keyTypes[position] = KeyTrail.typeBits(of: Key.self)
+            keyTypes[position] = KeyIdentity.typeBits(of: Key.self)
             keyBytes[position] = bytes
         }
         self.position = position + 1
@@ -273,13 +286,19 @@ final class StatementBinding {
         }
     }
 
-    /// Binds the text of `date` in SQLite's form, printed into `text`, at `parameter`.
+    /// Binds the text of `date` in SQLite's form (``SQLiteDateFormat``) at `parameter`, printed into a buffer on
+    /// the stack: its 23 bytes would otherwise allocate a `String`.
+    /// - Returns: false, binding nothing, for a date that has no such text.
     /// - Throws: ``DatabaseError`` from the bind.
-    func bind(_ text: UnsafeBufferPointer<UInt8>, of date: Date, at parameter: Int32) throws {
-        if bindsValues { try statement.bind(utf8: text, at: parameter) }
-        boundKinds[Int(parameter) - 1] = Self.boundDate
-        boundNumbers[Int(parameter) - 1] = date.timeIntervalSinceReferenceDate.bitPattern
-        bindCount &+= 1
+    func bind(sqliteTextOf date: Date, at parameter: Int32) throws -> Bool {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SQLiteDateFormat.textLength) { buffer in
+            guard SQLiteDateFormat.write(date, into: buffer) else { return false }
+            if bindsValues { try statement.bind(utf8: UnsafeBufferPointer(buffer), at: parameter) }
+            boundKinds[Int(parameter) - 1] = Self.boundDate
+            boundNumbers[Int(parameter) - 1] = date.timeIntervalSinceReferenceDate.bitPattern
+            bindCount &+= 1
+            return true
+        }
     }
 
     /// The values bound for the current record, parameter by parameter: what an error reports.
@@ -340,5 +359,41 @@ final class StatementBinding {
     /// Keeps `text`, bound for the key just encoded.
     func keep(_ text: String) {
         keptTexts.append((position - 1, text))
+    }
+}
+
+/// A ``StatementBinding`` held without ownership, for the binds of every value by the ``ColumnsEncoder`` that
+/// also holds it strongly: reaching a class reference through an Optional retains and releases it around each
+/// call.
+///
+/// Invariant: the encoder sets and clears this together with its strong ``ColumnsEncoder/binding``, so the
+/// binding is alive whenever this is read.
+struct UnownedStatementBinding {
+    private let binding: Unmanaged<StatementBinding>
+
+    init(_ binding: StatementBinding) { self.binding = .passUnretained(binding) }
+
+    /// ``StatementBinding/bindNull(for:)``.
+    @inline(__always)
+    func bindNull<Key: CodingKey>(for key: Key) throws {
+        try binding._withUnsafeGuaranteedRef { try $0.bindNull(for: key) }
+    }
+
+    /// ``StatementBinding/bind(integer:for:)``.
+    @inline(__always)
+    func bind<Key: CodingKey>(integer: Int64, for key: Key) throws {
+        try binding._withUnsafeGuaranteedRef { try $0.bind(integer: integer, for: key) }
+    }
+
+    /// ``StatementBinding/bind(text:for:)``.
+    @inline(__always)
+    func bind<Key: CodingKey>(text: String, for key: Key) throws {
+        try binding._withUnsafeGuaranteedRef { try $0.bind(text: text, for: key) }
+    }
+
+    /// `body` with the binding, which it must not keep.
+    @inline(__always)
+    func withBinding<Result>(_ body: (StatementBinding) throws -> Result) rethrows -> Result {
+        try binding._withUnsafeGuaranteedRef(body)
     }
 }

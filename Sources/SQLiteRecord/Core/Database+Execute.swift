@@ -40,32 +40,24 @@ extension Database {
         var positionalUsed = 0
         var usedNames = Set<String>()
         var statements: [Statement] = []
-        try sql.withCString { start in
-            var text = start
-            while text.pointee != 0 {
-                var prepared: OpaquePointer?
-                var tail: UnsafePointer<CChar>?
+        try ByteView.withCString(sql) { text in
+            var start = 0
+            while start < text.count {
                 schemaCache.preparedStatementEffect = .none
                 changeTracker.preparedReads.removeAll(keepingCapacity: true)
                 changeTracker.preparedWrites.removeAll(keepingCapacity: true)
-                let code = sqlite3_prepare_v3(handle, text, -1, 0, &prepared, &tail)
-                let statementText: String
-                // After a syntax error `tail` points where parsing stopped, not at the statement's end: the
-                // error then shows the rest of the text.
-                if code == SQLITE_OK, let tail {
-                    let bytes = UnsafeRawBufferPointer(start: text, count: tail - text).bindMemory(to: UInt8.self)
-                    statementText = String(decoding: bytes, as: UTF8.self)
-                } else {
-                    statementText = String(cString: text)
-                }
+                let (code, prepared, end) = text.prepare(from: start, on: handle)
                 guard code == SQLITE_OK else {
                     sqlite3_finalize(prepared)
+                    // After a syntax error SQLite stops where parsing stopped, not at the statement's end: the
+                    // error shows the rest of the text.
                     throw DatabaseError(
-                        code, connection: handle, sql: statementText, arguments: arguments,
+                        code, connection: handle, sql: text.extracting(start...).string, arguments: arguments,
                         includesArgumentsInDescription: options.showsArgumentsInErrors)
                 }
-                guard let tail else { break }
-                text = tail
+                let statementText = text.extracting(start..<end).string
+                guard end > start else { break }
+                start = end
                 guard let prepared else { continue }  // only whitespace or comments
                 let statement = Statement(handle: prepared, connection: handle, sql: statementText)
                 statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
@@ -82,7 +74,7 @@ extension Database {
                     let leftOver =
                         positionalUsed < arguments.values.count || usedNames.count < arguments.namedValues.count
                     // Only when something is left over is it worth preparing the rest to see if this is the last.
-                    if leftOver && !holdsAnotherStatement(tail, connection: handle) {
+                    if leftOver && !text.holdsStatement(from: end, on: handle) {
                         try statement.checkNothingLeftOver(
                             arguments, positionalUsed: positionalUsed, usedNames: usedNames)
                     }

@@ -46,28 +46,12 @@ extension Database {
         _ name: String, argumentCount: Int32, isDeterministic: Bool = false,
         _ function: @escaping @Sendable ([SQLiteValue]) throws -> (any SQLiteValueConvertible)?
     ) throws {
-        // The box is retained by SQLite and released by its destructor when the function is replaced or the
-        // connection closes.
-        let box = Unmanaged.passRetained(SQLFunctionBox(function)).toOpaque()
         let flags = SQLITE_UTF8 | (isDeterministic ? SQLITE_DETERMINISTIC : 0)
-        let code = sqlite3_create_function_v2(
-            handle, name, argumentCount, flags, box,
-            { context, count, values in
-                guard let context, let box = sqlite3_user_data(context) else { return }
-                let function = Unmanaged<SQLFunctionBox>.fromOpaque(box).takeUnretainedValue().function
-                let arguments = (0..<Int(count)).map { SQLiteValue(sqliteValue: values?[$0]) }
-                do {
-                    let result = try function(arguments)?.checkedSQLiteValue() ?? .null
-                    SQLiteValue.setResult(result, on: context)
-                } catch {
-                    sqlite3_result_error(context, "\(error)", -1)
-                }
-            }, nil, nil,
-            { box in
-                guard let box else { return }
-                Unmanaged<SQLFunctionBox>.fromOpaque(box).release()
-            })
-        // On failure SQLite has already called the destructor, which released the box.
+        let code = SQLiteCallbacks.createFunction(
+            on: handle, name: name, argumentCount: argumentCount, flags: flags
+        ) { arguments in
+            try function(arguments)?.checkedSQLiteValue() ?? .null
+        }
         try DatabaseError.check(code, connection: handle)
     }
 
@@ -90,49 +74,9 @@ extension Database {
     public func createCollation(
         _ name: String, _ compare: @escaping @Sendable (String, String) -> ComparisonResult
     ) throws {
-        let box = Unmanaged.passRetained(SQLCollationBox(compare)).toOpaque()
-        let code = sqlite3_create_collation_v2(
-            handle, name, SQLITE_UTF8, box,
-            { box, leftCount, left, rightCount, right in
-                guard let box else { return 0 }
-                let compare = Unmanaged<SQLCollationBox>.fromOpaque(box).takeUnretainedValue().compare
-                func text(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
-                    guard let bytes, count > 0 else { return "" }
-                    return String(
-                        decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
-                }
-                switch compare(text(left, leftCount), text(right, rightCount)) {
-                case .orderedAscending: return -1
-                case .orderedSame: return 0
-                case .orderedDescending: return 1
-                }
-            },
-            { box in
-                guard let box else { return }
-                Unmanaged<SQLCollationBox>.fromOpaque(box).release()
-            })
-        if code != SQLITE_OK {
-            // Unlike sqlite3_create_function_v2, a failed sqlite3_create_collation_v2 does not call the
-            // destructor.
-            Unmanaged<SQLCollationBox>.fromOpaque(box).release()
-        }
+        let code = SQLiteCallbacks.createCollation(on: handle, name: name, compare)
         try DatabaseError.check(code, connection: handle)
     }
-}
-
-/// A Swift function registered with SQLite, kept alive by SQLite (through a retained pointer) until it is
-/// replaced or the connection closes. Immutable.
-private final class SQLFunctionBox {
-    let function: @Sendable ([SQLiteValue]) throws -> (any SQLiteValueConvertible)?
-    init(_ function: @escaping @Sendable ([SQLiteValue]) throws -> (any SQLiteValueConvertible)?) {
-        self.function = function
-    }
-}
-
-/// A Swift collation registered with SQLite, kept alive as ``SQLFunctionBox`` is. Immutable.
-private final class SQLCollationBox {
-    let compare: @Sendable (String, String) -> ComparisonResult
-    init(_ compare: @escaping @Sendable (String, String) -> ComparisonResult) { self.compare = compare }
 }
 
 extension SQLiteValue {
@@ -142,12 +86,8 @@ extension SQLiteValue {
         case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_value_bytes(value))
-            guard let text = sqlite3_value_text(value) else {
-                self = .text("")
-                return
-            }
-            self = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            let text = sqlite3_value_text(value)
+            self = .text(ByteView(sqliteText: text, count: Int(sqlite3_value_bytes(value))).string)
         case SQLITE_BLOB:
             let count = Int(sqlite3_value_bytes(value))
             guard let bytes = sqlite3_value_blob(value) else {
@@ -156,35 +96,6 @@ extension SQLiteValue {
             }
             self = .blob(Data(bytes: bytes, count: count))
         default: self = .null
-        }
-    }
-
-    /// Sets `value` as the result of the function call `context` (`sqlite3_result_*`, text and blobs copied).
-    static func setResult(_ value: SQLiteValue, on context: OpaquePointer) {
-        switch value {
-        case .null: sqlite3_result_null(context)
-        case .integer(let integer): sqlite3_result_int64(context, integer)
-        case .real(let real): sqlite3_result_double(context, real)
-        case .text(let text):
-            var text = text
-            text.withUTF8 { bytes in
-                guard let base = bytes.baseAddress else {
-                    // Empty text: a null pointer would make the result NULL.
-                    sqlite3_result_text64(context, "", 0, sqliteTransient, UInt8(SQLITE_UTF8))
-                    return
-                }
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_result_text64(context, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-                }
-            }
-        case .blob(let data):
-            data.withUnsafeBytes { bytes in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                    sqlite3_result_zeroblob(context, 0)
-                    return
-                }
-                sqlite3_result_blob64(context, base, UInt64(bytes.count), sqliteTransient)
-            }
         }
     }
 }

@@ -10,6 +10,9 @@ extension Database {
     /// let reader = try Database(path: "world.sqlite", options: .init(readOnly: true, busyTimeout: 1))
     /// let queue = try DatabaseQueue(path: "world.sqlite", options: .init(journalMode: .wal))
     /// ```
+    ///
+    /// Two options are equal when their values are equal and they hold the same setup closures (the same
+    /// ``prepareDatabase(_:)`` calls, compared by identity: closures have no equality of their own).
     public struct Options: Sendable, Equatable {
         /// Opens the database read-only (`SQLITE_OPEN_READONLY`): every write fails with `SQLITE_READONLY`,
         /// whatever the file's permissions (which do not stop root). The file must exist. Default false.
@@ -25,6 +28,15 @@ extension Database {
         /// Enforces foreign keys (`PRAGMA foreign_keys = ON`); when false they are off, SQLite's own
         /// default. Default true. See <https://www.sqlite.org/foreignkeys.html>.
         public var foreignKeys: Bool
+        /// Fires delete triggers for the rows a REPLACE conflict resolution deletes, and lets triggers fire
+        /// recursively (`PRAGMA recursive_triggers = ON`). Without it, `INSERT OR REPLACE`, `REPLACE` and
+        /// `UPDATE OR REPLACE` delete the row they replace without its AFTER DELETE trigger, so an external
+        /// content full-text index (``FullTextSearchable``) keeps the old row's words and fails FTS5's
+        /// integrity-check. A trigger that writes its own table then fires itself again, up to SQLite's depth
+        /// limit of 1000 (`SQLITE_MAX_TRIGGER_DEPTH`). Default true; SQLite's own default is off. See
+        /// <https://www.sqlite.org/lang_conflict.html> and
+        /// <https://www.sqlite.org/pragma.html#pragma_recursive_triggers>.
+        public var recursiveTriggers: Bool
         /// The journal mode to set at open (`PRAGMA journal_mode`); nil keeps the file's (a new file's is
         /// `delete`). WAL lets readers on other connections work while one connection writes, and is kept
         /// by the file once set. Default nil. See <https://www.sqlite.org/pragma.html#pragma_journal_mode>.
@@ -41,13 +53,16 @@ extension Database {
         /// ``Database`` and ``DatabaseQueue``. Default 5, GRDB's too: more than the cores of most devices,
         /// few enough that the connections' page caches stay small.
         public var maximumReaderCount: Int
+        /// The closures ``prepareDatabase(_:)`` added, run in order on each new connection.
+        var setups: [DatabaseSetup] = []
 
-        /// Options with SQLite's defaults except foreign keys on and a 5-second busy timeout.
+        /// Options with SQLite's defaults except foreign keys on, recursive triggers on and a 5-second busy
+        /// timeout.
         /// - Parameters: see each property; `busyTimeout` is in seconds.
         public init(
             readOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: TimeInterval = 5,
             foreignKeys: Bool = true, journalMode: JournalMode? = nil, statementCacheCapacity: Int = 128,
-            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5
+            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5, recursiveTriggers: Bool = true
         ) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
@@ -57,6 +72,53 @@ extension Database {
             self.statementCacheCapacity = statementCacheCapacity
             self.showsArgumentsInErrors = showsArgumentsInErrors
             self.maximumReaderCount = maximumReaderCount
+            self.recursiveTriggers = recursiveTriggers
+        }
+
+        /// Adds `setup`, run on every connection opened with these options, before the connection reads the
+        /// file or serves any call: a ``Database``'s own, a ``DatabaseQueue``'s, and a ``DatabasePool``'s
+        /// writer and each of its readers, those open now and those it opens later (observations read through
+        /// them too). Custom functions, collations and pragmas registered here exist on every connection, so
+        /// `pool.read` finds them whichever reader it gets.
+        ///
+        /// ```swift
+        /// var options = Database.Options()
+        /// options.prepareDatabase { db in
+        ///     try db.createFunction("shout", argumentCount: 1, isDeterministic: true) { arguments in
+        ///         guard case .text(let text) = arguments[0] else { return nil }
+        ///         return text.uppercased()
+        ///     }
+        ///     try db.createCollation("localized") { $0.localizedStandardCompare($1) }
+        /// }
+        /// let pool = try DatabasePool(path: "world.sqlite", options: options)
+        /// ```
+        ///
+        /// The name is GRDB's (`Configuration.prepareDatabase`), where users of the reference Swift library
+        /// look for it. Each call adds a closure; they run in the order they were added, after the
+        /// connection's own settings (extended result codes, the busy timeout, ``foreignKeys``,
+        /// ``recursiveTriggers``) and before
+        /// its first read of the file and the ``journalMode`` change, so a pragma that must come first (an
+        /// encryption key) does. Reader connections are read-only: a setup that writes checks
+        /// ``Database/isReadOnly`` first. A closure may run on any thread, once per connection, and must not
+        /// keep the `Database` it is given.
+        /// - Parameter setup: sets one connection up; what it throws fails the open of that connection with
+        ///   that same error, unchanged (the open of a queue or pool, or the read that needed a new reader),
+        ///   and the connection is closed.
+        public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
+            setups.append(DatabaseSetup(setup))
+        }
+
+        /// True when every value is equal and both hold the same setup closures, in the same order
+        /// (compared by identity).
+        public static func == (left: Options, right: Options) -> Bool {
+            left.readOnly == right.readOnly && left.createIfMissing == right.createIfMissing
+                && left.busyTimeout == right.busyTimeout && left.foreignKeys == right.foreignKeys
+                && left.journalMode == right.journalMode
+                && left.statementCacheCapacity == right.statementCacheCapacity
+                && left.showsArgumentsInErrors == right.showsArgumentsInErrors
+                && left.maximumReaderCount == right.maximumReaderCount
+                && left.recursiveTriggers == right.recursiveTriggers
+                && left.setups.elementsEqual(right.setups, by: ===)
         }
 
         /// The flags for `sqlite3_open_v2`.
@@ -102,22 +164,37 @@ extension Database {
         case off
     }
 
-    /// Sets the connection up as `options` ask, after it is open. Reading the schema comes before anything
-    /// that could write: it makes a file that is not a database, or is truncated, fail here with
-    /// `SQLITE_NOTADB` or `SQLITE_CORRUPT`, rather than at the first query, and with the file untouched.
-    func configure(_ options: Options) throws {
+    /// The connection's own settings, which read nothing from the file: the first step of an open.
+    func applySettings(_ options: Options) throws {
         sqlite3_extended_result_codes(handle, 1)
-        observeSchemaChanges()
+        SQLiteCallbacks.observeTransactions(on: handle, transactionGuard)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
         BusyTimeouts.remember(options.busyTimeout, for: handle)
         // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is
         // not a column silently becomes a string and a query matches nothing instead of failing.
         try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)
         try execute(sql: options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+        if options.recursiveTriggers { try execute(sql: "PRAGMA recursive_triggers = ON") }
+        // Built in, so that the Unicode-aware text matchers work on every connection, readers included.
+        try registerCaseFolding()
+    }
+
+    /// Runs the ``Options/prepareDatabase(_:)`` closures in order: the second step of an open. Their errors
+    /// pass through unchanged.
+    func runSetups(_ options: Options) throws {
+        for setup in options.setups { try setup.body(self) }
+    }
+
+    /// The last step of an open. Reading the schema comes before anything that could write: it makes a file
+    /// that is not a database, or is truncated, fail here with `SQLITE_NOTADB` or `SQLITE_CORRUPT`, rather
+    /// than at the first query, and with the file untouched.
+    func checkFileAndSetJournalMode(_ options: Options) throws {
         // SQLite checks the header and, since 3.25, that the file holds the pages the header counts.
-        try execute(sql: "SELECT count(*) FROM sqlite_master")
+        // Both wait for another connection's lock as any statement does, retried where SQLite's busy handler
+        // is not called.
+        try retryingWhileLocked(timeout: options.busyTimeout) { try execute(sql: "SELECT count(*) FROM sqlite_master") }
         if let mode = options.journalMode {
-            try setJournalMode(mode)
+            try retryingWhileLocked(timeout: options.busyTimeout) { try setJournalMode(mode) }
         }
     }
 

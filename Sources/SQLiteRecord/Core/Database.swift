@@ -26,14 +26,14 @@ public final class Database {
     var changeTracker: ChangeTracker { transactionGuard.changeTracker }
     /// A slot for the Record layer to keep what it prepares once per connection (its write plans, one per
     /// record type and statement). Core does not read it; it lives and dies with the connection, as
-    /// ``Statement``'s coding slot does with a statement. Unchecked exclusivity: a connection is used on one
-    /// thread at a time.
-    @exclusivity(unchecked) var recordCache: AnyObject?
+    /// ``Statement``'s coding slot does with a statement.
+    var recordCache: AnyObject?
     /// The error after which SQLite rolled back the whole transaction while a savepoint of
     /// ``transaction(_:_:)`` ran; the outermost transaction then rolls back and throws. See `savepoint`.
     var automaticRollbackCause: (any Error)?
-    /// The handler ``trace(_:)`` installed, kept alive while SQLite may call it.
-    var traceHandler: TraceHandlerBox?
+    /// What the trace callback reads (see ``SQLiteCallbacks``), made by the first ``trace(_:)`` and kept
+    /// until the connection closes.
+    var traceContext: SQLiteCallbacks.TraceContext?
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.
@@ -49,7 +49,8 @@ public final class Database {
     /// - Throws: ``DatabaseError`` whose message starts with the path: `SQLITE_CANTOPEN` when the file cannot
     ///   be opened (missing with `createIfMissing` false or `readOnly` true, or in a missing folder),
     ///   `SQLITE_NOTADB` for a file that is not a database, `SQLITE_CORRUPT` for a truncated or malformed
-    ///   one, or the error of a journal mode that cannot be set.
+    ///   one, or the error of a journal mode that cannot be set; or, unchanged, what a
+    ///   ``Options/prepareDatabase(_:)`` closure throws.
     public init(path: String, options: Options) throws {
         // Before SQLite opens it: a file cut inside its last page would open, and read zeros as data.
         try Self.checkFileLength(path: path)
@@ -67,11 +68,18 @@ public final class Database {
         let schemaCache = SchemaCache()
         self.schemaCache = schemaCache
         self.transactionGuard = TransactionGuard(schemaCache: schemaCache, changeTracker: ChangeTracker())
+        // deinit closes the connection on each throw below: self is fully initialized.
         do {
-            try configure(options)
+            try applySettings(options)
         } catch let error as DatabaseError {
-            // deinit closes the connection: self is fully initialized.
             throw error.prefixingMessage("cannot open database at \(path): ")
+        }
+        // The user's setup fails the open with its own error, unchanged.
+        try runSetups(options)
+        do {
+            try checkFileAndSetJournalMode(options)
+        } catch let error as DatabaseError {
+            throw error.prefixingMessage("cannot open database at \(path): ").explainingOpenFailure(path: path)
         }
     }
 
@@ -103,8 +111,8 @@ public final class Database {
         statementCache.removeAll()
         // The Record layer's plans hold prepared statements too.
         recordCache = nil
-        stopObservingSchemaChanges()
-        sqlite3_trace_v2(handle, 0, nil, nil)
+        SQLiteCallbacks.stopObservingTransactions(on: handle)
+        SQLiteCallbacks.stopTrace(on: handle)
         BusyTimeouts.forget(handle)
         // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)

@@ -1,41 +1,6 @@
 import CSQLiteRecord
 import Foundation
 
-/// The busy timeout of each open connection, by handle: SQLite has no call that reads it back, and a
-/// "database is locked" error should say which timeout ran out. Written when a connection is set up and
-/// forgotten when it closes; read only when an error is made.
-enum BusyTimeouts {
-    // `timeouts` is read and written only while `lock` is held.
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var timeouts: [UInt: TimeInterval] = [:]
-
-    private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
-
-    static func remember(_ seconds: TimeInterval, for connection: OpaquePointer) {
-        lock.lock()
-        timeouts[key(connection)] = seconds
-        lock.unlock()
-    }
-
-    static func forget(_ connection: OpaquePointer) {
-        lock.lock()
-        timeouts[key(connection)] = nil
-        lock.unlock()
-    }
-
-    /// ` (the busy timeout of 5 seconds ran out ...)`: what a `SQLITE_BUSY` message gets after SQLite's own.
-    static func advice(for connection: OpaquePointer) -> String {
-        lock.lock()
-        let seconds = timeouts[key(connection)]
-        lock.unlock()
-        guard let seconds else { return "" }
-        let amount = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
-        return " (another connection held the lock longer than this connection's busy timeout of \(amount) "
-            + "second\(seconds == 1 ? "" : "s"); raise Database.Options.busyTimeout, or keep other connections' "
-            + "write transactions short)"
-    }
-}
-
 extension DatabaseError {
     /// The same error with `suffix` after its message.
     func appendingToMessage(_ suffix: String) -> DatabaseError {
@@ -47,6 +12,7 @@ extension DatabaseError {
     /// A failure to open `path`, with the folder named when it is what is missing: SQLite's own message is
     /// only "unable to open database file".
     func explainingOpenFailure(path: String) -> DatabaseError {
+        if let explained = explainingOpenedFile(path: path) { return explained }
         guard resultCode.primary == .cannotOpen, path != ":memory:", !path.isEmpty, !path.hasPrefix("file:")
         else { return self }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

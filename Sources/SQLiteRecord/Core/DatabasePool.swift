@@ -88,7 +88,8 @@ public final class DatabasePool: @unchecked Sendable {
             writer = nil
         } else {
             do {
-                try connection.setJournalMode(.wal)
+                // Waits up to the busy timeout while another connection writes (see retryingWhileLocked).
+                try connection.retryingWhileLocked(timeout: options.busyTimeout) { try connection.setJournalMode(.wal) }
             } catch let error as DatabaseError {
                 throw error.prefixingMessage("cannot open a DatabasePool at \(path): ")
             }

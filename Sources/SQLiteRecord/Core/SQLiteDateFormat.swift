@@ -16,12 +16,11 @@ public enum SQLiteDateFormat {
     /// Parses a SQLite date text into a `Date`; nil when the text is not one of the accepted forms or
     /// names an impossible date (month 13, February 30, hour 24).
     public static func date(from text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { date(fromUTF8: $0) }
+        ByteView.withUTF8(of: text) { date(fromUTF8: $0) }
     }
 
     /// Parses UTF-8 bytes as ``date(from:)`` does, without making a `String` first.
-    public static func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func date(fromUTF8 bytes: ByteView) -> Date? {
         if let date = storedFormDate(bytes) { return date }
         var cursor = DigitCursor(bytes: bytes)
         guard let year = cursor.number(4), cursor.expect(UInt8(ascii: "-")), let month = cursor.number(2),
@@ -81,19 +80,19 @@ public enum SQLiteDateFormat {
     /// text, which the general parse then reads; the same `Date` as the general parse of the same text, by
     /// the same arithmetic.
     @inline(__always)
-    private static func storedFormDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    private static func storedFormDate(_ bytes: ByteView) -> Date? {
         guard bytes.count == textLength, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             bytes[19] == UInt8(ascii: ".")
         else { return nil }
-        let year = digits(bytes, 0, 4)
-        let month = digits(bytes, 5, 2)
-        let day = digits(bytes, 8, 2)
-        let hour = digits(bytes, 11, 2)
-        let minute = digits(bytes, 14, 2)
-        let second = digits(bytes, 17, 2)
-        let millisecond = digits(bytes, 20, 3)
-        // A field with a byte that is no digit is negative (see digits(_:_:_:)).
+        let year = bytes.digits(at: 0, count: 4)
+        let month = bytes.digits(at: 5, count: 2)
+        let day = bytes.digits(at: 8, count: 2)
+        let hour = bytes.digits(at: 11, count: 2)
+        let minute = bytes.digits(at: 14, count: 2)
+        let second = bytes.digits(at: 17, count: 2)
+        let millisecond = bytes.digits(at: 20, count: 3)
+        // A field with a byte that is no digit is negative (see ByteView.digits(at:count:)).
         guard year >= 0, month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year), hour >= 0,
             hour < 24, minute >= 0, minute < 60, second >= 0, second < 60, millisecond >= 0
         else { return nil }
@@ -102,23 +101,10 @@ public enum SQLiteDateFormat {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// The `count` decimal digits from `start` as a number; negative when one of the bytes is no digit.
-    @inline(__always)
-    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int {
-        var value = 0
-        var notDigit = false
-        for index in start..<start + count {
-            let digit = bytes[index] &- 48  // wraps below "0", so one compare catches both sides
-            notDigit = notDigit || digit > 9
-            value = value &* 10 &+ Int(digit)
-        }
-        return notDigit ? -1 : value
-    }
-
     /// Reads digits and separators from the front of a byte buffer: a struct rather than nested functions, so
     /// the parse compiles to straight-line code with nothing captured.
     private struct DigitCursor {
-        let bytes: UnsafeBufferPointer<UInt8>
+        let bytes: ByteView
         var index = 0
 
         var isAtEnd: Bool { index >= bytes.count }
@@ -169,19 +155,29 @@ public enum SQLiteDateFormat {
     /// falls outside the years 0000 to 9999 that the form can hold, or is not finite.
     public static func string(from date: Date) -> String? {
         guard let fields = Fields(date) else { return nil }
-        return String(unsafeUninitializedCapacity: textLength) { buffer in
+        return MutableByteView.makeString(capacity: textLength) { buffer in
             fields.write(into: buffer)
             return textLength
         }
     }
 
     /// Prints `date` as ``string(from:)`` does into the first ``textLength`` bytes of `buffer`, which must
-    /// hold at least that many; false when the date has no text form. What the record encoder binds, without
-    /// making a `String` (23 bytes is past the length a `String` holds without allocating).
-    static func write(_ date: Date, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    /// hold at least that many; false when the date has no text form.
+    static func write(_ date: Date, into buffer: MutableByteView) -> Bool {
         guard buffer.count >= textLength, let fields = Fields(date) else { return false }
         fields.write(into: buffer)
         return true
+    }
+
+    /// Calls `body` with the text of `date` as ``string(from:)`` prints it, made on the stack: what the
+    /// record encoder binds, without making a `String` (23 bytes is past the length a `String` holds without
+    /// allocating). nil, without calling `body`, when the date has no text form.
+    static func withText<Result>(of date: Date, _ body: (ByteView) throws -> Result) rethrows -> Result? {
+        guard let fields = Fields(date) else { return nil }
+        return try MutableByteView.withTemporaryBytes(count: textLength) { buffer in
+            fields.write(into: buffer)
+            return try body(buffer.prefix(textLength))
+        }
     }
 
     /// A date's calendar fields in UTC, to the millisecond.
@@ -204,10 +200,11 @@ public enum SQLiteDateFormat {
         }
 
         /// Writes the 23 bytes of the text form at the start of `buffer`.
-        func write(into buffer: UnsafeMutableBufferPointer<UInt8>) {
-            // Two digits at a time, each pair with one division by a constant (a multiply once compiled) and no
-            // loop: every insert of a record with a date prints one (callgrind: about half the instructions of
-            // a digit-by-digit loop). Every field is in range (0...9999 at most), so each digit is 0...9.
+        func write(into buffer: MutableByteView) {
+            // Checked once here, so that the constant offsets below need no check each.
+            guard buffer.count >= SQLiteDateFormat.textLength else { return }
+            // Two digits at a time, each pair with one division by a constant and no loop: every insert of a
+            // record with a date prints one. Every field is in range (0...9999 at most), so each digit is 0...9.
             func putPair(_ value: Int, at start: Int) {
                 let tens = value / 10
                 buffer[start] = UInt8(truncatingIfNeeded: 48 &+ tens)

@@ -1,19 +1,37 @@
-/// A value of a generic type `T` read as a concrete type `U` without a dynamic cast, when `T` is `U`.
+/// A value of a generic type read as a concrete type without a dynamic cast, when the two are the same type.
 ///
-/// Hot generic paths (a key's column value, a request's bound value) learn that a generic `T` is in fact
-/// `String`, `UUID` or the key type, and then need the value as that type. `value as? U` costs a dynamic
-/// cast through the runtime on every call; a bit cast costs nothing, but is undefined when the two types
-/// differ. This type is the one place such casts happen. (A row initializer's record does not cross by a
-/// cast, which would copy it: ``RowInitializerCall`` makes it where the fetch's result goes.)
+/// Hot generic paths (a key's column value, a request's bound value, the decoder's and encoder's fast paths
+/// for `Date`, `Data`, `UUID`, `URL`, `Decimal`) learn that a generic `T` is in fact `String`, `Date` or the
+/// key type, and then need the value as that type. `value as? U` costs a dynamic cast through the runtime
+/// on every call; a bit cast costs nothing, but is undefined when the two types differ. This type is the one
+/// place such casts happen.
 ///
-/// Invariant: ``cast(_:to:)`` bit casts only after checking that `T.self == U.self`, so the cast is the
-/// identity; for any other pair of types it returns nil. Its tests (`SameTypeCastTests`) run under the
-/// address sanitizer with types of other sizes, where a cast without the check would read past the value.
+/// Invariant: a bit cast is made only between two types that were checked to be the same (`T.self ==
+/// U.self`), so it is the identity. ``cast(_:to:)`` checks and returns nil for any other pair;
+/// ``cast(checked:to:)`` is for the caller that has just checked (`if T.self == Date.self { ... }`), and
+/// checks again, which costs nothing once specialized, throwing rather than reinterpreting memory when the
+/// caller's check was wrong. Its tests (`SameTypeCastTests`) run under the address sanitizer with types of
+/// other sizes, where a cast without the check would read past the value.
 enum SameTypeCast {
     /// `value` as `U` when `T` is `U`; nil otherwise (never a reinterpretation of another type's bits).
     @inline(__always)
     static func cast<T, U>(_ value: T, to type: U.Type) -> U? {
         guard T.self == U.self else { return nil }
         return unsafeBitCast(value, to: U.self)
+    }
+
+    /// `value` as `U` when `T` is `U`, for a caller that has just compared the two types and has no use for an
+    /// Optional (in unspecialized generic code, `U?` costs a metadata lookup).
+    /// - Throws: `DecodingError.typeMismatch` when `T` is not `U` (never a reinterpretation of another type's
+    ///   bits).
+    @inline(__always)
+    static func cast<T, U>(checked value: T, to type: U.Type) throws -> U {
+        guard T.self == U.self else { throw mismatch(T.self, U.self) }
+        return unsafeBitCast(value, to: U.self)
+    }
+
+    @inline(never)
+    private static func mismatch(_ from: Any.Type, _ to: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(to, .init(codingPath: [], debugDescription: "\(from) is not \(to)"))
     }
 }

@@ -13,24 +13,23 @@ import CSQLiteRecord
 /// plans with it. See <https://www.sqlite.org/pragma.html#pragma_schema_version>,
 /// <https://www.sqlite.org/c3ref/set_authorizer.html> and <https://www.sqlite.org/c3ref/commit_hook.html>.
 final class SchemaCache {
-    // Unchecked: a connection is used on one thread at a time, and these are read on every record write.
     /// The schema version the cached values belong to; -1 before anything was read.
-    @exclusivity(unchecked) var version: Int64 = -1
+    var version: Int64 = -1
     /// Counts the times the cache was dropped: what other layers compare to know their own derived values
     /// (the Record layer's write plans) are still current.
-    @exclusivity(unchecked) private(set) var generation = 0
+    private(set) var generation = 0
     /// True while the version is known current without asking SQLite: inside one transaction, after it was
     /// checked, as long as no statement of the caller's own (which could be DDL) ran since.
-    @exclusivity(unchecked) var isCurrent = false
+    var isCurrent = false
     /// Set when a statement that changes the schema or rolls back has run: the cache is dropped before it
     /// is next used.
-    @exclusivity(unchecked) var needsDrop = false
+    var needsDrop = false
     /// Set by the authorizer while a statement is prepared: what running the statement does to the schema;
     /// read right after the prepare.
-    @exclusivity(unchecked) var preparedStatementEffect = SchemaEffect.none
+    var preparedStatementEffect = SchemaEffect.none
     /// True from the run of a statement that changes the schema until the transaction it ran in commits or
     /// rolls back (the commit and rollback hooks): only a rollback then may bring back an older schema.
-    @exclusivity(unchecked) var changedSchemaInTransaction = false
+    var changedSchemaInTransaction = false
 
     /// What running a statement does to the schema.
     enum SchemaEffect: UInt8 {
@@ -93,59 +92,6 @@ final class SchemaCache {
 }
 
 extension Database {
-    /// Installs the authorizer and the commit and rollback hooks that keep ``SchemaCache`` honest (see there). The
-    /// authorizer allows everything: it only notes what a statement does.
-    func observeSchemaChanges() {
-        let guardContext = Unmanaged.passUnretained(transactionGuard).toOpaque()
-        sqlite3_set_authorizer(
-            handle,
-            { context, action, first, _, _, _ in
-                guard let context else { return SQLITE_OK }
-                let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
-                let cache = transactions.schemaCache
-                // The tables the statement reads and writes, for observations (see ``ChangeTracker``).
-                transactions.changeTracker.noteAuthorization(action, table: first)
-                if SchemaCache.changesSchema(action) {
-                    cache.preparedStatementEffect = .changesSchema
-                } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,
-                    sqlite3_stricmp(first, "ROLLBACK") == 0
-                {
-                    // ROLLBACK, and ROLLBACK TO a savepoint, which the rollback hook does not report.
-                    cache.preparedStatementEffect = .rollsBack
-                }
-                return SQLITE_OK
-            }, guardContext)
-        // The commit and rollback hooks serve the transaction guard too (see ``TransactionGuard``), which
-        // holds the schema cache.
-        let transactions = Unmanaged.passUnretained(transactionGuard).toOpaque()
-        sqlite3_rollback_hook(
-            handle,
-            { context in
-                guard let context else { return }
-                let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
-                transactions.noteRollback()
-                transactions.changeTracker.transactionDidRollBack()
-                let cache = transactions.schemaCache
-                if cache.changedSchemaInTransaction { cache.needsDrop = true }
-                cache.changedSchemaInTransaction = false
-            }, transactions)
-        sqlite3_commit_hook(
-            handle,
-            { context in
-                guard let context else { return 0 }
-                // 0 lets the commit go ahead; anything else turns it into a rollback.
-                return Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue().commitHookAnswer()
-            }, transactions)
-    }
-
-    /// Removes what ``observeSchemaChanges()`` installed, before the connection closes: a statement that
-    /// outlives its `Database` must not call back into the freed cache.
-    func stopObservingSchemaChanges() {
-        sqlite3_set_authorizer(handle, nil, nil)
-        sqlite3_rollback_hook(handle, nil, nil)
-        sqlite3_commit_hook(handle, nil, nil)
-    }
-
     /// Prepares with `prepare` and marks the statement with what the authorizer saw it do to the schema, so
     /// that running it drops the schema cache when it must.
     func notingSchemaEffects(_ prepare: () throws -> Statement) rethrows -> Statement {

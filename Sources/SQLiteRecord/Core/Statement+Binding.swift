@@ -52,12 +52,7 @@ extension Statement {
         case .real(let real): try bind(real: real, at: index)
         case .text(let text): try bind(text: text, at: index)
         case .blob(let data):
-            let code = data.withUnsafeBytes { bytes -> Int32 in
-                guard let base = bytes.baseAddress, bytes.count > 0 else {
-                    return sqlite3_bind_zeroblob(handle, index, 0)
-                }
-                return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), sqliteTransient)
-            }
+            let code = ByteView.withBytes(of: data) { $0.bindBlob(to: handle, at: index) }
             if code != SQLITE_OK { throw makeError(code) }
         }
     }
@@ -101,28 +96,15 @@ extension Statement {
     ///   when there is no such parameter.
     @inline(__always)
     func bind(text: String, at index: Int32) throws {
-        // A native string lends its UTF-8 in place; only a bridged one (Apple platforms) is copied first,
-        // where `withUTF8` on a copy would retain and release every string.
-        let bound: Void? = try text.utf8.withContiguousStorageIfAvailable { bytes in try bind(utf8: bytes, at: index) }
-        if bound == nil {
-            var text = text
-            try text.withUTF8 { bytes in try bind(utf8: bytes, at: index) }
-        }
+        // A native string lends its UTF-8 in place; only a bridged one (Apple platforms) is copied first.
+        try ByteView.withUTF8(of: text) { bytes in try bind(utf8: bytes, at: index) }
     }
 
     /// Binds the UTF-8 `bytes` as TEXT to parameter `index`, copied by SQLite before the call returns, so
     /// the buffer need only live for the call.
     /// - Throws: as ``bind(text:at:)``.
-    func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        let code: Int32
-        // An empty buffer may have no base address, and a NULL pointer would bind NULL, not ''.
-        if let base = bytes.baseAddress, bytes.count > 0 {
-            code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-            }
-        } else {
-            code = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-        }
+    func bind(utf8 bytes: ByteView, at index: Int32) throws {
+        let code = bytes.bindText(to: handle, at: index)
         if code != SQLITE_OK { throw makeError(code) }
     }
 

@@ -69,8 +69,8 @@ public final class Statement {
     /// statements need it.
     @inline(never)
     private func announceEffects() {
-        // The weak references are loaded only when there is something to tell: a statement that writes rows
-        // runs thousands of times in a bulk write, most often with no observer and no schema effect.
+        // The weak references are read only when there is something to tell: a statement that writes rows
+        // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
         if let trackerListening, trackerListening.isOn {
             changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
@@ -83,13 +83,9 @@ public final class Statement {
     ///   the text holds no statement, more than one, or a NUL character (code `SQLITE_MISUSE`).
     init(connection: OpaquePointer, sql: String) throws {
         try Self.checkHoldsNoNUL(sql)
-        var handle: OpaquePointer?
-        var holdsMore = false
-        let code = sql.withCString { text -> Int32 in
-            var tail: UnsafePointer<CChar>?
-            let code = sqlite3_prepare_v3(connection, text, -1, 0, &handle, &tail)
-            if code == SQLITE_OK, let tail { holdsMore = holdsAnotherStatement(tail, connection: connection) }
-            return code
+        let (code, handle, holdsMore) = ByteView.withCString(sql) { text in
+            let (code, handle, end) = text.prepare(from: 0, on: connection)
+            return (code, handle, code == SQLITE_OK && text.holdsStatement(from: end, on: connection))
         }
         if code != SQLITE_OK {
             sqlite3_finalize(handle)
@@ -254,7 +250,7 @@ public final class Statement {
             includesArgumentsInDescription: showsArgumentsInErrors)
     }
 
-    /// The current row, read without retaining the statement (see ``StatementRow``).
+    /// The current row, as a value that holds no reference to the statement (see ``StatementRow``).
     var row: StatementRow { StatementRow(handle: handle) }
 
     /// The storage class of column `index` in the current row (`sqlite3_column_type`): one of
@@ -280,128 +276,9 @@ public final class Statement {
     /// ``string(at:)`` would replace them with U+FFFD.
     public func validatedString(at index: Int32) -> String? { row.validatedString(at: index) }
 
-    /// Calls `body` with the bytes of column `index` read as text, without copying them into a `String`.
-    /// The buffer is valid only during the call.
-    public func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        try row.withUTF8(at: index, body)
-    }
-
     /// Column `index` of the current row as bytes (`sqlite3_column_blob`); NULL reads as empty data.
     public func data(at index: Int32) -> Data { row.data(at: index) }
 
     /// Column `index` of the current row with the storage class SQLite holds it in.
     public func value(at index: Int32) -> SQLiteValue { row.value(at: index) }
-
-    /// The text SQLite returned for a column (`sqlite3_column_text` or `sqlite3_value_text`: `count` bytes,
-    /// then a NUL SQLite adds) as a `String` when the bytes are valid UTF-8; nil when they are not.
-    ///
-    /// Thanks to SQLite's NUL, the standard library validates and copies the text in one pass, where
-    /// checking first and then `String(decoding:)` (which checks again, to repair) takes two. Text that holds
-    /// a NUL of its own stops short there, and is read the two-pass way.
-    static func validatedString(_ text: UnsafePointer<UInt8>, count: Int) -> String? {
-        let string = text.withMemoryRebound(to: CChar.self, capacity: count + 1) { String(validatingCString: $0) }
-        if let string, string.utf8.count == count { return string }
-        let bytes = UnsafeBufferPointer(start: text, count: count)
-        guard isValidUTF8(bytes) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// True when `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
-    /// U+10FFFF). A plain loop rather than the standard library's generic validation, which looks up
-    /// generic metadata on every call: this runs for every text column of every row.
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isASCII(bytes) || isValidNonASCIIUTF8(bytes)
-    }
-
-    /// True when every byte is below 0x80: most text in most databases. Whole words, the last one read
-    /// overlapping the one before, or for texts under 8 bytes one read of each of 4, 2 and 1 bytes, rather
-    /// than a byte at a time: country codes and names are a few bytes long.
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(bytes)
-        let count = raw.count
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        if count >= 8 {
-            var offset = 0
-            while offset + 8 < count {
-                guard raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & highBits == 0 else { return false }
-                offset += 8
-            }
-            return raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & highBits == 0
-        }
-        var word: UInt64 = 0
-        var offset = 0
-        if count & 4 != 0 {
-            word |= UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            offset += 4
-        }
-        if count & 2 != 0 {
-            word |= UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-            offset += 2
-        }
-        if count & 1 != 0 { word |= UInt64(raw[offset]) }
-        return word & highBits == 0
-    }
-
-    /// The general check, for text that holds a byte at or above 0x80.
-    private static func isValidNonASCIIUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        let count = bytes.count
-        @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-            index + offset < count && bytes[index + offset] >= low && bytes[index + offset] <= high
-        }
-        let raw = UnsafeRawBufferPointer(bytes)
-        while index < count {
-            // Eight ASCII bytes at a time: most text in most databases is ASCII.
-            while index + 8 <= count,
-                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
-                index += 8
-            }
-            guard index < count else { break }
-            let lead = bytes[index]
-            switch lead {
-            case 0x00...0x7F:
-                index += 1
-            case 0xC2...0xDF:
-                guard continuation(1) else { return false }
-                index += 2
-            case 0xE0:
-                guard continuation(1, 0xA0), continuation(2) else { return false }
-                index += 3
-            case 0xE1...0xEC, 0xEE...0xEF:
-                guard continuation(1), continuation(2) else { return false }
-                index += 3
-            case 0xED:
-                guard continuation(1, 0x80, 0x9F), continuation(2) else { return false }
-                index += 3
-            case 0xF0:
-                guard continuation(1, 0x90), continuation(2), continuation(3) else { return false }
-                index += 4
-            case 0xF1...0xF3:
-                guard continuation(1), continuation(2), continuation(3) else { return false }
-                index += 4
-            case 0xF4:
-                guard continuation(1, 0x80, 0x8F), continuation(2), continuation(3) else { return false }
-                index += 4
-            default:
-                return false
-            }
-        }
-        return true
-    }
-}
-
-/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns. The C macro is a
-/// cast of -1 that Swift does not import.
-var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
-
-/// True when `tail`, what follows a prepared statement, holds another statement. SQLite itself skips
-/// whitespace, semicolons and comments: preparing such a tail yields no statement.
-func holdsAnotherStatement(_ tail: UnsafePointer<CChar>, connection: OpaquePointer) -> Bool {
-    guard tail.pointee != 0 else { return false }
-    var next: OpaquePointer?
-    let code = sqlite3_prepare_v3(connection, tail, -1, 0, &next, nil)
-    sqlite3_finalize(next)
-    return code != SQLITE_OK || next != nil
 }

@@ -5,8 +5,8 @@ import Foundation
 /// column is found once, and its storage class and value are then read from it directly.
 ///
 /// Each `sqlite3_column_*` call finds the column anew (checking the index, entering and leaving the
-/// connection's mutex, checking for a failed allocation), which costs several times the read itself; the row
-/// decoder reads the storage class and then the value of every column, so it reads through this instead.
+/// connection's mutex, checking for a failed allocation); the row decoder reads the storage class and then
+/// the value of every column, so it finds each column once, through this.
 /// SQLite calls the value "unprotected" (no mutex is held for it), and says that in the reduced mutex modes
 /// there is no distinction between protected and unprotected values: every connection is opened with
 /// `SQLITE_OPEN_NOMUTEX` (multi-thread mode, see ``Database/Options``) and used by one thread at a time (see
@@ -33,17 +33,20 @@ struct StatementColumn {
 
     /// The value as text when its bytes are valid UTF-8; nil when they are not, as
     /// ``StatementRow/validatedString(at:)``.
-    var validatedString: String? {
-        guard let text = sqlite3_value_text(value) else { return "" }
-        return Statement.validatedString(text, count: Int(sqlite3_value_bytes(value)))
-    }
+    var validatedString: String? { textBytes.validatedString }
 
     /// Calls `body` with the bytes of the value read as text, without copying them into a `String`. The
-    /// buffer is valid only during the call.
-    func withUTF8<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    /// view is valid only during the call.
+    func withUTF8<T>(_ body: (ByteView) throws -> T) rethrows -> T {
+        try body(textBytes)
+    }
+
+    /// The bytes of the value read as text (`sqlite3_value_text`, then `sqlite3_value_bytes`, the order
+    /// SQLite asks for); empty for NULL. Valid only while the statement stays on its current row.
+    @inline(__always)
+    private var textBytes: ByteView {
         let text = sqlite3_value_text(value)
-        let count = Int(sqlite3_value_bytes(value))
-        return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+        return ByteView(sqliteText: text, count: Int(sqlite3_value_bytes(value)))
     }
 
     /// The value as bytes (`sqlite3_value_blob`); NULL reads as empty data.

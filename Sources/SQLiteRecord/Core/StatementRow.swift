@@ -2,9 +2,8 @@ import CSQLiteRecord
 import Foundation
 
 /// The current row of a prepared statement, read through its `sqlite3_stmt` handle: what ``Statement``'s
-/// column reads do, as a plain value that holds no reference. The row decoder reads every column of
-/// every row through it, where retaining the statement object for each read would cost more than the
-/// read. Valid only while the statement is alive and on its current row.
+/// column reads do, as a plain value that holds no reference, so that the row decoder can keep it for a
+/// whole statement run. Valid only while the statement is alive and on its current row.
 struct StatementRow {
     let handle: OpaquePointer
 
@@ -27,25 +26,26 @@ struct StatementRow {
 
     /// Column `index` of the current row as text (`sqlite3_column_text`); NULL reads as "".
     func string(at index: Int32) -> String {
-        guard let text = sqlite3_column_text(handle, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        text(at: index).string
     }
 
     /// Column `index` of the current row as text when its bytes are valid UTF-8; nil when they are not
     /// (SQLite stores whatever bytes it is given as TEXT, `CAST(x'FF' AS TEXT)` included), where
     /// ``string(at:)`` would replace them with U+FFFD.
-    func validatedString(at index: Int32) -> String? {
-        guard let text = sqlite3_column_text(handle, index) else { return "" }
-        return Statement.validatedString(text, count: Int(sqlite3_column_bytes(handle, index)))
-    }
+    func validatedString(at index: Int32) -> String? { text(at: index).validatedString }
 
     /// Calls `body` with the bytes of column `index` read as text, without copying them into a `String`.
-    /// The buffer is valid only during the call.
-    func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    /// The view is valid only during the call.
+    func withUTF8<T>(at index: Int32, _ body: (ByteView) throws -> T) rethrows -> T {
+        try body(text(at: index))
+    }
+
+    /// The bytes of column `index` read as text (`sqlite3_column_text`, then `sqlite3_column_bytes`, the
+    /// order SQLite asks for); empty for NULL. Valid only while the statement stays on its current row.
+    @inline(__always)
+    private func text(at index: Int32) -> ByteView {
         let text = sqlite3_column_text(handle, index)
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+        return ByteView(sqliteText: text, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
     /// Column `index` of the current row as bytes (`sqlite3_column_blob`); NULL reads as empty data.
@@ -59,14 +59,7 @@ struct StatementRow {
     func holds(_ value: SQLiteValue, at index: Int32) -> Bool {
         switch (value, sqlite3_column_type(handle, index)) {
         case (.integer(let integer), SQLITE_INTEGER): return int64(at: index) == integer
-        case (.text(let text), SQLITE_TEXT):
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard text.utf8.count == count else { return false }
-            guard count > 0, let column = sqlite3_column_text(handle, index) else { return true }
-            let equal = text.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.baseAddress.map { memcmp($0, column, count) == 0 } ?? false
-            }
-            return equal ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: column, count: count))
+        case (.text(let text), SQLITE_TEXT): return self.text(at: index).elementsEqual(utf8Of: text)
         case (.real(let real), SQLITE_FLOAT): return double(at: index) == real
         case (.blob(let blob), SQLITE_BLOB): return data(at: index) == blob
         default: return false

@@ -14,24 +14,30 @@ import CSQLiteRecord
 /// See <https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction> and
 /// <https://www.sqlite.org/c3ref/commit_hook.html>.
 ///
-/// Read on the connection's thread only (by the hooks, which SQLite calls inside `sqlite3_step`), hence
-/// unchecked exclusivity.
+/// Read and written on the connection's thread only: by the library's transaction code, and by the hooks,
+/// which SQLite calls inside `sqlite3_step` (see ``SQLiteCallbacks``).
 final class TransactionGuard {
     /// True from the library's BEGIN of a ``Database/transaction(_:_:)`` until it commits or rolls back.
-    @exclusivity(unchecked) var holdsTransaction = false
+    var holdsTransaction = false
     /// True while the library runs the COMMIT of the transaction it holds: the one commit the hook allows.
-    @exclusivity(unchecked) var commitsOwnTransaction = false
+    var commitsOwnTransaction = false
     /// True when a rollback happened while the library held a transaction, other than the library's own
     /// ROLLBACK: SQLite rolled it back after an error, or the body ran ROLLBACK (or a COMMIT the hook
     /// refused).
-    @exclusivity(unchecked) var transactionWasRolledBack = false
+    var transactionWasRolledBack = false
     /// True while the library rolls back the transaction it holds.
-    @exclusivity(unchecked) var rollsBackOwnTransaction = false
+    var rollsBackOwnTransaction = false
     /// True while `PRAGMA query_only` is on because the library set it (inside a read): writes then fail with
     /// `SQLITE_READONLY`, which ``explanation(for:)`` words for the reader.
-    @exclusivity(unchecked) var refusesWrites = false
+    var refusesWrites = false
+    /// True while a ``DatabaseMigrator`` migration body runs: the authorizer then refuses `PRAGMA
+    /// foreign_keys = ...`, which SQLite ignores inside the migration's transaction.
+    var refusesForeignKeysPragma = false
+    /// Set by the authorizer when it refused a `PRAGMA foreign_keys`, so the migrator reports it even when
+    /// the body caught the error.
+    var refusedForeignKeysPragma = false
     /// `sqlite3_total_changes64` when the current read snapshot began: a read whose body changed rows throws.
-    @exclusivity(unchecked) var changesAtSnapshotStart: Int64 = 0
+    var changesAtSnapshotStart: Int64 = 0
     /// The connection's schema cache, which the same hooks keep honest.
     let schemaCache: SchemaCache
     /// What the connection's statements read and write, for observations; the same hooks tell it of commits
@@ -54,9 +60,40 @@ final class TransactionGuard {
         return 0
     }
 
-    /// Notes a rollback that the rollback hook reports.
-    func noteRollback() {
+    /// The rollback hook reported a rollback: notes it when it was not the library's own, tells the change
+    /// tracker, and drops the schema cache when the transaction had changed the schema.
+    func transactionDidRollBack() {
         if holdsTransaction && !rollsBackOwnTransaction { transactionWasRolledBack = true }
+        changeTracker.transactionDidRollBack()
+        if schemaCache.changedSchemaInTransaction { schemaCache.needsDrop = true }
+        schemaCache.changedSchemaInTransaction = false
+    }
+
+    /// Notes, from the authorizer, one action of the statement being prepared, whose first argument (a
+    /// table name for reads and writes, the kind of a transaction statement) is `first`: the tables it reads
+    /// and writes for the change tracker, and whether it changes the schema or rolls back for the schema
+    /// cache. See <https://www.sqlite.org/c3ref/c_alter_table.html>.
+    /// Notes what a statement being prepared does (the authorizer's `action` and its first argument), and
+    /// answers the authorizer: `SQLITE_DENY` for `PRAGMA foreign_keys = ...` (`setsValue`: the pragma has a
+    /// value, so it is not a read of the setting) while ``refusesForeignKeysPragma`` is on, else `SQLITE_OK`.
+    /// See <https://www.sqlite.org/c3ref/set_authorizer.html>.
+    func authorize(_ action: Int32, _ first: String?, setsValue: Bool) -> Int32 {
+        if action == SQLITE_PRAGMA, refusesForeignKeysPragma, setsValue, let first,
+            first.lowercased() == "foreign_keys"
+        {
+            refusedForeignKeysPragma = true
+            return SQLITE_DENY
+        }
+        changeTracker.noteAuthorization(action, table: first)
+        if SchemaCache.changesSchema(action) {
+            schemaCache.preparedStatementEffect = .changesSchema
+        } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,
+            first.uppercased() == "ROLLBACK"
+        {
+            // ROLLBACK, and ROLLBACK TO a savepoint, which the rollback hook does not report.
+            schemaCache.preparedStatementEffect = .rollsBack
+        }
+        return SQLITE_OK
     }
 
     /// A message for an error that the guard itself caused, in place of SQLite's terse one; nil for every
@@ -78,106 +115,5 @@ final class TransactionGuard {
                 + "snapshot (PRAGMA query_only); run this statement inside write instead"
         }
         return nil
-    }
-}
-
-extension Database {
-    /// Runs `body` in one DEFERRED transaction with writes refused (`PRAGMA query_only`): every statement of
-    /// the body reads one snapshot of the database, and a statement that would write fails with
-    /// `SQLITE_READONLY` and a message that points at `write`. The snapshot begins at the body's first read,
-    /// or at once when `startingNow` is true (a ``DatabasePool`` reader, whose snapshot should be the state
-    /// when the read began). The transaction is rolled back, never committed, at the end: a body that turned
-    /// `query_only` off and wrote has its writes undone and the read throws (and the commit hook refuses any
-    /// commit while writes are refused). See <https://www.sqlite.org/isolation.html> and
-    /// <https://www.sqlite.org/pragma.html#pragma_query_only>.
-    /// - Throws: what `body` throws, ``DatabaseError`` from BEGIN, or ``DatabaseError`` with `SQLITE_READONLY`
-    ///   when the body changed rows.
-    func readSnapshot<T>(startingNow: Bool = false, _ body: () throws -> T) throws -> T {
-        if isInsideTransaction { return try body() }
-        try beginReadSnapshot(startingNow: startingNow)
-        do {
-            let result = try body()
-            try endReadSnapshot()
-            return result
-        } catch {
-            abandonReadSnapshot()
-            throw error
-        }
-    }
-
-    /// Opens the read-only DEFERRED transaction of ``readSnapshot(startingNow:_:)``; with `startingNow`, also
-    /// reads the schema's first page, which makes SQLite take the snapshot now rather than at the first
-    /// statement of the body (in WAL mode, the snapshot is the last commit before that first read).
-    /// See <https://www.sqlite.org/wal.html#concurrency>.
-    /// - Throws: ``DatabaseError`` from the pragma, BEGIN or the read.
-    func beginReadSnapshot(startingNow: Bool) throws {
-        if !transactionGuard.refusesWrites {
-            try run(sql: "PRAGMA query_only = 1")
-            transactionGuard.refusesWrites = true
-        }
-        try run(sql: TransactionKind.deferred.beginSQL)
-        transactionGuard.changesAtSnapshotStart = sqlite3_total_changes64(handle)
-        // Another connection (a pool's writer, another process) may have changed the schema since the last
-        // snapshot: the cached columns are checked against `PRAGMA schema_version` again.
-        schemaCache.isCurrent = false
-        guard startingNow else { return }
-        do {
-            try run(sql: "SELECT rootpage FROM sqlite_master LIMIT 1")
-        } catch {
-            abandonReadSnapshot()
-            throw error
-        }
-    }
-
-    /// Ends the snapshot that ``beginReadSnapshot(startingNow:)`` opened, with a ROLLBACK: a read has nothing
-    /// to commit.
-    /// - Throws: ``DatabaseError`` with `SQLITE_READONLY` when the body changed rows (after turning `PRAGMA
-    ///   query_only` off); they were rolled back.
-    func endReadSnapshot() throws {
-        let changed = sqlite3_total_changes64(handle) != transactionGuard.changesAtSnapshotStart
-        if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
-        if changed {
-            throw DatabaseError(
-                resultCode: .readOnly,
-                message: "a read cannot write: the body changed rows (after turning PRAGMA query_only off), and its "
-                    + "changes were rolled back; write inside write")
-        }
-    }
-
-    /// Rolls back the snapshot's transaction after an error, keeping the error that caused it.
-    func abandonReadSnapshot() {
-        if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
-    }
-
-    /// Runs `body` outside any transaction the library opens, as ``DatabaseQueue/writeWithoutTransaction(_:)-3xevm``
-    /// does: each statement commits on its own, or in a transaction the body opens and ends. A transaction
-    /// the body leaves open is rolled back, so that it never swallows the writes of later calls.
-    /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_MISUSE` when `body` returned with a
-    ///   transaction of its own still open (it was rolled back).
-    func outsideTransaction<T>(_ body: () throws -> T) throws -> T {
-        try allowWrites()
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            if isInsideTransaction { try? run(sql: "ROLLBACK TRANSACTION") }
-            throw error
-        }
-        if isInsideTransaction {
-            try? run(sql: "ROLLBACK TRANSACTION")
-            throw DatabaseError(
-                resultCode: .misuse,
-                message: "writeWithoutTransaction's body began a transaction and did not end it; it was rolled back. "
-                    + "End it with COMMIT inside the body, or use write, which commits for you")
-        }
-        return result
-    }
-
-    /// Turns `PRAGMA query_only` off again when a read left it on, before a transaction that may write.
-    /// - Throws: ``DatabaseError`` when the pragma cannot run.
-    func allowWrites() throws {
-        guard transactionGuard.refusesWrites else { return }
-        try run(sql: "PRAGMA query_only = 0")
-        transactionGuard.refusesWrites = false
     }
 }

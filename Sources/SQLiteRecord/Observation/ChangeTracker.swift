@@ -18,44 +18,42 @@ final class ChangeTracker: @unchecked Sendable {
     // and written only with `lock` held, from any thread.
 
     /// Connection: the tables (lowercased) the statement being prepared reads, as the authorizer reports them.
-    @exclusivity(unchecked) var preparedReads: Set<String> = []
+    var preparedReads: Set<String> = []
     /// Connection: the tables (lowercased) the statement being prepared inserts into, updates or deletes from.
-    @exclusivity(unchecked) var preparedWrites: Set<String> = []
+    var preparedWrites: Set<String> = []
     /// Connection: true while some observer listens to this connection's commits; writes are noted only then.
     var isActive: Bool {
         get { listening.isOn }
         set { listening.isOn = newValue }
     }
     /// Where ``isActive`` is kept: an object of its own, which the connection's statements hold strongly
-    /// (they hold the tracker weakly). A statement that writes asks it before every step, and reaching the
-    /// tracker through a weak reference costs a side-table load, a retain and a release each time
-    /// (callgrind: about 100 instructions a row of a bulk insert), which a connection nobody observes need
-    /// not pay.
+    /// (they hold the tracker weakly, as a statement may outlive its connection). A statement that writes
+    /// asks it before every step, and a connection nobody observes should not pay for a weak load per row.
     let listening = Listening()
 
     /// A flag that says whether observers listen; see ``listening``.
     final class Listening {
         /// Connection: true while some observer listens.
-        @exclusivity(unchecked) var isOn = false
+        var isOn = false
     }
     /// Connection: the tables the open transaction wrote, and whether it changed the schema.
-    @exclusivity(unchecked) private var pending = DatabaseChange()
+    private var pending = DatabaseChange()
     /// Connection: what committed since the observers last heard.
-    @exclusivity(unchecked) private var committed = DatabaseChange()
+    private var committed = DatabaseChange()
     /// Connection: the tables an observed read used so far; nil when no observed read runs.
-    @exclusivity(unchecked) private var recordedReads: Set<String>?
+    private var recordedReads: Set<String>?
 
     private let lock = NSLock()
     private var observers: [ObjectIdentifier: any DatabaseChangeObserver] = [:]
 
     /// Notes, from the authorizer, one action of the statement being prepared.
-    func noteAuthorization(_ action: Int32, table: UnsafePointer<CChar>?) {
+    func noteAuthorization(_ action: Int32, table: String?) {
         guard let table else { return }
         switch action {
         case SQLITE_READ:
-            preparedReads.insert(String(cString: table).lowercased())
+            preparedReads.insert(table.lowercased())
         case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-            preparedWrites.insert(String(cString: table).lowercased())
+            preparedWrites.insert(table.lowercased())
         default:
             break
         }
@@ -63,7 +61,7 @@ final class ChangeTracker: @unchecked Sendable {
 
     /// The tables last added to `pending`: a bulk insert runs one statement thousands of times, and
     /// comparing with them (the same array storage) spares hashing the table name again for each row.
-    @exclusivity(unchecked) private var lastNotedWrites: [String] = []
+    private var lastNotedWrites: [String] = []
 
     /// Notes that a statement writing `tables` (or changing the schema) is about to run.
     func statementWillWrite(_ tables: [String], changesSchema: Bool) {
@@ -145,27 +143,6 @@ final class ChangeTracker: @unchecked Sendable {
     func noteUse(of statement: Statement) {
         if recordedReads != nil { recordedReads?.formUnion(statement.readTables) }
     }
-}
-
-/// What committed transactions changed: tables by lowercased name, and whether the schema changed (which
-/// concerns every observer).
-struct DatabaseChange: Sendable {
-    var tables: Set<String> = []
-    var changesSchema = false
-
-    var isEmpty: Bool { tables.isEmpty && !changesSchema }
-
-    /// True when a read that used `region` may now read something else.
-    func concerns(_ region: Set<String>) -> Bool {
-        changesSchema || !tables.isDisjoint(with: region)
-    }
-}
-
-/// What a ``ChangeTracker`` tells of commits.
-protocol DatabaseChangeObserver: AnyObject, Sendable {
-    /// Called on the writer connection's thread after a write ended that committed `change`: must return
-    /// quickly, without touching the database.
-    func databaseDidCommit(_ change: DatabaseChange)
 }
 
 extension Database {

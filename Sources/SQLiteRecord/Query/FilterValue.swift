@@ -21,7 +21,7 @@ struct FilterValue: Equatable {
     /// A UUID, matched as lowercase text, uppercase text and a 16-byte BLOB.
     init(_ uuid: UUID) {
         let upper = uuid.uuidString
-        forms = [.text(upper.lowercased()), .text(upper), withUnsafeBytes(of: uuid.uuid) { .blob(Data($0)) }]
+        forms = [.text(upper.lowercased()), .text(upper), .blob(uuid.sqliteBlob)]
     }
 
     /// The value of a `where:` dictionary: a UUID (an Optional one too) in all its forms, anything else by

@@ -1,10 +1,3 @@
-/// One piece of a request's shape: what its SQL text depends on, everything but the values.
-enum ShapeToken: Hashable {
-    case code(UInt8)
-    case name(String)
-    case count(Int)
-}
-
 /// What the Record layer supplies to compile a request: the table's names and the values as its record type
 /// stores them.
 protocol RequestBinding {
@@ -69,7 +62,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         _ parts: RequestParts, as statement: RequestStatement, assignments: [ColumnAssignment] = [],
         keyColumns: () throws -> [String]? = { nil }
     ) throws {
-        tokens.append(.code(statement.rawValue))
+        tokens.append(.statement(statement))
         tokens.append(.name(table))
         switch statement {
         case .select:
@@ -174,7 +167,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         }
         try whereClause(parts.filter)
         if !parts.grouping.isEmpty {
-            tokens.append(.code(201))
+            tokens.append(.part(.groupBy))
             write(" GROUP BY ")
             for (index, node) in parts.grouping.enumerated() {
                 if index > 0 { write(", ") }
@@ -182,13 +175,13 @@ struct RequestCompiler<Binding: RequestBinding> {
             }
         }
         if let having = parts.having {
-            tokens.append(.code(202))
+            tokens.append(.part(.having))
             write(" HAVING ")
             try expression(having, 0, context: nil)
         }
         if keepingOrder || parts.limit != nil || parts.offset != nil {
             if parts.search != nil && parts.orderings.isEmpty {
-                tokens.append(.code(216))
+                tokens.append(.part(.orderByRank))
                 write(" ORDER BY " + searchColumn(FullTextSearchPart.rankColumn))
             } else {
                 try orderClause(parts.orderings)
@@ -204,7 +197,7 @@ struct RequestCompiler<Binding: RequestBinding> {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column the index
     ///   does not hold.
     private mutating func searchJoin(_ search: FullTextSearchPart) throws {
-        tokens.append(.code(230))
+        tokens.append(.part(.searchJoin))
         tokens.append(.name(search.table))
         let fts = SQLIdentifier.quoted(search.table)
         write(
@@ -219,10 +212,10 @@ struct RequestCompiler<Binding: RequestBinding> {
             arguments.values += [.integer(Int64(index)), .text(excerpt.open), .text(excerpt.close)]
             switch excerpt.kind {
             case .highlight:
-                tokens.append(.code(231))
+                tokens.append(.part(.highlight))
                 write(", highlight(" + fts + ", ?, ?, ?)")
             case .snippet(let ellipsis, let count):
-                tokens.append(.code(232))
+                tokens.append(.part(.snippet))
                 write(", snippet(" + fts + ", ?, ?, ?, ?, ?)")
                 arguments.values += [.text(ellipsis), .integer(Int64(count))]
             }
@@ -240,7 +233,7 @@ struct RequestCompiler<Binding: RequestBinding> {
 
     private mutating func whereClause(_ filter: ExpressionNode?) throws {
         guard let filter else { return }
-        tokens.append(.code(200))
+        tokens.append(.part(.whereClause))
         write(" WHERE ")
         try expression(filter, 0, context: nil)
     }
@@ -252,16 +245,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         for (index, ordering) in orderings.enumerated() {
             if index > 0 { write(", ") }
             try expression(ordering.expression, 0, context: nil)
-            let code: UInt8
-            switch (ordering.isDescending, ordering.nulls) {
-            case (false, nil): code = 210
-            case (true, nil): code = 211
-            case (false, .first?): code = 212
-            case (false, .last?): code = 213
-            case (true, .first?): code = 214
-            case (true, .last?): code = 215
-            }
-            tokens.append(.code(code))
+            tokens.append(.ordering(descending: ordering.isDescending, nulls: ordering.nulls))
             write(ordering.isDescending ? " DESC" : " ASC")
             if let nulls = ordering.nulls { write(nulls == .first ? " NULLS FIRST" : " NULLS LAST") }
         }
@@ -270,12 +254,12 @@ struct RequestCompiler<Binding: RequestBinding> {
     /// `LIMIT ?` and `OFFSET ?`, bound: SQLite needs a LIMIT before an OFFSET, and a negative limit is none.
     private mutating func limitClause(_ parts: RequestParts) {
         if parts.limit != nil || parts.offset != nil {
-            tokens.append(.code(220))
+            tokens.append(.part(.limit))
             write(" LIMIT ?")
             arguments.values.append(.integer(Int64(parts.limit ?? -1)))
         }
         if let offset = parts.offset {
-            tokens.append(.code(221))
+            tokens.append(.part(.offset))
             write(" OFFSET ?")
             arguments.values.append(.integer(Int64(offset)))
         }
@@ -290,25 +274,25 @@ struct RequestCompiler<Binding: RequestBinding> {
         case .column(let column):
             _ = self.column(column)
         case .value(let value):
-            tokens.append(.code(1))
+            tokens.append(.part(.value))
             let forms = try binding.forms(of: value, column: context)
             write("?")
             arguments.values.append(forms.first ?? .null)
         case .literal(let text, let literalArguments):
-            tokens.append(.code(2))
+            tokens.append(.part(.literal))
             tokens.append(.name(text))
             write("(" + text + ")")
             arguments.values += literalArguments.values
             for (name, value) in literalArguments.namedValues { arguments.namedValues[name] = value }
             if arguments.conversionFailure == nil { arguments.conversionFailure = literalArguments.conversionFailure }
         case .null:
-            tokens.append(.code(3))
+            tokens.append(.part(.null))
             write("NULL")
         case .countAll:
-            tokens.append(.code(4))
+            tokens.append(.part(.countAll))
             write("count(*)")
         case .unary(let unary, let operand):
-            tokens.append(.code(10 + unary.rawValue))
+            tokens.append(.unary(unary))
             switch unary {
             case .not:
                 try parenthesized(3, precedence) {
@@ -320,7 +304,7 @@ struct RequestCompiler<Binding: RequestBinding> {
                 try expression(operand, 10, context: context)
             }
         case .binary(let binary, let left, let right):
-            tokens.append(.code(20 + binary.rawValue))
+            tokens.append(.binary(binary))
             if binary == .equal || binary == .notEqual, case .value(let value) = right {
                 return try equality(left, value, negated: binary == .notEqual, precedence)
             }
@@ -332,16 +316,16 @@ struct RequestCompiler<Binding: RequestBinding> {
                 try $0.expression(right, binary.precedence + 1, context: rightContext)
             }
         case .isNull(let operand, let negated):
-            tokens.append(.code(negated ? 41 : 40))
+            tokens.append(.part(negated ? .isNotNull : .isNull))
             try parenthesized(4, precedence) {
                 try $0.expression(operand, 5, context: context)
                 $0.write(negated ? " IS NOT NULL" : " IS NULL")
             }
         case .list(let operand, let values, let negated):
-            tokens.append(.code(negated ? 43 : 42))
+            tokens.append(.part(negated ? .notInList : .inList))
             try list(operand, values, negated: negated, precedence)
         case .between(let operand, let lower, let upper, let negated):
-            tokens.append(.code(negated ? 45 : 44))
+            tokens.append(.part(negated ? .notBetween : .between))
             let name = columnName(in: operand) ?? context
             try parenthesized(4, precedence) {
                 try $0.expression(operand, 5, context: context)
@@ -351,7 +335,7 @@ struct RequestCompiler<Binding: RequestBinding> {
                 try $0.expression(upper, 5, context: name)
             }
         case .like(let operand, let pattern, let escaped, let negated):
-            tokens.append(.code((negated ? 48 : 46) + (escaped ? 1 : 0)))
+            tokens.append(.part(negated ? (escaped ? .notLikeEscaped : .notLike) : (escaped ? .likeEscaped : .like)))
             let name = columnName(in: operand) ?? context
             try parenthesized(4, precedence) {
                 try $0.expression(operand, 5, context: context)
@@ -360,12 +344,12 @@ struct RequestCompiler<Binding: RequestBinding> {
                 if escaped { $0.write(" ESCAPE '\\'") }
             }
         case .collate(let operand, let collation):
-            tokens.append(.code(50))
+            tokens.append(.part(.collate))
             tokens.append(.name(collation))
             try expression(operand, 11, context: context)
             write(" COLLATE " + SQLIdentifier.quoted(collation))
         case .function(let function, let operands, let distinct):
-            tokens.append(.code(60 + function.rawValue))
+            tokens.append(.function(function))
             tokens.append(.count(distinct ? -operands.count : operands.count))
             write(function.name + (distinct ? "(DISTINCT " : "("))
             for (index, operand) in operands.enumerated() {
@@ -376,13 +360,13 @@ struct RequestCompiler<Binding: RequestBinding> {
         case .subquery(let subquery):
             // Its SQL is its shape: written every time (it is short), recorded as a name.
             let (text, subqueryArguments) = try subquery.compile()
-            tokens.append(.code(6))
+            tokens.append(.part(.subquery))
             tokens.append(.name(subquery.prefix + text))
             write(subquery.prefix + text)
             arguments.values += subqueryArguments.values
         case .alias(let operand, let name):
             // An alias outside a selection names nothing: the expression stands for itself.
-            tokens.append(.code(5))
+            tokens.append(.part(.alias))
             tokens.append(.name(name))
             try expression(operand, precedence, context: context)
         }

@@ -126,6 +126,8 @@ enum BinaryOperator: UInt8, Sendable {
 /// The functions requests write.
 enum SQLFunction: UInt8, Sendable {
     case count, sum, min, max, average, total
+    /// The library's Unicode case folding, registered on every connection (see `Database.caseFoldFunctionName`).
+    case caseFold
 
     var name: String {
         switch self {
@@ -135,6 +137,7 @@ enum SQLFunction: UInt8, Sendable {
         case .max: return "max"
         case .average: return "avg"
         case .total: return "total"
+        case .caseFold: return Database.caseFoldFunctionName
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Requests start from the record type: `City.filter(...)`, `City.order(...)`, `City.all()`.
 extension Record {
     /// Every row of the table, as a request to refine: `City.all().order(Column("name").ascending)`.
@@ -32,18 +34,28 @@ extension Record {
     /// The request the `where:` dictionary forms run: ANDed equalities in column-name order (nil matches
     /// NULL, a UUID each of its stored forms), sorted and paged.
     /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` for a value with no exact SQLite form (a `UInt64`
-    ///   above `Int64.max`).
+    ///   above `Int64.max`); ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a Date the
+    ///   type's custom date strategy cannot write.
     static func request(
         where conditions: [String: (any SQLiteValueConvertible)?], orderBy ordering: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) throws -> QueryInterfaceRequest<Self> {
-        var request =
-            conditions.isEmpty
-            ? all() : all().filter(equalities: try conditions.mapValues(FilterValue.init(filtering:)))
-        request.orderings = ordering.map(\.sqlOrdering)
-        request.limitCount = limit
-        request.offsetCount = offset
-        return request
+        guard !conditions.isEmpty else {
+            return request(equalities: [:], orderBy: ordering, limit: limit, offset: offset)
+        }
+        var binding = RecordRequestBinding<Self>()
+        var equalities: [String: FilterValue] = [:]
+        equalities.reserveCapacity(conditions.count)
+        for (column, value) in conditions {
+            // A Date is compared in the form the type's date strategy writes (unix seconds, ISO 8601...), as
+            // save() wrote it; every other value's SQLiteValueConvertible form is the encoder's own.
+            if let date = value as? Date {
+                equalities[column] = FilterValue(forms: try binding.encodedForms(date, column: column))
+            } else {
+                equalities[column] = try FilterValue(filtering: value)
+            }
+        }
+        return request(equalities: equalities, orderBy: ordering, limit: limit, offset: offset)
     }
 
     /// The request of the `where sql:` forms.

@@ -34,7 +34,7 @@ extension Record {
     )
         throws -> UpsertOutcome
     {
-        try upsert(db, onConflict: conflictColumns, updating: columns, returned: nil)
+        try Self.explainingMissingTable { try upsert(db, onConflict: conflictColumns, updating: columns, returned: nil) }
     }
 
     /// ``upsert(_:onConflict:updating:)-method`` through the default queue (``RecordStore``), in a transaction of

@@ -93,6 +93,15 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
     /// ```
     static var parentAssociations: [any ParentAssociation] { get }
 
+    /// The table's UNIQUE constraints, indexes, column defaults, CHECK constraints and foreign keys (with
+    /// their `ON DELETE` and `ON UPDATE` actions), declared once: ``createTable(in:ifNotExists:)`` writes
+    /// them and ``validateSchema(in:)`` checks them. Empty by default. See ``TableDefinition``.
+    ///
+    /// ```swift
+    /// static let tableDefinition = TableDefinition().unique(CodingKeys.iso).index(CodingKeys.name)
+    /// ```
+    static var tableDefinition: TableDefinition { get }
+
     /// How rows are decoded into this type: strategies for dates, keys and nested JSON. The default is
     /// `RowDecoder()`; override it to read snake_case columns without a `CodingKeys` enum, say.
     ///

@@ -30,7 +30,7 @@ struct RecordRequestBinding<Base: Record>: RequestBinding {
 
     /// The forms of one Swift value. The common types go without an encoder; an Optional is unwrapped (nil
     /// is NULL); a UUID has its three forms, the one the encoder writes first.
-    private mutating func encodedForms<T: Encodable>(_ value: T, column: String?) throws -> [SQLiteValue] {
+    mutating func encodedForms<T: Encodable>(_ value: T, column: String?) throws -> [SQLiteValue] {
         // Identity casts (SameTypeCast): a dynamic cast per value costs more than binding it.
         if let text = SameTypeCast.cast(value, to: String.self) { return [.text(text)] }
         if let integer = SameTypeCast.cast(value, to: Int.self) { return [.integer(Int64(integer))] }

@@ -583,11 +583,16 @@ extension Record {
                 }
             }
         }
-        try plan.statement.runToEnd(boundArguments: {
-            var arguments = binding.boundArguments
-            arguments.values += key.values
-            return arguments
-        })
+        do {
+            try plan.statement.runToEnd(boundArguments: {
+                var arguments = binding.boundArguments
+                arguments.values += key.values
+                return arguments
+            })
+        } catch let error as DatabaseError where error.resultCode == .constraintForeignKey {
+            // SQLite's message names no column: the lookup that finds it runs only on this failure.
+            throw explainingForeignKeyFailure(error, db: db)
+        }
         plans.countWrite()
         return true
     }
@@ -667,7 +672,11 @@ extension Record {
             }
             return true
         }
-        try Self.explainingMissingTable { try db.run(sql: sql, arguments: arguments) }
+        do {
+            try Self.explainingMissingTable { try db.run(sql: sql, arguments: arguments) }
+        } catch let error as DatabaseError where error.resultCode == .constraintForeignKey {
+            throw explainingForeignKeyFailure(error, db: db)
+        }
         let planKey = RecordWritePlans.Key(type: ObjectIdentifier(Self.self), kind: kind)
         let plans = RecordWritePlans.of(db)
         if plans[planKey] == nil {

@@ -22,10 +22,15 @@
 /// migrated it) is refused with ``MigrationError/unknownAppliedMigrations(unknown:path:)`` before anything
 /// changes: never register a migration, ship it, then rename or remove it.
 ///
-/// When the connection enforces foreign keys, `PRAGMA foreign_key_check` runs after each migration, before
-/// its COMMIT, and a violation rolls that migration back:
-/// ``MigrationError/foreignKeyViolation(migration:table:rowID:parentTable:violationCount:)``.
-/// See <https://www.sqlite.org/pragma.html#pragma_foreign_key_check>.
+/// A migration never commits a database that fails `PRAGMA foreign_key_check`: the check runs after each
+/// migration, before its COMMIT (whether or not the connection enforces foreign keys), and a violation rolls
+/// that migration back: ``MigrationError/foreignKeyViolation(migration:table:rowID:parentTable:violationCount:)``.
+/// A migration body that runs `PRAGMA foreign_keys` is refused
+/// (``MigrationError/foreignKeysPragmaInMigration(migration:)``) and rolled back: SQLite ignores the pragma
+/// inside the migration's transaction, so a rebuild that counted on it would cascade-delete or null out the
+/// rows that reference the rebuilt table. A rebuild registers with ``ForeignKeyChecks/deferred``, the
+/// table-rebuild mode. See <https://www.sqlite.org/pragma.html#pragma_foreign_key_check> and
+/// <https://www.sqlite.org/lang_altertable.html#otheralter>.
 ///
 /// The names follow GRDB's `DatabaseMigrator`, the reference Swift implementation of the idea.
 public struct DatabaseMigrator: Sendable {
@@ -34,16 +39,17 @@ public struct DatabaseMigrator: Sendable {
         /// Foreign keys stay as the connection has them: on by default, when every statement of the migration
         /// is checked as it runs and `PRAGMA foreign_key_check` runs before COMMIT. The default.
         case immediate
-        /// Foreign keys are off while the migration runs, and `PRAGMA foreign_key_check` runs before its
-        /// COMMIT (on a connection that enforces foreign keys; on one that does not, nothing changes): what
+        /// The table-rebuild mode: foreign keys are off while the migration runs, and `PRAGMA
+        /// foreign_key_check` runs before its COMMIT (on a connection that does not enforce foreign keys,
+        /// only the check differs from ``immediate``): what
         /// SQLite's 12-step procedure for schema changes that ALTER TABLE cannot make (dropping
         /// a column with a constraint, changing a column's type, adding a foreign key) requires, since
         /// dropping and renaming a table with foreign keys on would delete or rewrite the rows that reference
         /// it. See <https://www.sqlite.org/lang_altertable.html#otheralter>.
         ///
         /// The migrator turns foreign keys off before BEGIN (`PRAGMA foreign_keys` does nothing inside a
-        /// transaction) and on again after COMMIT or ROLLBACK. Such a migration cannot run inside a
-        /// transaction of the caller's.
+        /// transaction) and on again after COMMIT or ROLLBACK; the body itself must not run the pragma. Such a
+        /// migration cannot run inside a transaction of the caller's.
         case deferred
     }
 
@@ -102,6 +108,8 @@ public struct DatabaseMigrator: Sendable {
     ///   database was migrated by a newer version;
     ///   ``MigrationError/foreignKeyViolation(migration:table:rowID:parentTable:violationCount:)`` when a
     ///   migration leaves a row whose foreign key points nowhere (that migration is rolled back);
+    ///   ``MigrationError/foreignKeysPragmaInMigration(migration:)`` when a migration's body runs
+    ///   `PRAGMA foreign_keys` (that migration is rolled back);
     ///   ``MigrationError/duplicateMigration(_:)``; what a migration throws, unchanged (that migration is
     ///   rolled back, those before it stay applied); ``DatabaseError`` from BEGIN, COMMIT or the ledger,
     ///   or with `SQLITE_MISUSE` when called from inside `read` or `write` on the same queue or pool.
@@ -187,6 +195,7 @@ public struct DatabaseMigrator: Sendable {
             throw MigrationError.foreignKeysCannotBeDisabledInTransaction(migration: needsForeignKeysOff.identifier)
         }
         let foreignKeysOn = try Self.foreignKeysEnabled(db)
+        // Checked whatever the connection enforces: a migration never commits a database that fails the check.
         for migration in pending {
             if migration.foreignKeyChecks == .deferred && foreignKeysOn {
                 try Self.setForeignKeys(false, db)
@@ -198,7 +207,7 @@ public struct DatabaseMigrator: Sendable {
                 }
                 try Self.setForeignKeys(true, db)
             } else {
-                try apply(migration, db, checkingForeignKeys: foreignKeysOn)
+                try apply(migration, db, checkingForeignKeys: true)
             }
         }
     }
@@ -212,11 +221,39 @@ public struct DatabaseMigrator: Sendable {
             try db.execute(
                 sql: "CREATE TABLE IF NOT EXISTS \(SQLIdentifier.quoted(Self.ledgerTable)) "
                     + "(\"identifier\" TEXT NOT NULL PRIMARY KEY)")
-            try migration.migrate(db)
+            try Self.runRefusingForeignKeysPragma(migration, db)
             if checkingForeignKeys { try Self.checkForeignKeys(after: migration.identifier, db) }
             try db.execute(
                 sql: "INSERT INTO \(SQLIdentifier.quoted(Self.ledgerTable)) (\"identifier\") VALUES (?)",
                 arguments: [migration.identifier])
+        }
+    }
+
+    /// Runs the migration's body with `PRAGMA foreign_keys` refused by the connection's authorizer; throws
+    /// ``MigrationError/foreignKeysPragmaInMigration(migration:)`` when the body ran one, even when it caught
+    /// the error the refused statement threw.
+    private static func runRefusingForeignKeysPragma(_ migration: Migration, _ db: Database) throws {
+        let transactions = db.transactionGuard
+        let wasRefusing = transactions.refusesForeignKeysPragma
+        transactions.refusesForeignKeysPragma = true
+        transactions.refusedForeignKeysPragma = false
+        defer {
+            transactions.refusesForeignKeysPragma = wasRefusing
+            transactions.refusedForeignKeysPragma = false
+        }
+        // The authorizer sees a statement when it is prepared: one prepared before, in the cache, would not
+        // be seen again.
+        db.statementCache.removeAll()
+        do {
+            try migration.migrate(db)
+        } catch {
+            if transactions.refusedForeignKeysPragma {
+                throw MigrationError.foreignKeysPragmaInMigration(migration: migration.identifier)
+            }
+            throw error
+        }
+        if transactions.refusedForeignKeysPragma {
+            throw MigrationError.foreignKeysPragmaInMigration(migration: migration.identifier)
         }
     }
 
@@ -278,6 +315,12 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     /// transaction of the caller's: foreign keys cannot be turned off there (`PRAGMA foreign_keys` does
     /// nothing inside a transaction). Nothing ran; migrate from outside any transaction.
     case foreignKeysCannotBeDisabledInTransaction(migration: String)
+    /// Migration `migration` ran `PRAGMA foreign_keys`, which SQLite ignores inside the transaction the
+    /// migration runs in: a rebuild that counted on it would delete or rewrite the rows that reference the
+    /// rebuilt table. The statement was refused and the migration rolled back; nothing was written. Remove
+    /// the pragma and register the migration with ``DatabaseMigrator/ForeignKeyChecks/deferred``, the
+    /// table-rebuild mode. See <https://www.sqlite.org/lang_altertable.html#otheralter>.
+    case foreignKeysPragmaInMigration(migration: String)
     /// `migrate(_:upTo:)` named a migration that was never registered. Nothing ran.
     case unregisteredMigration(String)
     /// Two migrations were registered under the same identifier. Nothing ran.
@@ -299,6 +342,13 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
             return "Migration \"\(migration)\" needs foreign keys off, which PRAGMA foreign_keys cannot do inside a "
                 + "transaction; nothing ran. Call migrate outside any transaction (DatabaseMigrator.migrate(_:) "
                 + "with the DatabaseQueue does)"
+        case .foreignKeysPragmaInMigration(let migration):
+            return "Migration \"\(migration)\" was rolled back, nothing written: it runs PRAGMA foreign_keys, which "
+                + "SQLite ignores inside the migration's transaction, so a table it rebuilds would lose the rows "
+                + "that reference it. Remove the pragma and register the migration with foreignKeyChecks: "
+                + ".deferred, the table-rebuild mode: the migrator turns foreign keys off outside the transaction "
+                + "and runs PRAGMA foreign_key_check before COMMIT "
+                + "(https://www.sqlite.org/lang_altertable.html#otheralter)"
         case .unregisteredMigration(let identifier):
             return "No migration \"\(identifier)\" is registered; nothing ran"
         case .duplicateMigration(let identifier):

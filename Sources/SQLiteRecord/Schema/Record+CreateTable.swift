@@ -25,10 +25,12 @@ extension Record {
     /// RawRepresentable enum takes its raw value's type. The columns are found by decoding the type once
     /// from placeholder values; see ``SchemaProbeError`` for the types that cannot be.
     ///
-    /// Constraints beyond NOT NULL (UNIQUE, REFERENCES, CHECK, DEFAULT) and indexes are not derived: write
-    /// the CREATE TABLE by hand where you need them. In a ``DatabaseMigrator`` migration, prefer the SQL
-    /// that ``createTableSQL(ifNotExists:)`` prints, pasted in: the migration then keeps creating the same
-    /// table when the type changes later.
+    /// UNIQUE constraints, indexes, defaults, CHECK constraints and foreign keys come from the type's
+    /// ``tableDefinition``: each default after its column's type, the constraints after the columns (and the
+    /// composite primary key), in the order declared, then one `CREATE INDEX` per declared index and per
+    /// foreign key that no declared index, UNIQUE constraint or the primary key starts with. In a
+    /// ``DatabaseMigrator`` migration, prefer the SQL that ``createTableSQL(ifNotExists:)`` prints, pasted
+    /// in: the migration then keeps creating the same table when the type changes later.
     /// - Parameters:
     ///   - db: the connection; inside a transaction the table is created in it.
     ///   - ifNotExists: true to do nothing when a table of that name exists (`CREATE TABLE IF NOT EXISTS`),
@@ -50,7 +52,9 @@ extension Record {
     /// migration; with ``parentAssociations``, followed by `; CREATE INDEX ...` for each foreign key.
     /// - Throws: ``SchemaProbeError`` when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)``
     ///   when no coding key names ``primaryKeyColumn``;
-    ///   ``RecordError/invalidAssociation(association:reason:)`` when the type encodes no foreign key column.
+    ///   ``RecordError/invalidAssociation(association:reason:)`` when the type encodes no foreign key column;
+    ///   ``RecordError/unknownColumn(table:column:columns:)`` for a ``tableDefinition`` column the type does
+    ///   not encode.
     public static func createTableSQL(ifNotExists: Bool = false) throws -> String {
         try createTableSQL(ifNotExists: ifNotExists, dialect: .sqlite)
     }
@@ -64,6 +68,7 @@ extension Record {
             throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
         let encoder = recordEncoder
+        let definition = try tableDefinitionSQL(probed: columns, keyColumns: keyColumns, ifNotExists: ifNotExists)
         var references: [String: String] = [:]
         var indexes: [String] = []
         for association in parentAssociations {
@@ -71,6 +76,11 @@ extension Record {
                 throw RecordError.invalidAssociation(
                     association: association.associationDescription,
                     reason: "\(Self.self) encodes no \"\(association.foreignKey)\" column")
+            }
+            // A foreign key the table definition declares on the same column is the one written.
+            let folded = RowLayout.asciiLowercased(association.foreignKey)
+            if definition.foreignKeyColumns.contains(where: { $0.map(RowLayout.asciiLowercased) == [folded] }) {
+                continue
             }
             references[association.foreignKey] =
                 " REFERENCES " + SQLIdentifier.quoted(association.parentTable) + " ("
@@ -90,16 +100,17 @@ extension Record {
             let notNull = !column.isOptional || keyColumns.contains(column.name)
             let primaryKey = column.name == singleKey ? " PRIMARY KEY" : ""
             return name + (type.isEmpty ? "" : " " + type) + (notNull ? " NOT NULL" : "") + primaryKey
-                + (references[column.name] ?? "")
+                + (definition.defaults[column.name].map { " DEFAULT " + $0 } ?? "") + (references[column.name] ?? "")
         }
         if keyColumns.count > 1 {
             definitions.append("PRIMARY KEY (" + keyColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
         }
+        definitions += definition.constraints
         let table =
             "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
             + definitions.joined(separator: ", ") + ")"
             + (withoutRowID && dialect.hasWithoutRowIDTables ? " WITHOUT ROWID" : "")
-        return ([table] + indexes).joined(separator: "; ")
+        return ([table] + definition.indexes + indexes).joined(separator: "; ")
     }
 }
 

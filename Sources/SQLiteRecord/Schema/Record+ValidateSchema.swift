@@ -28,9 +28,16 @@ extension Record {
     /// writing), numbers in those columns stay numbers, BLOBs are never converted, Bool reads "0" and "1",
     /// and String reads numbers as their text. See <https://www.sqlite.org/datatype3.html#type_affinity>.
     ///
+    /// - every part of ``tableDefinition`` the table lacks or declares otherwise: a UNIQUE constraint (a
+    ///   unique index on exactly those columns, or the primary key), an index (one on those columns in that
+    ///   order, unique when declared so), a default (the column's `DEFAULT` text as ``createTable(in:ifNotExists:)``
+    ///   writes it), a CHECK constraint (its text in the table's CREATE TABLE, compared without whitespace
+    ///   and case: SQLite keeps checks only as text), a foreign key (its parent table and columns and its
+    ///   `ON DELETE` and `ON UPDATE` actions; a nil action is `NO ACTION`).
+    ///
     /// Not reported, since they fail only for some values or some calls: NOT NULL columns for Optional
     /// properties, NOT NULL columns the type does not write (inserts fail, fetches work), CHECK and UNIQUE
-    /// constraints, columns the type ignores.
+    /// constraints the type does not declare, columns the type ignores.
     /// - Throws: ``SchemaValidationError`` with the ``SchemaMismatch`` list; ``SchemaProbeError`` when the
     ///   type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding key names
     ///   ``primaryKeyColumn``; ``DatabaseError`` when the schema cannot be read.
@@ -49,6 +56,7 @@ extension Record {
         var mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
         if let keyMismatch = try keyMismatch(keyColumns, probed: probed, db: db) { mismatches.append(keyMismatch) }
         mismatches += try foreignKeyMismatches(db)
+        mismatches += try tableDefinitionMismatches(db, probed: probed, columns: columns)
         guard mismatches.isEmpty else {
             throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
         }
@@ -191,6 +199,12 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
     /// foreign key on the column contradicts (`table`, as the table declares it; nil when it has none).
     case foreignKey(String, declared: String, table: String?)
 
+    /// A part of ``Record/tableDefinition`` that the table lacks or declares otherwise: `part` says which
+    /// (`unique ("iso")`, `index ("name")`, `default of "population"`, `check`, `foreign key ("country_id")`),
+    /// `declared` is the SQL ``Record/createTable(in:ifNotExists:)`` writes for it, `table` what the table
+    /// has instead (nil when it has none).
+    case tableDefinition(String, declared: String, table: String?)
+
     /// One line for a log.
     public var description: String {
         switch self {
@@ -200,6 +214,8 @@ public enum SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
                 + (tablePrimaryKey.isEmpty ? "(it declares none)" : names(tablePrimaryKey)) + " nor UNIQUE"
         case .missingTable(let table):
             return "no table \"\(table)\""
+        case .tableDefinition(let part, let declared, let table):
+            return "\(part) is declared \(declared) but the table " + (table.map { "has \($0)" } ?? "has none")
         case .foreignKey(let column, let declared, let table):
             return "column \"\(column)\" is declared \(declared) but the table "
                 + (table.map { "has \($0)" } ?? "has no foreign key on it")

@@ -47,9 +47,11 @@ final class DatabaseOpeningTests: XCTestCase {
                 XCTAssertTrue(error.isBusy)
                 XCTAssertEqual(
                     error.message,
-                    "database is locked (another connection held the lock longer than this connection's busy "
-                        + "timeout of 0.3 seconds; raise Database.Options.busyTimeout, or keep other connections' "
-                        + "write transactions short)")
+                    "database is locked (another connection holds a lock on the file that this statement needs; "
+                        + "SQLite waits for it up to this connection's busy timeout of 0.3 seconds, and fails at once "
+                        + "where waiting could deadlock, as when a transaction that has read asks to write; raise "
+                        + "Database.Options.busyTimeout, begin transactions that write IMMEDIATE, or keep other "
+                        + "connections' write transactions short)")
             }
             let waited = Date().timeIntervalSince(start)
             XCTAssertGreaterThanOrEqual(waited, 0.25)
@@ -128,7 +130,12 @@ final class DatabaseOpeningTests: XCTestCase {
                 guard let error = error as? DatabaseError else { return XCTFail("\(error)") }
                 XCTAssertEqual(error.resultCode, .notADatabase)
                 XCTAssertTrue(error.isNotADatabase)
-                XCTAssertEqual(error.message, "cannot open database at \(path): file is not a database")
+                XCTAssertEqual(
+                    error.message,
+                    "cannot open database at \(path): file is not a database (the file of 4800 bytes does not start "
+                        + "with the header \"SQLite format 3\": expected an SQLite 3 database file, or a path where "
+                        + "none exists yet, which SQLite creates; an encrypted database needs the key its library "
+                        + "sets before the first statement)")
             }
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), text)
         }

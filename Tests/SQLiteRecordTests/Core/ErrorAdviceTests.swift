@@ -42,9 +42,11 @@ final class ErrorAdviceTests: XCTestCase {
             XCTAssertEqual(error?.isBusy, true)
             XCTAssertEqual(
                 error?.message,
-                "database is locked (another connection held the lock longer than this connection's busy timeout "
-                    + "of 0.05 seconds; raise Database.Options.busyTimeout, or keep other connections' write "
-                    + "transactions short)")
+                "database is locked (another connection holds a lock on the file that this statement needs; "
+                    + "SQLite waits for it up to this connection's busy timeout of 0.05 seconds, and fails at once "
+                    + "where waiting could deadlock, as when a transaction that has read asks to write; raise "
+                    + "Database.Options.busyTimeout, begin transactions that write IMMEDIATE, or keep other "
+                    + "connections' write transactions short)")
         }
         try holder.execute(sql: "ROLLBACK")
     }

@@ -21,6 +21,27 @@ final class SameTypeCastTests: XCTestCase {
         XCTAssertTrue(SameTypeCast.cast(Int64(7), to: Int64?.self) == nil)
     }
 
+    /// The form for callers that have just checked `T.self == U.self`, as the decoder's fast paths do:
+    /// a generic function that would otherwise need a dynamic cast.
+    func testSameTypeAfterTheCallersCheck() {
+        func asDate<T>(_ value: T) -> Date? {
+            if T.self == Date.self { return try? SameTypeCast.cast(checked: value, to: Date.self) }
+            return nil
+        }
+        func make<T>(_ type: T.Type, from date: Date) -> T? {
+            if T.self == Date.self { return try? SameTypeCast.cast(checked: date, to: T.self) }
+            return nil
+        }
+        let date = Date(timeIntervalSince1970: 1_700_000_000.5)
+        XCTAssertEqual(asDate(date), date)
+        XCTAssertNil(asDate("2023-11-14"))
+        XCTAssertEqual(make(Date.self, from: date), date)
+        XCTAssertNil(make(String.self, from: date))
+        XCTAssertThrowsError(try SameTypeCast.cast(checked: Int8(1), to: UUID.self)) { error in
+            guard case DecodingError.typeMismatch = error else { return XCTFail("\(error)") }
+        }
+    }
+
     func testRowIDKeysReadAndMakeOnlyTheRowID() {
         XCTAssertEqual(RowIDKey.rowID(Int64?(5)), 5)
         XCTAssertNil(RowIDKey.rowID(Int64?.none))

@@ -5,7 +5,7 @@ import XCTest
 
 final class UTF8ValidationTests: XCTestCase {
     private func isValid(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { Statement.isValidUTF8($0) }
+        ByteView.withBytes(of: bytes) { $0.isValidUTF8 }
     }
 
     func testEdgeCases() {

@@ -12,7 +12,7 @@ final class UUIDTextTests: XCTestCase {
     func testTheLowercaseFormIsRFC9562Text() {
         XCTAssertEqual(UUIDText.lowercase(uuid), "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
         XCTAssertEqual(
-            UUIDText.withLowercaseUTF8(uuid) { String(decoding: $0, as: UTF8.self) }, UUIDText.lowercase(uuid))
+            UUIDText.withLowercaseUTF8(uuid) { $0.string }, UUIDText.lowercase(uuid))
         XCTAssertEqual(UUID.lowercaseTextForTest(uuid), uuid.uuidString.lowercased())
     }
 

@@ -46,11 +46,11 @@ private struct MaybeUInt32: OneColumn { var v: UInt32? }
 private struct PlainUInt64: OneColumn { var v: UInt64 }
 private struct MaybeUInt64: OneColumn { var v: UInt64? }
 
-/// Today's keyed-container reads, attacked: each typed read now answers its common case from the column alone
-/// (f4b51f1, 6d560cf), so every stored type is read into every Swift type the container has an overload for,
-/// and the answer (value, or error kind, message and coding path) is held to the generic read, the single-value
+/// The keyed container's typed reads, held to the value table: each typed read answers its common case from the
+/// column alone, so every stored type is read into every Swift type the container has an overload for, and the
+/// answer (value, or error kind, message and coding path) is held to the generic read, the single-value
 /// read and, for Optional, the rule that only NULL is nil.
-final class HostileRoundFourTests: XCTestCase {
+final class KeyedContainerTypedReadTests: XCTestCase {
     /// Every storage class, at and around the edges of each Swift type's range and of each conversion.
     private static let storedValues: [String] = [
         "NULL",
@@ -386,7 +386,7 @@ private struct CaseTwins: Decodable {
 }
 
 /// The key trail, attacked through the typed overloads: keys recognized by their type and byte.
-final class HostileRoundFourKeyTests: XCTestCase {
+final class KeyedContainerKeyTests: XCTestCase {
     private func makeTable() throws -> Database {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(a, b, ab)")
@@ -473,7 +473,7 @@ private struct PlainDate: Decodable { var v: Date }
 private struct MaybeDate: Decodable { var v: Date? }
 
 /// The value table's answers for hostile stored values, exact: what a user gets from the typed reads.
-final class HostileRoundFourValueTests: XCTestCase {
+final class KeyedContainerValueTests: XCTestCase {
     /// `value <v>` or the error's kind, coding path and message, for `sql` stored in column `v` of table `t` and
     /// read back by raw SQL (whose messages name the column, not the table).
     private func read<Row: Decodable, Value>(
@@ -675,7 +675,7 @@ private struct Profile: Decodable, Equatable {
 }
 
 /// Table-backed and cursor fetches, super decoders and keys of no bytes, through the typed overloads.
-final class HostileRoundFourFetchTests: XCTestCase {
+final class KeyedContainerFetchTests: XCTestCase {
     private func makeGauges() throws -> Database {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE gauges(id INTEGER PRIMARY KEY, reading REAL NOT NULL)")
@@ -807,7 +807,7 @@ private struct AbsentTwin: Decodable {
 }
 
 /// The Optional reads of the typed overloads where no column answers, and a date strategy over them.
-final class HostileRoundFourOptionalTests: XCTestCase {
+final class KeyedContainerOptionalKeyTests: XCTestCase {
     func testOptionalKeysWithNoColumnInRawSQLAreNilOnEveryRow() throws {
         let db = try Database()
         let sql = "SELECT 1 AS id UNION ALL SELECT 2"
@@ -890,7 +890,7 @@ private struct Reentrant: Decodable, Equatable {
 }
 
 /// A fetch inside a row's own `init(from:)`, of the same SQL and another type.
-final class HostileRoundFourReentrancyTests: XCTestCase {
+final class KeyedContainerReentrancyTests: XCTestCase {
     func testAFetchOfTheSameSQLInsideInitFromLeavesTheOuterRowsKeysAlone() throws {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(a, b, ab)")

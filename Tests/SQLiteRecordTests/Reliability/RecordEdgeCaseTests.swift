@@ -32,7 +32,7 @@ private struct Gauge: Record, Equatable {
 
 /// Lookups of `fetchOne(_:id:)` through the kept plan, attacked: keys at the edges of their types, the
 /// schema changed under a kept plan, two types on one table, many readers at once, a closed pool.
-final class HostileLookupPlanTests: XCTestCase {
+final class LookupPlanEdgeTests: XCTestCase {
     func testTextKeysWithQuotesNULAndUnicodeFindOnlyTheirOwnRow() throws {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE tags(id TEXT PRIMARY KEY, label TEXT NOT NULL)")
@@ -190,7 +190,7 @@ private final class LockedCount: @unchecked Sendable {
 
 /// `UUIDText.parse` against what `UUID(sqliteValue:)` did before it, through Foundation, on the valid forms
 /// and on every string one edit away from them.
-final class HostileUUIDTextTests: XCTestCase {
+final class UUIDTextEdgeTests: XCTestCase {
     /// The parsing `UUID(sqliteValue:)` did before `UUIDText`: braces dropped, 32 digits hyphenated, then
     /// Foundation.
     private func foundationParse(_ input: String) -> UUID? {
@@ -356,7 +356,7 @@ private struct OrderLine: Record, Equatable {
 
 /// `save(_:children:)` setting the foreign key from the declaration, attacked with children whose other
 /// properties do not survive a trip through SQLite unchanged.
-final class HostileChildrenTests: XCTestCase {
+final class ChildrenEdgeTests: XCTestCase {
     private var db: Database!
     private let nil_uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
@@ -494,7 +494,7 @@ private struct CountryWithAll: Decodable, Equatable {
 
 /// Eager loads of several associations in one request, attacked with foreign keys stored in another form
 /// than the parent's key and more parents than a statement has parameters.
-final class HostileEagerLoadTests: XCTestCase {
+final class EagerLoadEdgeTests: XCTestCase {
     private func database(languageKeyType: String) throws -> Database {
         let db = try WorldFixtures.makeDatabase()
         try db.execute(
@@ -588,7 +588,7 @@ private struct Reading: Record, Equatable {
 
 /// The insert, upsert and change-comparison fast paths, attacked: a record that gives its rowid, a table
 /// with triggers, changes the stored form cannot hold, a schema change between comparisons.
-final class HostileWriteFastPathTests: XCTestCase {
+final class WriteFastPathEdgeTests: XCTestCase {
     private var db: Database!
     private let moment = Date(timeIntervalSince1970: 1_700_000_000.125)
 
@@ -696,7 +696,7 @@ final class HostileWriteFastPathTests: XCTestCase {
 }
 
 /// `in(_:)` past the count where the values go in one JSON argument matches what the short list matches.
-final class HostileLongListTests: XCTestCase {
+final class LongListEdgeTests: XCTestCase {
     func testALongListMatchesThroughTheColumnsAffinityAsAShortOneDoes() throws {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT, y INTEGER, z BLOB)")
@@ -756,7 +756,7 @@ private struct AnyColumnKey: CodingKey {
 }
 
 /// What a lookup through a kept plan leaves behind: a decoder kept past the call, an observation of it.
-final class HostileLookupPlanStateTests: XCTestCase {
+final class LookupPlanStateEdgeTests: XCTestCase {
     func testADecoderKeptPastALookupThrowsInsteadOfReadingTheNextRow() throws {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE tags(id TEXT PRIMARY KEY, label TEXT NOT NULL)")
@@ -848,7 +848,7 @@ private struct StampedLine: Record, Equatable {
 }
 
 /// `save(_:children:)` with declarations and codings a user may write.
-final class HostileChildrenDeclarationTests: XCTestCase {
+final class ChildrenDeclarationEdgeTests: XCTestCase {
     func testAForeignKeyDeclaredInAnotherCaseIsSet() throws {
         let db = try Database()
         try db.execute(
@@ -888,7 +888,7 @@ private struct CountryWithBiggest: Decodable, Equatable {
 }
 
 /// Several eager loads of one child type in one request, each with its own filter, order and limit.
-final class HostileSeveralEagerLoadsTests: XCTestCase {
+final class SeveralEagerLoadsEdgeTests: XCTestCase {
     func testTwoLoadsOfOneChildTypeKeepTheirOwnOrderAndLimit() throws {
         let db = try WorldFixtures.makeDatabase()
         var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
@@ -923,7 +923,7 @@ final class HostileSeveralEagerLoadsTests: XCTestCase {
 }
 
 /// The insert and upsert plans kept per type, across schema changes made by hand between two writes.
-final class HostileWritePlanSchemaTests: XCTestCase {
+final class WritePlanSchemaEdgeTests: XCTestCase {
     func testATableRecreatedWithItsColumnsInAnotherOrderGetsEachValueInItsColumn() throws {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE readings(id INTEGER PRIMARY KEY, value REAL, taken_at TEXT NOT NULL)")
@@ -986,7 +986,7 @@ private struct Shelf: Record, Equatable {
 }
 
 /// Lookups by a composite key through the kept plan.
-final class HostileCompositeKeyLookupTests: XCTestCase {
+final class CompositeKeyLookupEdgeTests: XCTestCase {
     func testACompositeKeyWithANilPartIsRefusedAndTheNextLookupStillWorks() throws {
         let db = try Database()
         try db.execute(
@@ -1026,7 +1026,7 @@ private struct CountryWithCapital: Decodable, Equatable {
 }
 
 /// Has-one associations whose table holds two children for one parent, and a foreign key stored as text.
-final class HostileHasOneTests: XCTestCase {
+final class HasOneEdgeTests: XCTestCase {
     func testTwoChildrenOfAParentGiveTwoRowsAndATextForeignKeyIsJoined() throws {
         let db = try WorldFixtures.makeDatabase()
         try db.execute(sql: "CREATE TABLE capitals(id INTEGER PRIMARY KEY, country_id TEXT, name TEXT NOT NULL)")
@@ -1066,7 +1066,7 @@ private struct CountryWithNumberedCapital: Decodable {
 }
 
 /// Errors in a joined row name the column of the record that failed, not a column of the whole statement.
-final class HostileJoinedErrorTests: XCTestCase {
+final class JoinedErrorEdgeTests: XCTestCase {
     func testAJoinedChildsBadValueNamesItsOwnColumn() throws {
         let db = try WorldFixtures.makeDatabase()
         try db.execute(sql: "CREATE TABLE capitals(id INTEGER PRIMARY KEY, country_id TEXT, name TEXT NOT NULL)")

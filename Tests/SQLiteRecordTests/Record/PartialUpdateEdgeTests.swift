@@ -3,9 +3,10 @@ import XCTest
 
 @testable import SQLiteRecord
 
-/// Today's partial updates, attacked: encodings that stop early (``EncodingStop``) and write plans found by
-/// identity, held to the rows a plain SELECT reads back after each write.
-final class HostileRoundFourWritesTests: XCTestCase {
+/// Partial updates (`update(_:columns:)`) under column lists that alternate, mutate and repeat, types that share
+/// a table, refused columns, triggers and schema changes, held to the rows a plain SELECT reads back after each
+/// write.
+final class PartialUpdateEdgeTests: XCTestCase {
     struct Dial: Record, Equatable {
         var id: Int64?
         var level: Int

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Lists every unsafe token in the library's sources by file, and fails when one stands outside the owner
+# files (issue 28: one owner per unsafe concern, each opening with its invariants).
+#
+# Usage: Scripts/unsafe-audit.sh [--only DIR]... [--report] [--self-test]
+#   --only DIR   audit only the Swift files under DIR (repeatable; default: Sources)
+#   --report     list the tokens and the verdict, but exit 0 whatever it is
+#   --self-test  check the audit itself on a temporary tree: a token outside an owner must fail, the same
+#                token in a comment or in an owner file must pass; exits non-zero when the audit is wrong
+#
+# The tokens: Unsafe*Pointer, Unmanaged, unsafeBitCast, unsafeDowncast, @exclusivity(unchecked),
+# _withUnsafeGuaranteedRef, unowned(unsafe), .allocate(, withUnsafe*, nonisolated(unsafe). Comments (`//`,
+# `///`, `/* */`) are not counted. `@unchecked Sendable` is listed apart and never fails the audit: it is
+# allowed where a lock or a serial queue guards the state and a comment says what it guards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The owner files, relative to the package root. Anything else holding a token fails the audit.
+owners=(
+    Sources/SQLiteRecord/Core/SQLiteCallbacks.swift
+    Sources/SQLiteRecord/Core/ByteView.swift
+    Sources/SQLiteRecord/Core/SameTypeCast.swift
+    Sources/SQLiteRecord/Coding/RowDecodingStorage.swift
+    Sources/SQLiteRecord/Coding/StatementBinding.swift
+)
+token_pattern='Unsafe[A-Za-z]*Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|unowned\(unsafe\)|\.allocate\(|withUnsafe[A-Za-z]*|nonisolated\(unsafe\)'
+unchecked_pattern='@unchecked[[:space:]]+Sendable'
+
+# Prints the Swift source `$1` without its comments; string literals are kept (a `//` inside one is not
+# a comment).
+strip_comments() {
+    awk '
+    BEGIN { inBlock = 0; inString = 0 }
+    {
+        line = $0; out = ""; n = length(line); i = 1
+        while (i <= n) {
+            c = substr(line, i, 1); next2 = substr(line, i, 2)
+            if (inBlock) {
+                if (next2 == "*/") { inBlock = 0; i += 2 } else { i++ }
+                continue
+            }
+            if (inString) {
+                if (c == "\\") { out = out substr(line, i, 2); i += 2; continue }
+                if (c == "\"") { inString = 0 }
+                out = out c; i++; continue
+            }
+            if (next2 == "//") break
+            if (next2 == "/*") { inBlock = 1; i += 2; continue }
+            if (c == "\"") {
+                # A multi-line literal opens with three quotes and closes on a later line.
+                if (substr(line, i, 3) == "\"\"\"") { out = out "\"\"\""; i += 3; inString = !inString; continue }
+                inString = 1
+            }
+            out = out c; i++
+        }
+        print out
+    }' "$1"
+}
+
+# Prints `file<TAB>token` for every token of every Swift file under the given directories.
+scan() {
+    find "$@" -name '*.swift' -type f | LC_ALL=C sort | while IFS= read -r file; do
+        strip_comments "$file" | grep -oE "$token_pattern" | sed "s|^|$file	|" || true
+    done
+}
+
+scan_unchecked() {
+    find "$@" -name '*.swift' -type f | LC_ALL=C sort | while IFS= read -r file; do
+        count=$(strip_comments "$file" | grep -cE "$unchecked_pattern" || true)
+        if [ "$count" -gt 0 ]; then printf '  %s: %s\n' "$file" "$count"; fi
+    done
+}
+
+is_owner() {
+    local file="${1#./}" owner
+    for owner in "${owners[@]}"; do
+        [ "$file" = "$owner" ] && return 0
+    done
+    return 1
+}
+
+# Audits the directories in "$@"; returns 1 when a token stands outside the owner files.
+audit() {
+    local tokens file outside=0 total=0
+    tokens=$(scan "$@")
+    echo "unsafe tokens by file (comments not counted):"
+    if [ -z "$tokens" ]; then echo "  none"; fi
+    while IFS= read -r file; do
+        [ -n "$file" ] || continue
+        local summary count mark
+        summary=$(printf '%s\n' "$tokens" | awk -F'\t' -v f="$file" '$1 == f { n[$2]++ }
+            END { for (t in n) printf "%s x%d, ", t, n[t] }' | sed 's/, $//')
+        count=$(printf '%s\n' "$tokens" | awk -F'\t' -v f="$file" '$1 == f' | wc -l | tr -d ' ')
+        total=$((total + count))
+        if is_owner "$file"; then
+            mark="owner"
+        else
+            mark="OUTSIDE THE OWNER FILES"
+            outside=$((outside + count))
+        fi
+        printf '  %s: %d (%s): %s\n' "$file" "$count" "$mark" "$summary"
+    done < <(printf '%s\n' "$tokens" | cut -f1 | LC_ALL=C sort -u)
+    echo "@unchecked Sendable (allowed where a lock or a serial queue guards the state; not a failure):"
+    local unchecked
+    unchecked=$(scan_unchecked "$@")
+    if [ -n "$unchecked" ]; then echo "$unchecked"; else echo "  none"; fi
+    if [ "$outside" -gt 0 ]; then
+        echo "FAIL: $outside of $total unsafe token(s) outside the owner files (${owners[*]})"
+        return 1
+    fi
+    echo "PASS: $total unsafe token(s), all in the owner files"
+}
+
+self_test() {
+    local tree status=0
+    tree=$(mktemp -d)
+    trap 'rm -rf "$tree"' RETURN
+    mkdir -p "$tree/Sources/SQLiteRecord/Core"
+    printf '%s\n' 'let p: UnsafePointer<UInt8>? = nil' >"$tree/Sources/SQLiteRecord/Core/Outside.swift"
+    if (cd "$tree" && audit Sources >/dev/null); then
+        echo "self-test FAILED: a token outside an owner file passed"; status=1
+    fi
+    printf '%s\n' '/// An UnsafePointer in a doc comment.' 'let x = 1  // Unmanaged, in a comment' \
+        '/* unsafeBitCast */ let y = "https://example.com"  // withUnsafeBytes' \
+        'final class Guarded: @unchecked Sendable {}' >"$tree/Sources/SQLiteRecord/Core/Outside.swift"
+    if ! (cd "$tree" && audit Sources >/dev/null); then
+        echo "self-test FAILED: tokens in comments, or @unchecked Sendable, failed the audit"; status=1
+    fi
+    printf '%s\n' 'let p: UnsafePointer<UInt8>? = nil' >"$tree/Sources/SQLiteRecord/Core/ByteView.swift"
+    if ! (cd "$tree" && audit Sources >/dev/null); then
+        echo "self-test FAILED: a token in an owner file failed the audit"; status=1
+    fi
+    [ "$status" -eq 0 ] && echo "self-test: ok"
+    return "$status"
+}
+
+dirs=()
+report=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --only) dirs+=("${2:?--only needs a directory}"); shift 2 ;;
+    --report) report=1; shift ;;
+    --self-test) self_test; exit $? ;;
+    *) echo "unknown argument: $1 (see the usage at the top of $0)" >&2; exit 2 ;;
+    esac
+done
+[ ${#dirs[@]} -gt 0 ] || dirs=(Sources)
+
+if audit "${dirs[@]}"; then exit 0; fi
+[ "$report" -eq 1 ] && exit 0
+exit 1

@@ -1,0 +1,65 @@
+import Foundation
+
+extension Record {
+    /// Compares the type with its table and returns the changes that would make the table hold the type,
+    /// with the SQL that makes them, as a ``SchemaChangePlan``: print it (a dry run), then apply it in a
+    /// migration (``DatabaseMigrator/registerSchemaChanges(_:for:options:)``).
+    ///
+    /// ```swift
+    /// let plan = try queue.read { db in try City.schemaChanges(in: db) }
+    /// print(plan)  // - add column "founded_at" TEXT ... ALTER TABLE "cities" ADD COLUMN "founded_at" TEXT;
+    /// ```
+    ///
+    /// The type says what the table should be, as ``createTable(in:ifNotExists:)`` would make it: its columns
+    /// (a column per coding key, NOT NULL unless Optional), its key, ``withoutRowID`` and the foreign keys of
+    /// ``parentAssociations``. Compared, as ``validateSchema(in:)`` compares them (names ASCII
+    /// case-insensitively):
+    /// - columns the type writes that the table lacks (``SchemaChange/addColumn(_:definition:)``), and the
+    ///   ones renamed in ``SchemaChangeOptions/renamedColumns``;
+    /// - columns the table has that the type does not: dropped when empty or with
+    ///   ``SchemaChangeOptions/dropsColumns``, kept otherwise;
+    /// - a column whose affinity cannot hold the property's values: TEXT affinity for a number, a date
+    ///   stored as a number or a Bool; INTEGER, REAL or NUMERIC affinity for a String; an explicit BLOB for
+    ///   text or numbers (see <https://www.sqlite.org/datatype3.html#type_affinity>). Other differences of
+    ///   declared type hold the values as they are and are not changes;
+    /// - NOT NULL against the property's Optional, the primary key, WITHOUT ROWID, and the UNIQUE
+    ///   constraints of ``SchemaChangeOptions/uniqueKeys``.
+    ///
+    /// Stored values are checked before anything is written: NULL in a column that must become NOT NULL,
+    /// rows sharing a value that must become unique, a NOT NULL column without a default for a table with
+    /// rows. Each becomes one of the plan's ``SchemaChangePlan/refusals``, naming the rows.
+    ///
+    /// Constraints a table declares beyond its columns (CHECK, COLLATE, generated columns, AUTOINCREMENT)
+    /// cannot be rebuilt from `PRAGMA table_xinfo`: a plan that needs a rebuild of such a table is refused
+    /// with ``SchemaChangeError/cannotRebuild(table:reason:)``. The table's own indexes, triggers, UNIQUE
+    /// constraints, DEFAULTs and foreign keys are kept.
+    /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``
+    ///   when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding
+    ///   key names ``primaryKeyColumn``; ``DatabaseError`` when the schema cannot be read.
+    public static func schemaChanges(
+        in db: Database, options: SchemaChangeOptions = SchemaChangeOptions()
+    ) throws -> SchemaChangePlan {
+        let probed = try probedColumns()
+        let keyColumns = try probedKeyColumns()
+        for key in keyColumns where !probed.contains(where: { $0.name == key }) {
+            throw RecordError.missingPrimaryKey(table: tableName, column: key)
+        }
+        guard try db.hasColumns(tableName) else {
+            let statements = try createTableSQL().components(separatedBy: "; ")
+            return SchemaChangePlan(
+                table: tableName, changes: [.createTable(tableName)], refusals: [], leadingStatements: statements,
+                rebuild: nil, trailingStatements: [])
+        }
+        let shape = try db.tableShape(tableName)
+        guard shape.kind == "table" else { throw SchemaChangeError.notATable(tableName) }
+        var diff = try SchemaDiff(
+            table: tableName, db: db, options: options, encoder: recordEncoder, decoder: rowDecoder)
+        try diff.compare(
+            probed: probed, keyColumns: keyColumns, keyIsRowID: keyIsRowID, withoutRowID: withoutRowID,
+            shape: shape,
+            references: parentAssociations.map {
+                ($0.foreignKey, $0.parentTable, $0.parentKey, $0.onDelete?.rawValue)
+            })
+        return try diff.plan()
+    }
+}

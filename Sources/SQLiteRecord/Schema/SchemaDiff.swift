@@ -1,0 +1,434 @@
+import Foundation
+
+/// The comparison of one table with a record type's columns, and the plan it makes
+/// (see ``Record/schemaChanges(in:options:)``).
+struct SchemaDiff {
+    /// One column of the table the plan builds, in order.
+    private struct TargetColumn {
+        var name: String
+        var declaredType: String
+        var isNotNull: Bool
+        var defaultSQL: String?
+        /// True for a column the rebuild copies from the old table (after renames).
+        var isCopied: Bool
+        /// The storage classes the property reads, for the copy's check; nil for any.
+        var readable: Set<String>?
+        var isChecked: Bool
+    }
+
+    let table: String
+    let db: Database
+    let options: SchemaChangeOptions
+    let encoder: RecordEncoder
+    let decoder: RowDecoder
+    private let columns: [ColumnInfo]
+    private let rowCount: Int
+    private var changes: [SchemaChange] = []
+    private var refusals: [SchemaChangeError] = []
+    private var renames: [(from: String, to: String)] = []
+    private var targets: [TargetColumn] = []
+    private var added: [TargetColumn] = []
+    private var targetKey: [String] = []
+    private var targetRowIDAlias: String?
+    private var targetWithoutRowID = false
+    private var newForeignKeys: [(column: String, parent: String, parentKey: String, onDelete: String?)] = []
+    private var uniqueToAdd: [(name: String, columns: [String])] = []
+
+    init(
+        table: String, db: Database, options: SchemaChangeOptions, encoder: RecordEncoder, decoder: RowDecoder
+    )
+        throws
+    {
+        self.table = table
+        self.db = db
+        self.options = options
+        self.encoder = encoder
+        self.decoder = decoder
+        columns = try db.columns(in: table)
+        rowCount = Int(try db.integerScalar(sql: "SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0)
+    }
+
+    private static func folded(_ name: String) -> String { RowLayout.asciiLowercased(name) }
+
+    /// Compares the table with the type's columns and key, filling the changes.
+    mutating func compare(
+        probed: [RecordColumn], keyColumns: [String], keyIsRowID: Bool, withoutRowID: Bool, shape: TableShape,
+        references: [(String, String, String, String?)]
+    ) throws {
+        let folded = Self.folded
+        // Renames first: the rest of the comparison sees the new names.
+        var tableNames = columns.map(\.name)
+        for (old, new) in options.renamedColumns.sorted(by: { $0.key < $1.key }) {
+            guard let index = tableNames.firstIndex(where: { folded($0) == folded(old) }),
+                !tableNames.contains(where: { folded($0) == folded(new) })
+            else { continue }
+            renames.append((tableNames[index], new))
+            changes.append(.renameColumn(from: tableNames[index], to: new))
+            tableNames[index] = new
+        }
+        let keySet = Set(keyColumns.map(folded))
+        let singleKey = keyColumns.count == 1 ? keyColumns[0] : nil
+        targetRowIDAlias = keyIsRowID ? singleKey : nil
+        targetKey = keyColumns
+        targetWithoutRowID = withoutRowID
+
+        // The table's columns in their order, each compared with the type's.
+        for (index, column) in columns.enumerated() {
+            let name = tableNames[index]
+            guard let property = probed.first(where: { folded($0.name) == folded(name) }) else {
+                let values = Int(
+                    try db.integerScalar(
+                        sql: "SELECT count(\(SQLIdentifier.quoted(column.name))) FROM \(SQLIdentifier.quoted(table))")
+                        ?? 0)
+                if values == 0 || options.dropsColumns {
+                    changes.append(.dropColumn(name))
+                } else {
+                    changes.append(.keepColumn(name, valueCount: values))
+                    targets.append(
+                        TargetColumn(
+                            name: name, declaredType: column.declaredType, isNotNull: column.isNotNull,
+                            defaultSQL: column.defaultValueSQL, isCopied: true, readable: nil, isChecked: false))
+                }
+                continue
+            }
+            var target = TargetColumn(
+                name: name, declaredType: column.declaredType, isNotNull: column.isNotNull,
+                defaultSQL: column.defaultValueSQL, isCopied: true, readable: readable(property), isChecked: false)
+            let isKey = keySet.contains(folded(name))
+            let isAlias = isKey && keyIsRowID
+            if !isAlias, let wanted = retype(property, tableColumn: column) {
+                changes.append(.changeColumnType(name, from: column.declaredType, to: wanted))
+                target.declaredType = wanted
+                target.isChecked = true
+            }
+            // Key columns are left as declared: SQLite's own rules hold for them (a WITHOUT ROWID key is NOT
+            // NULL, a rowid table's may hold NULL), and a record refuses a nil key before writing.
+            let mustBeNotNull = !property.isOptional
+            if !isKey, mustBeNotNull != column.isNotNull {
+                changes.append(.changeNullability(name, isNotNull: mustBeNotNull))
+                target.isNotNull = mustBeNotNull
+                target.isChecked = true
+                if mustBeNotNull { try refuseNulls(in: column.name, shownAs: name) }
+            }
+            targets.append(target)
+        }
+        // The type's columns the table lacks, in the type's order.
+        for property in probed where !tableNames.contains(where: { folded($0) == folded(property.name) }) {
+            let isKey = keySet.contains(folded(property.name))
+            var type = property.declaredType(encoder: encoder)
+            if isKey && keyIsRowID { type = "INTEGER" }
+            let notNull = (!property.isOptional || isKey) && !(isKey && keyIsRowID)
+            let defaultSQL = options.defaults[property.name].map(Self.literal)
+            var definition = SQLIdentifier.quoted(property.name) + (type.isEmpty ? "" : " " + type)
+            if notNull { definition += " NOT NULL" }
+            if let defaultSQL { definition += " DEFAULT " + defaultSQL }
+            if isKey { definition += " PRIMARY KEY" }
+            changes.append(.addColumn(property.name, definition: definition))
+            if notNull && defaultSQL == nil && rowCount > 0 {
+                refusals.append(.missingDefault(table: table, column: property.name, rowCount: rowCount))
+            }
+            added.append(
+                TargetColumn(
+                    name: property.name, declaredType: type, isNotNull: notNull, defaultSQL: defaultSQL,
+                    isCopied: false, readable: nil, isChecked: false))
+        }
+
+        // The key.
+        let tableKey = shape.primaryKey.map { name -> String in
+            renames.first { folded($0.from) == folded(name) }?.to ?? name
+        }
+        let sameKey = tableKey.map(folded) == keyColumns.map(folded)
+        let aliasMatches =
+            !keyIsRowID
+            || shape.rowIDAlias.map { alias in
+                folded(renames.first { folded($0.from) == folded(alias) }?.to ?? alias) == folded(keyColumns[0])
+            } ?? false
+        let uniqueKey =
+            try !keyIsRowID
+            && db.indexes(on: table).contains { index in
+                index.isUnique && !index.isPartial
+                    && Set(index.columns.map { folded($0 ?? "") }) == keySet
+            }
+        if (sameKey && aliasMatches) || uniqueKey {
+            // The table's own key stays (a UNIQUE constraint on the type's key columns serves calls by key).
+            targetKey = tableKey
+            targetRowIDAlias = shape.rowIDAlias.map(renamed)
+        } else {
+            changes.append(.changePrimaryKey(from: tableKey, to: keyColumns))
+            try refuseDuplicates(keyColumns, asKey: true)
+            for key in keyColumns where !keyIsRowID {
+                if let column = columns.first(where: { folded(renamed($0.name)) == folded(key) }) {
+                    try refuseNulls(in: column.name, shownAs: key)
+                }
+            }
+        }
+        if withoutRowID == shape.hasRowID {
+            changes.append(.changeWithoutRowID(withoutRowID))
+        }
+
+        // Foreign keys of the type's parent associations.
+        let keys = try db.foreignKeys(in: table)
+        for (column, parent, parentKey, onDelete) in references {
+            let present = keys.contains { key in
+                key.columns.map { folded(renamed($0)) } == [folded(column)]
+                    && folded(key.parentTable) == folded(parent)
+            }
+            guard !present else { continue }
+            let clause =
+                "REFERENCES \(SQLIdentifier.quoted(parent)) (\(SQLIdentifier.quoted(parentKey)))"
+                + (onDelete.map { " ON DELETE " + $0 } ?? "")
+            changes.append(.addForeignKey(column, references: clause))
+            newForeignKeys.append((column, parent, parentKey, onDelete))
+        }
+
+        // UNIQUE constraints the caller declares.
+        let indexes = try db.indexes(on: table)
+        for unique in options.uniqueKeys where !unique.isEmpty {
+            let set = Set(unique.map(folded))
+            let exists = indexes.contains { index in
+                index.isUnique && !index.isPartial && Set(index.columns.map { folded(renamed($0 ?? "")) }) == set
+            }
+            guard !exists else { continue }
+            let name = table + "_" + unique.joined(separator: "_") + "_unique"
+            changes.append(.addUniqueIndex(name, columns: unique))
+            uniqueToAdd.append((name, unique))
+            try refuseDuplicates(unique, asKey: false)
+        }
+    }
+
+    /// A table column's name after the renames.
+    private func renamed(_ name: String) -> String {
+        renames.first { Self.folded($0.from) == Self.folded(name) }?.to ?? name
+    }
+
+    /// The declared type to give a column whose affinity cannot hold the property's values, or nil when it
+    /// can (see ``Record/schemaChanges(in:options:)``).
+    private func retype(_ property: RecordColumn, tableColumn: ColumnInfo) -> String? {
+        let wanted = property.declaredType(encoder: encoder)
+        let affinity = tableColumn.affinity
+        if property.incompatibility(with: affinity, encoder: encoder, decoder: decoder) != nil { return wanted }
+        switch property.kind {
+        case .bool:
+            return affinity == .text ? wanted : nil
+        case .string:
+            return affinity == .integer || affinity == .real || affinity == .numeric ? wanted : nil
+        case .integer, .real:
+            return tableColumn.declaredType.uppercased() == "BLOB" ? wanted : nil
+        case .data, .date, .uuid, .url, .decimal, .nested, .unknown:
+            return nil
+        }
+    }
+
+    /// The storage classes the property's type reads (the value table of DESIGN.md), nil for any.
+    private func readable(_ property: RecordColumn) -> Set<String>? {
+        switch property.kind {
+        case .bool, .integer: return ["integer", "real"]
+        case .real: return ["integer", "real"]
+        case .string, .url, .nested: return ["text", "integer", "real"]
+        case .data: return ["blob", "text"]
+        case .date: return ["text", "integer", "real"]
+        case .uuid: return ["text", "blob"]
+        case .decimal: return ["text", "integer", "real"]
+        case .unknown: return nil
+        }
+    }
+
+    /// Adds a refusal naming the rows whose `column` is NULL.
+    private mutating func refuseNulls(in column: String, shownAs name: String) throws {
+        let rows = try rowNames(where: "\(SQLIdentifier.quoted(column)) IS NULL")
+        if !rows.isEmpty { refusals.append(.nullValues(table: table, column: name, rows: rows)) }
+    }
+
+    /// Adds a refusal naming the rows that share a value of `keyColumns` (after renames).
+    private mutating func refuseDuplicates(_ keyColumns: [String], asKey: Bool) throws {
+        let present = keyColumns.compactMap { key in
+            columns.first { Self.folded(renamed($0.name)) == Self.folded(key) }?.name
+        }
+        guard present.count == keyColumns.count, rowCount > 1 else { return }
+        let list = present.map(SQLIdentifier.quoted).joined(separator: ", ")
+        let nonNull = present.map { "\(SQLIdentifier.quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let rows = try rowNames(
+            where: "(\(list)) IN (SELECT \(list) FROM \(SQLIdentifier.quoted(table)) WHERE \(nonNull) "
+                + "GROUP BY \(list) HAVING count(*) > 1)")
+        if !rows.isEmpty { refusals.append(.duplicateValues(table: table, columns: keyColumns, rows: rows)) }
+    }
+
+    /// Up to ten rows matching `condition`, named by rowid (or by their primary key in a WITHOUT ROWID table).
+    private func rowNames(where condition: String) throws -> [String] {
+        let shape = try db.tableShape(table)
+        let key = shape.hasRowID ? ["rowid"] : shape.primaryKey
+        let name = key.map { "quote(\(SQLIdentifier.quoted($0)))" }.joined(separator: " || ', ' || ")
+        let sql = "SELECT \(name) FROM \(SQLIdentifier.quoted(table)) WHERE \(condition) LIMIT 10"
+        return try db.fetchAll(sql: sql).map { row in
+            let value = (try? row[0, as: String.self]) ?? "?"
+            return shape.hasRowID ? "rowid \(value)" : "(\(value))"
+        }
+    }
+
+    /// A value as an SQL literal, for a DEFAULT clause.
+    static func literal(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real): return "\(real)"
+        case .text(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+
+    /// The plan: statements for the changes found, a rebuild when one needs it.
+    func plan() throws -> SchemaChangePlan {
+        let quotedTable = SQLIdentifier.quoted(table)
+        var leading = renames.map {
+            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLIdentifier.quoted($0.from)) TO \(SQLIdentifier.quoted($0.to))"
+        }
+        var trailing: [String] = []
+        let needsRebuild = changes.contains { $0.requiresRebuild }
+        var rebuild: SchemaChangePlan.Rebuild?
+        if needsRebuild {
+            rebuild = try makeRebuild(leading: &leading)
+        } else {
+            for column in added {
+                if case .addColumn(_, let definition)? = changes.first(where: {
+                    if case .addColumn(column.name, _) = $0 { return true } else { return false }
+                }) {
+                    trailing.append("ALTER TABLE \(quotedTable) ADD COLUMN \(definition)")
+                }
+            }
+        }
+        for unique in uniqueToAdd {
+            trailing.append(
+                "CREATE UNIQUE INDEX \(SQLIdentifier.quoted(unique.name)) ON \(quotedTable) ("
+                    + unique.columns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
+        }
+        return SchemaChangePlan(
+            table: table, changes: changes, refusals: refusals, leadingStatements: leading, rebuild: rebuild,
+            trailingStatements: trailing)
+    }
+
+    /// SQLite's rebuild: the new table, the copy, the drop and rename, and what the schema held about the
+    /// table, recreated. Views naming the table are dropped first (`leading`) and recreated after.
+    private func makeRebuild(leading: inout [String]) throws -> SchemaChangePlan.Rebuild {
+        let folded = Self.folded
+        let quotedTable = SQLIdentifier.quoted(table)
+        let tableSQL =
+            try db.fetchOne(
+                sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                arguments: [table]
+            )?[0, as: String?.self] ?? ""
+        let upper = tableSQL.uppercased()
+        for (pattern, what) in [
+            ("\\bCHECK\\s*\\(", "a CHECK constraint"), ("\\bCOLLATE\\b", "a collation"),
+            ("\\bAUTOINCREMENT\\b", "AUTOINCREMENT"), ("\\bGENERATED\\b|\\bAS\\s*\\(", "a generated column"),
+        ] where upper.range(of: pattern, options: .regularExpression) != nil {
+            throw SchemaChangeError.cannotRebuild(table: table, reason: "its CREATE TABLE declares \(what)")
+        }
+        if columns.contains(where: \.isGenerated) {
+            throw SchemaChangeError.cannotRebuild(table: table, reason: "it has generated columns")
+        }
+        let newTable = "sqliterecord_new_" + table
+        let all = targets + added
+        let keySet = targetKey.map(folded)
+        var definitions = all.map { column -> String in
+            var text = SQLIdentifier.quoted(column.name)
+            if let alias = targetRowIDAlias, folded(alias) == folded(column.name) {
+                return text + " INTEGER PRIMARY KEY"
+            }
+            if !column.declaredType.isEmpty { text += " " + column.declaredType }
+            if column.isNotNull || keySet.contains(folded(column.name)) { text += " NOT NULL" }
+            if let defaultSQL = column.defaultSQL { text += " DEFAULT " + defaultSQL }
+            return text
+        }
+        if targetRowIDAlias == nil, !targetKey.isEmpty {
+            definitions.append("PRIMARY KEY (" + targetKey.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
+        }
+        let kept = Set(all.map { folded($0.name) })
+        // UNIQUE constraints the table declared (indexes of origin `u`) over columns it keeps.
+        for index in try db.indexes(on: table) where index.origin == .uniqueConstraint {
+            let names = index.columns.compactMap { $0.map(renamed) }
+            guard names.count == index.columns.count, names.allSatisfy({ kept.contains(folded($0)) }) else { continue }
+            definitions.append("UNIQUE (" + names.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
+        }
+        // Foreign keys the table declared over columns it keeps, then the type's new ones.
+        for key in try db.foreignKeys(in: table) {
+            let names = key.columns.map(renamed)
+            guard names.allSatisfy({ kept.contains(folded($0)) }) else { continue }
+            let parentColumns = key.parentColumns.compactMap { $0 }
+            let parentList =
+                parentColumns.count == key.parentColumns.count
+                ? " (" + parentColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")" : ""
+            definitions.append(
+                "FOREIGN KEY (" + names.map(SQLIdentifier.quoted).joined(separator: ", ") + ") REFERENCES "
+                    + SQLIdentifier.quoted(key.parentTable) + parentList
+                    + (key.onUpdate == "NO ACTION" ? "" : " ON UPDATE " + key.onUpdate)
+                    + (key.onDelete == "NO ACTION" ? "" : " ON DELETE " + key.onDelete))
+        }
+        for key in newForeignKeys {
+            definitions.append(
+                "FOREIGN KEY (\(SQLIdentifier.quoted(key.column))) REFERENCES \(SQLIdentifier.quoted(key.parent)) ("
+                    + SQLIdentifier.quoted(key.parentKey) + ")" + (key.onDelete.map { " ON DELETE " + $0 } ?? ""))
+        }
+        let createSQL =
+            "CREATE TABLE \(SQLIdentifier.quoted(newTable)) (" + definitions.joined(separator: ", ") + ")"
+            + (targetWithoutRowID ? " WITHOUT ROWID" : "")
+        let copied = targets.filter(\.isCopied).map(\.name)
+        let oldHasRowID = try db.tableShape(table).hasRowID
+        // A rowid table keeps its rowids, which other tables or the app may hold.
+        let keepsRowID = oldHasRowID && !targetWithoutRowID && targetRowIDAlias == nil
+        let copyColumns = (keepsRowID ? ["rowid"] : []) + copied.map(SQLIdentifier.quoted)
+        let copySQL =
+            "INSERT INTO \(SQLIdentifier.quoted(newTable)) (" + copyColumns.joined(separator: ", ") + ") SELECT "
+            + copyColumns.joined(separator: ", ") + " FROM \(quotedTable)"
+
+        let objects = try Self.schemaObjects(of: table, keeping: kept, renames: renames, db: db)
+        leading += objects.views.map { "DROP VIEW \(SQLIdentifier.quoted($0))" }
+        let checked = all.filter(\.isChecked).map {
+            SchemaChangePlan.CheckedColumn(name: $0.name, readable: $0.readable)
+        }
+        let rowKey = keepsRowID || (targetRowIDAlias != nil && oldHasRowID) ? ["rowid"] : targetKey
+        return SchemaChangePlan.Rebuild(
+            newTable: newTable, createSQL: createSQL, copySQL: copySQL, checkedColumns: checked, rowKey: rowKey,
+            keptColumns: kept,
+            dropAndRename: [
+                "DROP TABLE \(quotedTable)",
+                "ALTER TABLE \(SQLIdentifier.quoted(newTable)) RENAME TO \(quotedTable)",
+            ], recreate: objects.statements)
+    }
+
+    /// What the schema holds about `table`, to recreate after a rebuild: its indexes (but those over a
+    /// column not in `kept`) and triggers, and every view whose SQL names it (`views`, which the rebuild
+    /// drops first: SQLite checks views when a table is renamed). `renames` are put into the SQL as
+    /// `ALTER TABLE RENAME COLUMN` would, for a dry run read before the renames ran.
+    static func schemaObjects(
+        of table: String, keeping kept: Set<String>, renames: [(from: String, to: String)], db: Database
+    ) throws -> (views: [String], statements: [String]) {
+        let schemaSQL = """
+            SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND (
+                (type IN ('index', 'trigger') AND tbl_name = ? COLLATE NOCASE)
+                OR (type = 'view' AND instr(lower(sql), lower(?)) > 0))
+            ORDER BY type = 'view', type = 'trigger', name
+            """
+        var views: [String] = []
+        var statements: [String] = []
+        for row in try db.fetchAll(sql: schemaSQL, arguments: [table, table]) {
+            let type = try row[0, as: String.self]
+            let name = try row[1, as: String.self]
+            var sql = try row[2, as: String.self]
+            if type == "view" { views.append(name) }
+            if type == "index" {
+                let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_index_info(?)", arguments: [name])
+                    .compactMap { try $0[0, as: String?.self] }
+                let renamed = indexed.map { column in
+                    renames.first { folded($0.from) == folded(column) }?.to ?? column
+                }
+                if !renamed.allSatisfy({ kept.contains(folded($0)) }) { continue }
+            }
+            for rename in renames {
+                sql = sql.replacingOccurrences(
+                    of: SQLIdentifier.quoted(rename.from), with: SQLIdentifier.quoted(rename.to))
+            }
+            statements.append(sql)
+        }
+        return (views, statements)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// `sqlite-record-gen FILE [--tables a,b] [--output Models.swift] [--sample N]`: the command line, parsed
+/// by hand (the package depends on nothing but the toolchain).
+public enum GeneratorCommand {
+    /// The usage line and options, printed with `--help` and after a usage error.
+    public static let usage = """
+        usage: sqlite-record-gen FILE [--tables NAME,NAME] [--output PATH] [--sample N]
+          FILE             the SQLite database to read (opened read-only)
+          --tables LIST    only these tables and views, comma-separated (default: all but sqlite_*)
+          --output PATH    write the Swift file to PATH (default: standard output)
+          --sample N       rows read from each table to choose its column types (default: \(ModelGenerator.defaultSampleLimit))
+        """
+
+    /// What the command line asks for.
+    struct Options: Equatable {
+        var path: String
+        var tables: [String]?
+        var output: String?
+        var sampleLimit = ModelGenerator.defaultSampleLimit
+    }
+
+    /// Parses `arguments` (without the program name); nil for `--help`.
+    /// - Throws: ``GeneratorError/usage(_:)`` naming the argument that is wrong.
+    static func parse(_ arguments: [String]) throws -> Options? {
+        var path: String?
+        var tables: [String]?
+        var output: String?
+        var sample = ModelGenerator.defaultSampleLimit
+        var index = 0
+        func value(for option: String) throws -> String {
+            index += 1
+            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                throw GeneratorError.usage("\(option) needs a value")
+            }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "-h", "--help":
+                return nil
+            case "--tables":
+                let names = try value(for: argument).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
+                guard !names.isEmpty else { throw GeneratorError.usage("--tables needs at least one name") }
+                tables = (tables ?? []) + names
+            case "--output":
+                output = try value(for: argument)
+            case "--sample":
+                let text = try value(for: argument)
+                guard let number = Int(text), number > 0 else {
+                    throw GeneratorError.usage("--sample needs a whole number above 0, not \"\(text)\"")
+                }
+                sample = number
+            default:
+                if argument.hasPrefix("-") && argument != "-" {
+                    throw GeneratorError.usage("unknown option \(argument)")
+                }
+                guard path == nil else {
+                    throw GeneratorError.usage("one database file only: \"\(path ?? "")\" and \"\(argument)\"")
+                }
+                path = argument
+            }
+            index += 1
+        }
+        guard let path else { throw GeneratorError.usage("no database file given") }
+        return Options(path: path, tables: tables, output: output, sampleLimit: sample)
+    }
+
+    /// Runs the command: generates the file and prints it (or writes it to `--output`); on failure prints
+    /// `sqlite-record-gen: MESSAGE` to standard error.
+    /// - Returns: the exit status: 0 on success, 64 for a usage error (`EX_USAGE`), 1 otherwise.
+    public static func run(arguments: [String]) -> Int32 {
+        do {
+            guard let options = try parse(arguments) else {
+                print(usage)
+                return 0
+            }
+            let file = try ModelGenerator.generate(
+                path: options.path, tables: options.tables, sampleLimit: options.sampleLimit)
+            if let output = options.output {
+                do {
+                    try file.source.write(toFile: output, atomically: true, encoding: .utf8)
+                } catch {
+                    throw GeneratorError.cannotWrite(output, reason: error.localizedDescription)
+                }
+            } else {
+                print(file.source, terminator: "")
+            }
+            return 0
+        } catch let error as GeneratorError {
+            FileHandle.standardError.write(Data("sqlite-record-gen: \(error)\n".utf8))
+            if case .usage = error { return 64 }
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("sqlite-record-gen: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

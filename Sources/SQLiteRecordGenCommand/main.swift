@@ -1,0 +1,4 @@
+import Foundation
+import SQLiteRecordGen
+
+exit(GeneratorCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

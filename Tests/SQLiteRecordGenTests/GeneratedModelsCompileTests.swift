@@ -1,0 +1,159 @@
+import Foundation
+import SQLiteRecord
+import XCTest
+
+@testable import SQLiteRecordGen
+
+/// The generated files compile against the library, in a package of their own, and the program built from
+/// them reads every row of every table and view without an error.
+///
+/// Slow (it builds SQLiteRecord again inside that package, a few minutes on a cold build folder): one test
+/// compiles every generated file at once. The package lives in `.build/generated-models-check` so that
+/// later runs build incrementally. Set SQLITE_RECORD_SKIP_COMPILE_TESTS to skip it.
+final class GeneratedModelsCompileTests: XCTestCase {
+    /// One database, its generated file and the executable target that compiles it.
+    private struct Case {
+        let target: String
+        let database: URL
+        let file: ModelGenerator.File
+    }
+
+    func testGeneratedFilesCompileAndReadEveryRow() throws {
+        if ProcessInfo.processInfo.environment["SQLITE_RECORD_SKIP_COMPILE_TESTS"] != nil {
+            throw XCTSkip(
+                "SQLITE_RECORD_SKIP_COMPILE_TESTS is set: the generated files are not compiled (this test builds a "
+                    + "package against SQLiteRecord, which takes minutes)")
+        }
+        let root = GeneratorFixtures.packageRoot
+        let package = root.appendingPathComponent(".build/generated-models-check")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: package, withIntermediateDirectories: true)
+
+        let geoNames = package.appendingPathComponent("geonames.sqlite")
+        let imported = try GeneratorFixtures.makeGeoNamesDatabase(at: geoNames)
+        let allTypes = package.appendingPathComponent("all-types.sqlite")
+        try GeneratorFixtures.makeDatabase(at: allTypes, sql: GeneratorFixtures.allTypesSQL)
+        let identifiers = package.appendingPathComponent("identifiers.sqlite")
+        try GeneratorFixtures.makeDatabase(at: identifiers, sql: GeneratorFixtures.identifiersSQL)
+
+        let cases = try [
+            ("GeoNamesModels", geoNames), ("AllTypesModels", allTypes), ("IdentifierModels", identifiers),
+        ].map { target, database in
+            Case(target: target, database: database, file: try ModelGenerator.generate(path: database.path))
+        }
+        for testCase in cases {
+            let sources = package.appendingPathComponent("Sources/\(testCase.target)")
+            try fileManager.createDirectory(at: sources, withIntermediateDirectories: true)
+            try write(testCase.file.source, to: sources.appendingPathComponent("Models.swift"))
+            try write(mainSource(testCase.file), to: sources.appendingPathComponent("main.swift"))
+        }
+        try write(
+            manifest(root: root, targets: cases.map(\.target)), to: package.appendingPathComponent("Package.swift"))
+
+        let build = try run(["swift", "build", "--package-path", package.path], in: package)
+        XCTAssertEqual(build.status, 0, build.output)
+        guard build.status == 0 else { return }
+        let warnings = build.output.components(separatedBy: "\n").filter {
+            $0.contains("warning:") && $0.contains("/Sources/") && $0.contains("Models/")
+        }
+        XCTAssertEqual(warnings, [], "the generated files compile with warnings")
+        let binaries = try run(["swift", "build", "--package-path", package.path, "--show-bin-path"], in: package)
+        let binPath =
+            binaries.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            .components(separatedBy: "\n").last ?? ""
+
+        for testCase in cases {
+            let result = try run(["\(binPath)/\(testCase.target)", testCase.database.path], in: package)
+            XCTAssertEqual(result.status, 0, "\(testCase.target): \(result.output)")
+            // Every table and view, with the number of rows plain SQL counts in it.
+            let queue = try DatabaseQueue(path: testCase.database.path)
+            let expected = try queue.read { db in
+                try testCase.file.types.map { type in
+                    let count =
+                        try db.scalar(
+                            Int64.self, sql: "SELECT count(*) FROM \(SQLIdentifier.quoted(type.table))") ?? -1
+                    return "\(type.table)\t\(count)"
+                }
+            }
+            XCTAssertEqual(
+                result.output.components(separatedBy: "\n").filter { !$0.isEmpty }, expected + ["valid"],
+                testCase.target)
+        }
+        // The GeoNames sample's own figures, as its import counted them.
+        let geoNamesCase = cases[0]
+        XCTAssertEqual(
+            geoNamesCase.file.types.map(\.typeName),
+            ["City", "CitiesFts", "Country"])
+        let output = try run(["\(binPath)/GeoNamesModels", geoNames.path], in: package).output
+        XCTAssertTrue(output.contains("cities\t\(imported.cities)\n"), output)
+        XCTAssertTrue(output.contains("countries\t\(imported.countries)\n"), output)
+    }
+
+    /// A program that opens the database given as its argument, checks each Record type with
+    /// `validateSchema(in:)`, reads every row of every type and prints `table<TAB>count` for each, then
+    /// `valid`.
+    private func mainSource(_ file: ModelGenerator.File) -> String {
+        var lines = [
+            "import SQLiteRecord", "",
+            "let queue = try DatabaseQueue(path: CommandLine.arguments[1])",
+            "try queue.read { db in",
+        ]
+        for type in file.types {
+            let call = type.isRecord ? "\(type.typeName).fetch(db)" : "\(type.typeName).fetchAll(db)"
+            lines.append("    print(\(SwiftNames.literal(type.table + "\t")) + String(try \(call).count))")
+        }
+        for type in file.types where type.isRecord {
+            lines.append("    try \(type.typeName).validateSchema(in: db)")
+        }
+        lines.append("    print(\"valid\")")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A manifest with one executable target per generated file, depending on this package by path.
+    private func manifest(root: URL, targets: [String]) -> String {
+        // SwiftPM names a package dependency by path after its folder, lowercased.
+        let identity = root.lastPathComponent.lowercased()
+        let targetLines = targets.map {
+            "        .executableTarget(name: \"\($0)\", dependencies: [.product(name: \"SQLiteRecord\", "
+                + "package: \(SwiftNames.literal(identity)))]),"
+        }
+        return """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "GeneratedModelsCheck",
+                platforms: [.macOS(.v13), .iOS(.v16)],
+                dependencies: [.package(path: \(SwiftNames.literal(root.path)))],
+                targets: [
+            \(targetLines.joined(separator: "\n"))
+                ],
+                swiftLanguageModes: [.v6]
+            )
+
+            """
+    }
+
+    private func write(_ text: String, to url: URL) throws {
+        // Unchanged files keep their dates, so that a second run rebuilds nothing.
+        if (try? String(contentsOf: url, encoding: .utf8)) == text { return }
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs `arguments` (the first through `/usr/bin/env`), returning its exit status and its standard output
+    /// and error together.
+    private func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
