@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -6,10 +6,18 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SQLiteRecord", targets: ["SQLiteRecord"]),
+        // The same Record types on PostgreSQL over libpq; its code compiles only with the PostgreSQL trait.
+        .library(name: "PostgresRecord", targets: ["PostgresRecord"]),
         .executable(name: "countries-cities", targets: ["CountriesCities"]),
         .executable(name: "notes", targets: ["Notes"]),
         .executable(name: "sqlite-record-bench", targets: ["SQLiteRecordBench"]),
         .executable(name: "sqlite-record-gen", targets: ["SQLiteRecordGenCommand"]),
+    ],
+    // PostgreSQL needs libpq's headers (Debian libpq-dev), so it is opt-in: `swift test --traits PostgreSQL`.
+    // Without the trait the PostgresRecord targets compile to empty modules and nothing asks for libpq, so
+    // `swift build` and `swift test` work on a machine that has none.
+    traits: [
+        .trait(name: "PostgreSQL", description: "Builds PostgresRecord over libpq (pkg-config libpq).")
     ],
     targets: [
         // The platform's own sqlite3: pkg-config on Linux and Homebrew, the SDK's on Apple platforms.
@@ -20,6 +28,20 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "SQLiteRecord", dependencies: ["CSQLiteRecord"]),
+        // libpq, PostgreSQL's C client: pkg-config libpq (Debian libpq-dev, Homebrew libpq).
+        .systemLibrary(
+            name: "CPostgresRecord",
+            path: "Sources/CPostgresRecord",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(
+            name: "PostgresRecord",
+            dependencies: [
+                "SQLiteRecord",
+                .target(name: "CPostgresRecord", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         // Record types from an existing database: the schema reading and type choices, which the tests call.
         .target(name: "SQLiteRecordGen", dependencies: ["SQLiteRecord"]),
         // `sqlite-record-gen FILE [--tables a,b] [--output Models.swift]`: the command over SQLiteRecordGen.
@@ -43,6 +65,8 @@ let package = Package(
             path: "Tests/Support/CrashWriter"
         ),
         .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
+        // Runs against a throwaway server of its own (Debian's postgresql) or POSTGRES_URL; see its Support/.
+        .testTarget(name: "PostgresRecordTests", dependencies: ["PostgresRecord", "SQLiteRecord"]),
         // Compiles and runs the README's examples (they declare their own Country and City).
         .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),
         .testTarget(

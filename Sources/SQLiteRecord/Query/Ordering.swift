@@ -15,8 +15,8 @@ public enum Ordering: Sendable, Hashable {
         }
     }
 
-    /// The term as SQL: `"population" DESC`.
-    var sql: String {
+    /// The term as SQL: `"population" DESC` (the same in every ``SQLDialect``).
+    package var sql: String {
         switch self {
         case .ascending(let column): return SQLIdentifier.quoted(column) + " ASC"
         case .descending(let column): return SQLIdentifier.quoted(column) + " DESC"

@@ -34,7 +34,7 @@ extension RecordSQL {
     /// ` RETURNING "a", "b"`, or ` RETURNING *` for nil: appended to an INSERT, UPDATE or upsert, it makes
     /// the statement return the row as written, with the values the database set (defaults, triggers,
     /// generated columns). See <https://www.sqlite.org/lang_returning.html>.
-    static func returning(_ columns: [String]?) -> String {
+    package static func returning(_ columns: [String]?) -> String {
         guard let columns else { return " RETURNING *" }
         return " RETURNING " + columns.map(SQLIdentifier.quoted).joined(separator: ", ")
     }

@@ -4,21 +4,28 @@ struct SQLQuery: Equatable {
     var arguments: StatementArguments
 }
 
-/// Builds the statements record operations run. Names are quoted by ``SQLIdentifier``; values are always
-/// bound as arguments, never written into the SQL.
-enum RecordSQL {
-    /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`; `DEFAULT VALUES` when there are no columns.
-    static func insert(into table: String, columns: [String]) -> String {
+/// Builds the statements record operations run, for SQLite and (through `PostgresRecord`) PostgreSQL:
+/// what differs between the two comes from the ``SQLDialect`` each builder takes, SQLite's by default.
+/// Names are quoted by ``SQLIdentifier``; values are always bound as arguments, never written into the SQL.
+package enum RecordSQL {
+    /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)` (`($1, $2)` on PostgreSQL); `DEFAULT VALUES` when
+    /// there are no columns.
+    package static func insert(into table: String, columns: [String], dialect: SQLDialect = .sqlite) -> String {
         guard !columns.isEmpty else { return "INSERT INTO \(SQLIdentifier.quoted(table)) DEFAULT VALUES" }
         let names = columns.map(SQLIdentifier.quoted).joined(separator: ", ")
-        let parameters = repeatElement("?", count: columns.count).joined(separator: ", ")
+        let parameters = dialect.parameters(from: 1, count: columns.count)
         return "INSERT INTO \(SQLIdentifier.quoted(table)) (\(names)) VALUES (\(parameters))"
+    }
+
+    /// `"a" = ?, "b" = ?` (`"a" = $1, "b" = $2`): the SET list of an UPDATE, its parameters from 1.
+    private static func assignments(_ columns: [String], dialect: SQLDialect) -> String {
+        columns.enumerated().map { index, column in SQLIdentifier.quoted(column) + " = " + dialect.parameter(index + 1) }
+            .joined(separator: ", ")
     }
 
     /// `UPDATE "table" SET "a" = ?, "b" = ? WHERE "id" = ?`: the key's value is the last argument.
     static func update(_ table: String, columns: [String], primaryKey: String) -> String {
-        let assignments = columns.map { SQLIdentifier.quoted($0) + " = ?" }.joined(separator: ", ")
-        return "UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments) WHERE \(SQLIdentifier.quoted(primaryKey)) = ?"
+        "UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments(columns, dialect: .sqlite)) WHERE \(SQLIdentifier.quoted(primaryKey)) = ?"
     }
 
     /// `DELETE FROM "table" WHERE "id" = ?`.
@@ -33,18 +40,25 @@ enum RecordSQL {
 
     /// `"a" = ? AND "b" IN (?, ?, ?)`: the condition that finds a row by its key, `columns` in key order,
     /// each binding `counts` values (more than one where a key value is stored in several forms, as a UUID
-    /// is).
-    static func keyCondition(columns: [String], counts: [Int]) -> String {
-        zip(columns, counts).map { column, count in
+    /// is). On PostgreSQL the parameters are numbered from `firstParameter`.
+    package static func keyCondition(
+        columns: [String], counts: [Int], dialect: SQLDialect = .sqlite, firstParameter: Int = 1
+    ) -> String {
+        var next = firstParameter
+        return zip(columns, counts).map { column, count in
             let name = SQLIdentifier.quoted(column)
-            if count == 1 { return name + " = ?" }
-            return name + " IN (" + repeatElement("?", count: count).joined(separator: ", ") + ")"
+            defer { next += count }
+            if count == 1 { return name + " = " + dialect.parameter(next) }
+            return name + " IN (" + dialect.parameters(from: next, count: count) + ")"
         }.joined(separator: " AND ")
     }
 
     /// `SELECT * FROM "table" WHERE <key condition>`.
-    static func selectOne(from table: String, keyColumns: [String], counts: [Int]) -> String {
-        "SELECT * FROM \(SQLIdentifier.quoted(table)) WHERE " + keyCondition(columns: keyColumns, counts: counts)
+    package static func selectOne(
+        from table: String, keyColumns: [String], counts: [Int], dialect: SQLDialect = .sqlite
+    ) -> String {
+        "SELECT * FROM \(SQLIdentifier.quoted(table)) WHERE "
+            + keyCondition(columns: keyColumns, counts: counts, dialect: dialect)
     }
 
     /// `SELECT * FROM "table" WHERE "k" IN (?, ?, ...)` for `keys` keys of one column each binding `counts[0]`
@@ -68,22 +82,69 @@ enum RecordSQL {
     }
 
     /// `DELETE FROM "table" WHERE <key condition>`.
-    static func delete(from table: String, keyColumns: [String], counts: [Int]) -> String {
-        "DELETE FROM \(SQLIdentifier.quoted(table)) WHERE " + keyCondition(columns: keyColumns, counts: counts)
+    package static func delete(
+        from table: String, keyColumns: [String], counts: [Int], dialect: SQLDialect = .sqlite
+    ) -> String {
+        "DELETE FROM \(SQLIdentifier.quoted(table)) WHERE "
+            + keyCondition(columns: keyColumns, counts: counts, dialect: dialect)
     }
 
     /// `UPDATE "table" SET "a" = ?, "b" = ? WHERE <key condition>`: the key's values are the last
-    /// arguments.
-    static func update(_ table: String, columns: [String], keyColumns: [String], counts: [Int]) -> String {
-        let assignments = columns.map { SQLIdentifier.quoted($0) + " = ?" }.joined(separator: ", ")
-        return "UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments) WHERE "
-            + keyCondition(columns: keyColumns, counts: counts)
+    /// arguments (`$3`... after `$1`, `$2` on PostgreSQL).
+    package static func update(
+        _ table: String, columns: [String], keyColumns: [String], counts: [Int], dialect: SQLDialect = .sqlite
+    ) -> String {
+        "UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments(columns, dialect: dialect)) WHERE "
+            + keyCondition(columns: keyColumns, counts: counts, dialect: dialect, firstParameter: columns.count + 1)
+    }
+
+    /// `SELECT * FROM "table"` with `WHERE` and `ORDER BY` from the given clauses, `LIMIT`/`OFFSET` as
+    /// parameters after the condition's own: the SELECT of a `fetch(where:orderBy:limit:offset:)`.
+    package static func select(
+        from table: String, condition: String?, ordering: [Ordering], limit: Int?, offset: Int?,
+        parameterCount: Int, dialect: SQLDialect = .sqlite
+    ) -> String {
+        var sql = "SELECT * FROM " + SQLIdentifier.quoted(table)
+        if let condition, !condition.isEmpty { sql += " WHERE " + condition }
+        if !ordering.isEmpty { sql += " ORDER BY " + ordering.map(\.sql).joined(separator: ", ") }
+        var next = parameterCount + 1
+        if limit != nil {
+            sql += " LIMIT " + dialect.parameter(next)
+            next += 1
+        }
+        if offset != nil { sql += " OFFSET " + dialect.parameter(next) }
+        return sql
+    }
+
+    /// `"a" = ? AND "b" IS NULL`: the condition of a `where:` dictionary, columns in the order given, one
+    /// parameter for each column whose value is not NULL (numbered from `firstParameter` on PostgreSQL).
+    package static func equalities(
+        _ columns: [(name: String, isNull: Bool)], dialect: SQLDialect = .sqlite, firstParameter: Int = 1
+    ) -> String {
+        var next = firstParameter
+        return columns.map { column in
+            let name = SQLIdentifier.quoted(column.name)
+            if column.isNull { return name + " IS NULL" }
+            defer { next += 1 }
+            return name + " = " + dialect.parameter(next)
+        }.joined(separator: " AND ")
+    }
+
+    /// `SELECT count(*) FROM "table"`, with `WHERE condition` when there is one.
+    package static func count(from table: String, condition: String?) -> String {
+        let sql = "SELECT count(*) FROM " + SQLIdentifier.quoted(table)
+        guard let condition, !condition.isEmpty else { return sql }
+        return sql + " WHERE " + condition
     }
 
     /// `INSERT INTO "table" ("k", "a") VALUES (?, ?) ON CONFLICT ("k") DO UPDATE SET "a" = excluded."a"`:
     /// one statement that inserts the row or updates the one with its key (`DO NOTHING` when every column
-    /// is a key column). See <https://www.sqlite.org/lang_upsert.html>.
-    static func upsert(into table: String, columns: [String], keyColumns: [String]) -> String {
+    /// is a key column). PostgreSQL spells it the same way, with `$n` parameters. See
+    /// <https://www.sqlite.org/lang_upsert.html> and
+    /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>.
+    package static func upsert(
+        into table: String, columns: [String], keyColumns: [String], dialect: SQLDialect = .sqlite
+    ) -> String {
         let keys = Set(keyColumns)
         let target = keyColumns.map(SQLIdentifier.quoted).joined(separator: ", ")
         let updated = columns.filter { !keys.contains($0) }
@@ -93,6 +154,6 @@ enum RecordSQL {
             : "DO UPDATE SET "
                 + updated.map { SQLIdentifier.quoted($0) + " = excluded." + SQLIdentifier.quoted($0) }
                 .joined(separator: ", ")
-        return insert(into: table, columns: columns) + " ON CONFLICT (\(target)) " + action
+        return insert(into: table, columns: columns, dialect: dialect) + " ON CONFLICT (\(target)) " + action
     }
 }

@@ -56,6 +56,12 @@ extension Record {
     ///   ``RecordError/unknownColumn(table:column:columns:)`` for a ``tableDefinition`` column the type does
     ///   not encode.
     public static func createTableSQL(ifNotExists: Bool = false) throws -> String {
+        try createTableSQL(ifNotExists: ifNotExists, dialect: .sqlite)
+    }
+
+    /// The `CREATE TABLE` statement in `dialect`: PostgresRecord's `createTable(in:)` runs the `.postgres`
+    /// one, with the types of ``SQLDialect/declaredType(of:encoder:)`` and an identity rowid key.
+    package static func createTableSQL(ifNotExists: Bool, dialect: SQLDialect) throws -> String {
         let columns = try probedColumns()
         let keyColumns = try probedKeyColumns()
         for key in keyColumns where !columns.contains(where: { $0.name == key }) {
@@ -88,8 +94,8 @@ extension Record {
         let singleKey = keyColumns.count == 1 ? keyColumns.first : nil
         var definitions = columns.map { column -> String in
             let name = SQLIdentifier.quoted(column.name)
-            if keyIsRowID && column.name == singleKey { return name + " INTEGER PRIMARY KEY" }
-            let type = column.declaredType(encoder: encoder)
+            if keyIsRowID && column.name == singleKey { return name + " " + dialect.rowIDKeyDefinition }
+            let type = dialect.declaredType(of: column, encoder: encoder)
             // NOT NULL for every key column: SQLite lets a rowid table's non-integer key hold NULL.
             let notNull = !column.isOptional || keyColumns.contains(column.name)
             let primaryKey = column.name == singleKey ? " PRIMARY KEY" : ""
@@ -102,28 +108,29 @@ extension Record {
         definitions += definition.constraints
         let table =
             "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
-            + definitions.joined(separator: ", ") + ")" + (withoutRowID ? " WITHOUT ROWID" : "")
+            + definitions.joined(separator: ", ") + ")"
+            + (withoutRowID && dialect.hasWithoutRowIDTables ? " WITHOUT ROWID" : "")
         return ([table] + definition.indexes + indexes).joined(separator: "; ")
     }
 }
 
 /// A column a record type reads and writes, found by probing the type (``SchemaProbe``) and naming its
 /// keys as the type's encoder and decoder do.
-struct RecordColumn: Equatable {
+package struct RecordColumn: Equatable {
     /// The coding key's string value.
-    let key: String
+    package let key: String
     /// The column the encoder writes, under ``RecordEncoder/keyEncodingStrategy``: the name CREATE TABLE
     /// declares. SQLite matches it ASCII-case-insensitively.
-    let name: String
+    package let name: String
     /// The column the decoder reads, under ``RowDecoder/keyDecodingStrategy``. Table-backed fetches select
     /// `*`, whose result columns carry the names as declared; the decoder matches them as SQLite does, an
     /// exact spelling first, then ASCII case-insensitively.
-    let readName: String
-    let kind: ProbedValueKind
+    package let readName: String
+    package let kind: ProbedValueKind
     /// True for an Optional property: nil is stored as NULL.
-    let isOptional: Bool
+    package let isOptional: Bool
     /// The property's Swift type, for messages.
-    let valueType: String
+    package let valueType: String
 
     /// The storage class the encoder writes for this column, as the declared type CREATE TABLE gives it:
     /// `INTEGER`, `REAL`, `TEXT` or `BLOB`, or "" (no declared type, which stores values as given) when
@@ -166,7 +173,7 @@ extension Record {
     /// The key's columns as the encoder names them: ``primaryKeyColumn`` for a key of one column, the coding
     /// keys of the key's struct for a composite key.
     /// - Throws: ``SchemaProbeError`` when a composite key's type cannot be probed.
-    static func probedKeyColumns() throws -> [String] {
+    package static func probedKeyColumns() throws -> [String] {
         guard !keyIsRowID, keyIsComposite() else { return [primaryKeyColumn] }
         let encoder = recordEncoder
         return try SchemaProbe.keys(of: ID.self, table: tableName).map { probed in
@@ -179,7 +186,7 @@ extension Record {
 
     /// The type's columns, in the order its `init(from:)` reads them.
     /// - Throws: ``SchemaProbeError`` when the type cannot be decoded from placeholder values.
-    static func probedColumns() throws -> [RecordColumn] {
+    package static func probedColumns() throws -> [RecordColumn] {
         let encoder = recordEncoder
         let decoder = rowDecoder
         return try SchemaProbe.keys(of: Self.self, table: tableName).map { probed in

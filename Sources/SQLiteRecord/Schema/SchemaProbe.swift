@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a type's `init(from:)` asked for at one coding key: the Swift side of a column.
-enum ProbedValueKind: Equatable {
+package enum ProbedValueKind: Equatable {
     /// Bool: stored as INTEGER 0/1, read from INTEGER, REAL or TEXT.
     case bool
     /// Every fixed-width integer type, and enums over one.

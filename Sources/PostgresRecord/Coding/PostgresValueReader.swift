@@ -1,0 +1,302 @@
+#if PostgreSQL
+import Foundation
+
+/// The value table on the read side: a ``PostgresCell`` converted to the Swift type asked for when the
+/// conversion is exact, else Foundation's `DecodingError` naming the column (`typeMismatch` when the
+/// column's type can never hold the Swift type, `dataCorrupted` when it can but this value does not fit).
+enum PostgresValueReader {
+    static func read<T: Decodable>(
+        _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey]
+    ) throws -> T {
+        let reader = Context(cell: cell, column: column, codingPath: codingPath, type: "\(T.self)")
+        if case .null = cell {
+            if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
+            throw DecodingError.valueNotFound(
+                T.self,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "Expected \(T.self) but column \"\(column)\" is NULL"))
+        }
+        if let value = try reader.direct(T.self) { return value }
+        do {
+            return try T(from: PostgresValueDecoder(reader: reader))
+        } catch is NestedValueRequest {
+            return try reader.json(T.self)
+        }
+    }
+
+    /// True for the types ``Context/direct(_:)`` reads straight from a column: a query of one column
+    /// decodes as them from that column, not as a keyed value (Decimal and URL are keyed in Codable).
+    static func readsDirectly(_ type: Any.Type) -> Bool {
+        switch type {
+        case is Int64.Type, is Int.Type, is Int32.Type, is Int16.Type, is Int8.Type, is UInt64.Type, is UInt.Type,
+            is UInt32.Type, is UInt16.Type, is UInt8.Type, is Double.Type, is Float.Type, is Bool.Type,
+            is String.Type, is Data.Type, is Date.Type, is UUID.Type, is Decimal.Type, is URL.Type:
+            return true
+        default: return false
+        }
+    }
+
+    struct Context {
+        let cell: PostgresCell
+        let column: String
+        let codingPath: [any CodingKey]
+        let type: String
+
+        func mismatch(_ swiftType: Any.Type) -> DecodingError {
+            DecodingError.typeMismatch(
+                swiftType,
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Expected \(swiftType) but column \"\(column)\" holds \(cell.summary)"))
+        }
+
+        func corrupted(_ swiftType: Any.Type, _ reason: String) -> DecodingError {
+            DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Expected \(swiftType) but column \"\(column)\" holds \(cell.summary), \(reason)"
+                ))
+        }
+
+        /// The types the table reads straight from a column; nil for other types.
+        func direct<T>(_ type: T.Type) throws -> T? {
+            switch type {
+            case is Int64.Type: return try integer(Int64.self) as? T
+            case is Int.Type: return try integer(Int.self) as? T
+            case is Int32.Type: return try integer(Int32.self) as? T
+            case is Int16.Type: return try integer(Int16.self) as? T
+            case is Int8.Type: return try integer(Int8.self) as? T
+            case is UInt64.Type: return try integer(UInt64.self) as? T
+            case is UInt.Type: return try integer(UInt.self) as? T
+            case is UInt32.Type: return try integer(UInt32.self) as? T
+            case is UInt16.Type: return try integer(UInt16.self) as? T
+            case is UInt8.Type: return try integer(UInt8.self) as? T
+            case is Double.Type: return try double() as? T
+            case is Float.Type: return try float() as? T
+            case is Bool.Type: return try bool() as? T
+            case is String.Type: return try string() as? T
+            case is Data.Type: return try data() as? T
+            case is Date.Type: return try date() as? T
+            case is UUID.Type: return try uuid() as? T
+            case is Decimal.Type: return try decimal() as? T
+            case is URL.Type: return try url() as? T
+            default: return nil
+            }
+        }
+
+        func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+            switch cell {
+            case .integer(let value, _):
+                guard let exact = I(exactly: value) else { throw corrupted(I.self, "out of range") }
+                return exact
+            case .double(let value): return try integral(Double(value), I.self)
+            case .float(let value): return try integral(Double(value), I.self)
+            case .numeric(let text):
+                guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), decimal.isFinite
+                else { throw corrupted(I.self, "not a finite number") }
+                var rounded = Decimal()
+                var copy = decimal
+                NSDecimalRound(&rounded, &copy, 0, .plain)
+                guard rounded == decimal else { throw corrupted(I.self, "which has a fractional part") }
+                guard let exact = I(exactly: (rounded as NSDecimalNumber).int64Value), Decimal(Int64(exact)) == rounded
+                else { throw corrupted(I.self, "out of range") }
+                return exact
+            default: throw mismatch(I.self)
+            }
+        }
+
+        private func integral<I: FixedWidthInteger>(_ value: Double, _ type: I.Type) throws -> I {
+            guard value.rounded(.towardZero) == value else { throw corrupted(I.self, "which has a fractional part") }
+            guard let exact = I(exactly: value) else { throw corrupted(I.self, "out of range") }
+            return exact
+        }
+
+        func double() throws -> Double {
+            switch cell {
+            case .double(let value): return value
+            case .float(let value): return Double(value)
+            case .integer(let value, _):
+                guard let exact = Double(exactly: value) else { throw corrupted(Double.self, "beyond 2^53") }
+                return exact
+            case .numeric(let text):
+                // Exact when the double's shortest decimal form is the same number (19.99, not 19.9899...).
+                guard let value = Double(text), value.isFinite || text.contains("Infinity") else {
+                    throw corrupted(Double.self, "not a number a Double holds")
+                }
+                if value.isFinite {
+                    let posix = Locale(identifier: "en_US_POSIX")
+                    guard Decimal(string: text, locale: posix) == Decimal(string: "\(value)", locale: posix) else {
+                        throw corrupted(Double.self, "which a Double cannot hold exactly")
+                    }
+                }
+                return value
+            default: throw mismatch(Double.self)
+            }
+        }
+
+        func float() throws -> Float {
+            switch cell {
+            case .float(let value): return value
+            case .double(let value):
+                guard value.isNaN || value.isInfinite || abs(value) <= Double(Float.greatestFiniteMagnitude) else {
+                    throw corrupted(Float.self, "beyond Float's range")
+                }
+                return Float(value)
+            case .integer(let value, _):
+                guard let exact = Float(exactly: value) else { throw corrupted(Float.self, "beyond 2^24") }
+                return exact
+            default: throw mismatch(Float.self)
+            }
+        }
+
+        func bool() throws -> Bool {
+            switch cell {
+            case .bool(let value): return value
+            case .integer(let value, _):
+                guard value == 0 || value == 1 else { throw corrupted(Bool.self, "neither 0 nor 1") }
+                return value == 1
+            default: throw mismatch(Bool.self)
+            }
+        }
+
+        func string() throws -> String {
+            switch cell {
+            case .text(let text, _), .numeric(let text): return text
+            case .integer(let value, _): return String(value)
+            case .uuid(let uuid): return uuid.uuidString.lowercased()
+            default: throw mismatch(String.self)
+            }
+        }
+
+        func data() throws -> Data {
+            switch cell {
+            case .bytea(let data): return data
+            case .text(let text, _): return Data(text.utf8)
+            default: throw mismatch(Data.self)
+            }
+        }
+
+        func date() throws -> Date {
+            switch cell {
+            case .timestamp(let micros, _):
+                // Whole seconds and microseconds apart, so that the Double sum loses as little as it can.
+                let seconds = micros.quotientAndRemainder(dividingBy: 1_000_000)
+                return Date(
+                    timeIntervalSinceReferenceDate: Double(seconds.quotient) - PostgresType.referenceDateOffset
+                        + Double(seconds.remainder) / 1_000_000)
+            case .date(let days):
+                return Date(timeIntervalSinceReferenceDate: Double(days) * 86_400 - PostgresType.referenceDateOffset)
+            default: throw mismatch(Date.self)
+            }
+        }
+
+        func uuid() throws -> UUID {
+            switch cell {
+            case .uuid(let uuid): return uuid
+            case .text(let text, _):
+                guard let uuid = UUID(uuidString: text) else { throw corrupted(UUID.self, "not a UUID") }
+                return uuid
+            case .bytea(let data):
+                guard data.count == 16 else { throw corrupted(UUID.self, "not 16 bytes") }
+                let b = [UInt8](data)
+                return UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    ))
+            default: throw mismatch(UUID.self)
+            }
+        }
+
+        func decimal() throws -> Decimal {
+            let posix = Locale(identifier: "en_US_POSIX")
+            switch cell {
+            case .numeric(let text), .text(let text, _):
+                guard let value = Decimal(string: text, locale: posix), value.isFinite else {
+                    throw corrupted(Decimal.self, "not a finite decimal number")
+                }
+                // Decimal keeps 38 significant digits; a number with more would read back changed.
+                let digits = text.drop { $0 == "-" || $0 == "0" || $0 == "." }.filter(\.isNumber)
+                let significant = digits.reversed().drop { $0 == "0" }.count
+                guard significant <= 38 else { throw corrupted(Decimal.self, "more digits than Decimal keeps (38)") }
+                return value
+            case .integer(let value, _): return Decimal(value)
+            case .double(let value):
+                guard value.isFinite, let decimal = Decimal(string: "\(value)", locale: posix) else {
+                    throw corrupted(Decimal.self, "not a finite number")
+                }
+                return decimal
+            default: throw mismatch(Decimal.self)
+            }
+        }
+
+        func url() throws -> URL {
+            switch cell {
+            case .text(let text, _):
+                guard let url = URL(string: text) else { throw corrupted(URL.self, "not a URL") }
+                return url
+            default: throw mismatch(URL.self)
+            }
+        }
+
+        /// A nested value from the JSON a `json`, `jsonb` or text column holds.
+        func json<T: Decodable>(_ type: T.Type) throws -> T {
+            guard case .text(let text, _) = cell else { throw mismatch(T.self) }
+            do {
+                return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+            } catch let error as DecodingError {
+                throw Self.prefixed(error, with: codingPath, column: column)
+            }
+        }
+
+        /// A nested value's error with the column's coding path in front of its own.
+        static func prefixed(_ error: DecodingError, with path: [any CodingKey], column: String) -> DecodingError {
+            func context(_ c: DecodingError.Context) -> DecodingError.Context {
+                DecodingError.Context(
+                    codingPath: path + c.codingPath,
+                    debugDescription: "Column \"\(column)\" holds JSON that does not fit: \(c.debugDescription)",
+                    underlyingError: c.underlyingError)
+            }
+            switch error {
+            case .typeMismatch(let type, let c): return .typeMismatch(type, context(c))
+            case .valueNotFound(let type, let c): return .valueNotFound(type, context(c))
+            case .keyNotFound(let key, let c): return .keyNotFound(key, context(c))
+            case .dataCorrupted(let c): return .dataCorrupted(context(c))
+            @unknown default: return error
+            }
+        }
+    }
+}
+
+/// Optional, whose nil a generic reader makes for NULL when it is asked for `T?` itself.
+protocol NilValue {
+    static var nilValue: Self { get }
+}
+
+extension Optional: NilValue {
+    static var nilValue: Self { nil }
+}
+
+/// A decoder over one column's value, for types that decode through a single-value container (enums with a
+/// raw value, wrappers). A keyed or unkeyed container means a nested value, read from JSON instead.
+struct PostgresValueDecoder: Decoder, SingleValueDecodingContainer {
+    let reader: PostgresValueReader.Context
+    var codingPath: [any CodingKey] { reader.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw NestedValueRequest()
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NestedValueRequest() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool {
+        if case .null = reader.cell { return true }
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try PostgresValueReader.read(T.self, reader.cell, column: reader.column, codingPath: reader.codingPath)
+    }
+}
+#endif

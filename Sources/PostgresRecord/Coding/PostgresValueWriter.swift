@@ -1,0 +1,141 @@
+#if PostgreSQL
+import Foundation
+
+/// The value table on the write side: a Swift value as the ``PostgresValue`` its column stores (`Int64`
+/// BIGINT, `Int32` INTEGER, `Double` DOUBLE PRECISION, `String` TEXT, `Bool` BOOLEAN, `Data` BYTEA, `Date`
+/// TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, enums as their raw value, nested values as JSON text).
+enum PostgresValueWriter {
+    static func value<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> PostgresValue {
+        if let direct = try direct(value, codingPath: codingPath) { return direct }
+        let encoder = PostgresValueEncoder(codingPath: codingPath)
+        var isNested = false
+        do {
+            try value.encode(to: encoder)
+        } catch is NestedValueRequest {
+            isNested = true
+        }
+        // A type that asked for a container is nested even when it wrote nothing into it (an empty array).
+        if isNested || encoder.storage.asksForContainer {
+            let coder = JSONEncoder()
+            coder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = try coder.encode(value)
+            return try PostgresValue(text: String(decoding: data, as: UTF8.self))
+        }
+        guard let encoded = encoder.storage.value else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(T.self) encoded nothing"))
+        }
+        return encoded
+    }
+
+    static func direct(_ value: Any, codingPath: [any CodingKey]) throws -> PostgresValue? {
+        switch value {
+        case let v as Int64: return PostgresValue(v)
+        case let v as Int: return PostgresValue(Int64(v))
+        case let v as Int32: return PostgresValue(v)
+        case let v as Int16: return PostgresValue(v)
+        case let v as Int8: return PostgresValue(Int16(v))
+        case let v as UInt8: return PostgresValue(Int16(v))
+        case let v as UInt16: return PostgresValue(Int32(v))
+        case let v as UInt32: return PostgresValue(Int64(v))
+        case let v as UInt64: return try unsigned(v, codingPath)
+        case let v as UInt: return try unsigned(UInt64(v), codingPath)
+        case let v as Double: return PostgresValue(v)
+        case let v as Float: return PostgresValue(v)
+        case let v as Bool: return PostgresValue(v)
+        case let v as String:
+            do {
+                return try PostgresValue(text: v)
+            } catch EncodingError.invalidValue(let value, let context) {
+                throw EncodingError.invalidValue(
+                    value, EncodingError.Context(codingPath: codingPath, debugDescription: context.debugDescription))
+            }
+        case let v as Data: return PostgresValue(v)
+        case let v as Date: return try PostgresValue(v)
+        case let v as UUID: return PostgresValue(v)
+        case let v as Decimal:
+            guard v.isFinite else {
+                throw EncodingError.invalidValue(
+                    v, EncodingError.Context(codingPath: codingPath, debugDescription: "a NaN Decimal"))
+            }
+            return PostgresValue(v)
+        case let v as URL: return try PostgresValue(text: v.absoluteString)
+        default: return nil
+        }
+    }
+
+    private static func unsigned(_ value: UInt64, _ codingPath: [any CodingKey]) throws -> PostgresValue {
+        guard let exact = Int64(exactly: value) else {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "\(value) is beyond BIGINT's range (Int64.max)"))
+        }
+        return PostgresValue(exact)
+    }
+}
+
+/// An encoder for one column's value, for types that encode through a single-value container (enums with a
+/// raw value, wrappers). A keyed or unkeyed container means a nested value, written as JSON instead.
+final class PostgresValueEncoder: Encoder {
+    final class Storage {
+        var value: PostgresValue?
+        var asksForContainer = false
+    }
+    let codingPath: [any CodingKey]
+    let storage = Storage()
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        storage.asksForContainer = true
+        return KeyedEncodingContainer(RefusingContainer<Key>(codingPath: codingPath))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        storage.asksForContainer = true
+        return RefusingUnkeyed(codingPath: codingPath)
+    }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
+
+    struct Single: SingleValueEncodingContainer {
+        let encoder: PostgresValueEncoder
+        var codingPath: [any CodingKey] { encoder.codingPath }
+        mutating func encodeNil() throws { encoder.storage.value = .null }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            encoder.storage.value = try PostgresValueWriter.value(value, codingPath: codingPath)
+        }
+    }
+
+    /// A keyed container whose every call says "this is a nested value": the writer then encodes it as JSON.
+    struct RefusingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let codingPath: [any CodingKey]
+        mutating func encodeNil(forKey key: Key) throws { throw NestedValueRequest() }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw NestedValueRequest() }
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(RefusingContainer<NestedKey>(codingPath: codingPath))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            RefusingUnkeyed(codingPath: codingPath)
+        }
+        mutating func superEncoder() -> any Encoder { PostgresValueEncoder(codingPath: codingPath) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { PostgresValueEncoder(codingPath: codingPath) }
+    }
+
+    struct RefusingUnkeyed: UnkeyedEncodingContainer {
+        let codingPath: [any CodingKey]
+        var count: Int { 0 }
+        mutating func encodeNil() throws { throw NestedValueRequest() }
+        mutating func encode<T: Encodable>(_ value: T) throws { throw NestedValueRequest() }
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        ) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(RefusingContainer<NestedKey>(codingPath: codingPath))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        mutating func superEncoder() -> any Encoder { PostgresValueEncoder(codingPath: codingPath) }
+    }
+}
+#endif

@@ -1,0 +1,30 @@
+#if PostgreSQL
+/// How to reach a server, and how connections behave.
+public struct PostgresConfiguration: Sendable, Equatable {
+    /// A libpq connection string: a URI (`postgresql://user@127.0.0.1:5432/db`) or `key=value` pairs
+    /// (`host=/tmp port=5432 dbname=app`). See
+    /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING>.
+    public var connectionString: String
+
+    /// When true (the default), each connection prepares a statement once under a name
+    /// (`PQprepare`) and runs it by that name afterwards. Set false behind pgbouncer in transaction mode,
+    /// where the next transaction may run on another server connection that does not know the name
+    /// (SQLSTATE 26000): every statement is then parsed with its arguments in one round trip
+    /// (`PQexecParams`, the unnamed statement), as Rails' `prepared_statements: false` does.
+    public var usesNamedPreparedStatements: Bool
+
+    /// The most connections a ``PostgresPool`` opens; at least 1. Ten by default.
+    public var maximumConnections: Int
+
+    /// Makes a configuration.
+    /// - Parameters:
+    ///   - connectionString: a libpq URI or `key=value` string.
+    ///   - usesNamedPreparedStatements: false behind pgbouncer's transaction mode.
+    ///   - maximumConnections: the pool's size (values below 1 count as 1).
+    public init(connectionString: String, usesNamedPreparedStatements: Bool = true, maximumConnections: Int = 10) {
+        self.connectionString = connectionString
+        self.usesNamedPreparedStatements = usesNamedPreparedStatements
+        self.maximumConnections = max(1, maximumConnections)
+    }
+}
+#endif

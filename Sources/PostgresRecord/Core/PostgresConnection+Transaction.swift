@@ -1,0 +1,93 @@
+#if PostgreSQL
+/// The isolation level a transaction runs at. See
+/// <https://www.postgresql.org/docs/current/transaction-iso.html>.
+public enum IsolationLevel: String, Sendable, CaseIterable {
+    /// Each statement sees what was committed before it began: PostgreSQL's default.
+    case readCommitted = "READ COMMITTED"
+    /// Every statement sees the snapshot taken at the transaction's first statement; a write that conflicts
+    /// with a concurrent commit fails with SQLSTATE 40001.
+    case repeatableRead = "REPEATABLE READ"
+    /// As if transactions ran one after another; one that cannot be ordered so fails with SQLSTATE 40001
+    /// and should be retried (`PostgresPool.write(isolation:retryingSerializationFailures:_:)`).
+    case serializable = "SERIALIZABLE"
+}
+
+extension PostgresConnection {
+    /// Runs `body` in a transaction: `BEGIN` ... `COMMIT`, or `ROLLBACK` when it throws (the first error is
+    /// rethrown). Called inside a transaction, `body` runs in a savepoint instead (`SAVEPOINT` ...
+    /// `RELEASE`, `ROLLBACK TO` on a throw), so transactions nest; `isolation` and `readOnly` then belong to
+    /// the outer transaction and are not changed.
+    ///
+    /// A read-only transaction (`readOnly: true`) ends with `ROLLBACK`: it reads one snapshot (from
+    /// REPEATABLE READ on) and any write in it fails with SQLSTATE 25006.
+    ///
+    /// Nothing commits half: when a statement inside `body` failed and `body` caught the error, the server
+    /// has aborted the transaction, and the call throws instead of committing.
+    /// - Throws: what `body` throws; ``PostgresError`` when the transaction cannot begin or commit, or when
+    ///   an earlier error aborted it (SQLSTATE 25P02), or when `body` itself ended it.
+    @discardableResult
+    public func transaction<T>(
+        _ isolation: IsolationLevel? = nil, readOnly: Bool = false, _ body: () throws -> T
+    ) throws -> T {
+        switch transactionStatus {
+        case .inTransaction: return try savepoint(body)
+        case .failedTransaction:
+            throw PostgresError(
+                kind: .client, sqlState: .inFailedSQLTransaction,
+                message: "the transaction was aborted by an earlier error; roll it back before starting another")
+        default: break
+        }
+        var begin = "BEGIN"
+        if let isolation { begin += " ISOLATION LEVEL " + isolation.rawValue }
+        if readOnly { begin += " READ ONLY" }
+        try executeControl(begin)
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            rollBack()
+            throw error
+        }
+        switch transactionStatus {
+        case .inTransaction: break
+        case .failedTransaction:
+            rollBack()
+            throw PostgresError(
+                kind: .client, sqlState: .inFailedSQLTransaction,
+                message: "a statement failed inside the transaction and the error was caught; nothing was committed")
+        default:
+            throw PostgresError(
+                kind: isConnected ? .client : .connectionLost,
+                message: isConnected
+                    ? "the transaction body ended the library's transaction itself (COMMIT or ROLLBACK)"
+                    : "the connection was lost before the transaction committed; nothing was committed")
+        }
+        try executeControl(readOnly ? "ROLLBACK" : "COMMIT")
+        return value
+    }
+
+    private func rollBack() {
+        guard isConnected, transactionStatus != .idle else { return }
+        // The body's error is the one that matters; a failing ROLLBACK means the session is gone.
+        try? executeControl("ROLLBACK")
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "postgresrecord_savepoint_\(savepointDepth)"
+        try executeControl("SAVEPOINT " + name)
+        do {
+            let value = try body()
+            try executeControl("RELEASE SAVEPOINT " + name)
+            return value
+        } catch {
+            if isConnected {
+                try? executeControl("ROLLBACK TO SAVEPOINT " + name)
+                try? executeControl("RELEASE SAVEPOINT " + name)
+            }
+            throw error
+        }
+    }
+}
+#endif

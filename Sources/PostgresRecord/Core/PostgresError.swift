@@ -1,0 +1,122 @@
+#if PostgreSQL
+/// An error PostgreSQL reported, or one libpq found on the way: its SQLSTATE, the server's message and the
+/// names it gives (constraint, table, column), and the SQL.
+///
+/// The fields are those of PostgreSQL's error report (`PQresultErrorField`), see
+/// <https://www.postgresql.org/docs/current/libpq-exec.html#LIBPQ-PQRESULTERRORFIELD> and the SQLSTATE
+/// table <https://www.postgresql.org/docs/current/errcodes-appendix.html>. Bound argument values are never
+/// part of the error, so that logs do not leak stored data.
+public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Kind: Sendable, Equatable {
+        /// The server ran the statement and refused it: ``PostgresError/sqlState`` says why.
+        case server
+        /// No connection could be opened (bad address, authentication, server down).
+        case connectionFailed
+        /// The connection was lost while or before the statement ran. Whether the statement committed is
+        /// unknown when it ran outside a transaction; inside one nothing committed. The pool opens a new
+        /// connection for the next call.
+        case connectionLost
+        /// The library refused the call before anything ran (a value libpq cannot send, a result it cannot
+        /// read).
+        case client
+    }
+
+    /// What kind of failure this is.
+    public let kind: Kind
+    /// The five-character SQLSTATE (`23505` for a unique violation); empty when the server sent none.
+    public let sqlState: SQLState
+    /// The primary message (`PG_DIAG_MESSAGE_PRIMARY`), or libpq's message for client-side failures.
+    public let message: String
+    /// The server's detail line (`PG_DIAG_MESSAGE_DETAIL`), such as `Key (iso)=(FR) already exists.`
+    public let detail: String?
+    /// The constraint the statement violated (`PG_DIAG_CONSTRAINT_NAME`), such as `countries_iso_key`.
+    public let constraint: String?
+    /// The table concerned (`PG_DIAG_TABLE_NAME`).
+    public let table: String?
+    /// The column concerned (`PG_DIAG_COLUMN_NAME`), as a NOT NULL violation names it.
+    public let column: String?
+    /// The SQL that failed, when there was one.
+    public let sql: String?
+
+    /// Makes an error; the library builds these from libpq's answers, a caller rarely needs to.
+    public init(
+        kind: Kind, sqlState: SQLState = SQLState(""), message: String, detail: String? = nil,
+        constraint: String? = nil, table: String? = nil, column: String? = nil, sql: String? = nil
+    ) {
+        self.kind = kind
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.constraint = constraint
+        self.table = table
+        self.column = column
+        self.sql = sql
+    }
+
+    /// `PostgreSQL error 23505: duplicate key value violates unique constraint "countries_iso_key"
+    /// (Key (iso)=(FR) already exists.) - while executing: INSERT ...`.
+    public var description: String {
+        var text: String
+        switch kind {
+        case .server: text = "PostgreSQL error \(sqlState.rawValue): \(message)"
+        case .connectionFailed: text = "PostgreSQL connection failed: \(message)"
+        case .connectionLost: text = "PostgreSQL connection lost: \(message)"
+        case .client: text = "PostgresRecord: \(message)"
+        }
+        if let detail { text += " (\(detail))" }
+        if let sql { text += " - while executing: \(sql)" }
+        return text
+    }
+
+    /// This error with the SQL it happened for.
+    func with(sql: String) -> PostgresError {
+        PostgresError(
+            kind: kind, sqlState: sqlState, message: message, detail: detail, constraint: constraint,
+            table: table, column: column, sql: sql)
+    }
+}
+
+/// A SQLSTATE code: five characters, an open set the server can grow, so a struct rather than an enum.
+/// See <https://www.postgresql.org/docs/current/errcodes-appendix.html>.
+public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The five characters, such as `23505`.
+    public let rawValue: String
+
+    /// The code `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The code `code`.
+    public init(_ code: String) { self.rawValue = code }
+
+    /// The two-character class (`23` for every integrity constraint violation).
+    public var errorClass: String { String(rawValue.prefix(2)) }
+
+    /// The code itself.
+    public var description: String { rawValue }
+
+    /// `23502`: a NULL into a NOT NULL column.
+    public static let notNullViolation = SQLState("23502")
+    /// `23503`: a foreign key names no row, or a delete leaves rows without their parent.
+    public static let foreignKeyViolation = SQLState("23503")
+    /// `23505`: a second row with a key a unique constraint or index already holds.
+    public static let uniqueViolation = SQLState("23505")
+    /// `23514`: a CHECK constraint failed.
+    public static let checkViolation = SQLState("23514")
+    /// `40001`: a SERIALIZABLE (or REPEATABLE READ) transaction could not be serialized; retry it.
+    public static let serializationFailure = SQLState("40001")
+    /// `40P01`: the server broke a deadlock by aborting this transaction.
+    public static let deadlockDetected = SQLState("40P01")
+    /// `25006`: a write inside a read-only transaction.
+    public static let readOnlySQLTransaction = SQLState("25006")
+    /// `25P02`: a statement inside a transaction that an earlier error aborted.
+    public static let inFailedSQLTransaction = SQLState("25P02")
+    /// `26000`: a prepared statement the connection does not know (what pgbouncer's transaction mode
+    /// causes for named statements).
+    public static let invalidSQLStatementName = SQLState("26000")
+    /// `42P01`: no such table.
+    public static let undefinedTable = SQLState("42P01")
+    /// `42703`: no such column.
+    public static let undefinedColumn = SQLState("42703")
+}
+#endif

@@ -1,0 +1,225 @@
+#if PostgreSQL
+import Dispatch
+import Foundation
+
+/// Connections to one PostgreSQL server, shared by the whole app: `read` and `write` closures with the
+/// transaction semantics of SQLiteRecord's `DatabaseQueue`.
+///
+/// ```swift
+/// let pool = try PostgresPool(configuration: PostgresConfiguration(
+///     connectionString: "postgresql://app@127.0.0.1/world", maximumConnections: 8))
+/// try await pool.write { connection in try france.save(connection) }
+/// let cities = try await pool.read { connection in try City.fetch(connection, where: ["country_id": 1]) }
+/// ```
+///
+/// The pool opens up to ``PostgresConfiguration/maximumConnections`` connections, lazily; a call beyond
+/// them waits for one to come back. libpq's calls block, so each connection runs its closures on its own
+/// serial dispatch queue: an `async` call suspends, and no thread of Swift's cooperative pool ever waits on
+/// the network. The synchronous twins run the closure on the calling thread.
+///
+/// A connection found lost (its server restarted, or `pg_terminate_backend` ended it) is dropped after the
+/// call that met the loss, which throws ``PostgresError`` of kind `.connectionLost`; the next call opens a
+/// new one.
+public final class PostgresPool: @unchecked Sendable {
+    /// What the pool connects with.
+    public let configuration: PostgresConfiguration
+
+    // The lock guards `idle`, `created` and `waiters`.
+    private let lock = NSLock()
+    private var idle: [PooledConnection] = []
+    private var created = 0
+    private var waiters: [(PooledConnection) -> Void] = []
+
+    /// Makes a pool; it connects on first use.
+    public init(configuration: PostgresConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Makes a pool for a libpq connection string (a URI or `key=value` pairs).
+    public convenience init(_ connectionString: String, maximumConnections: Int = 10) {
+        self.init(
+            configuration: PostgresConfiguration(
+                connectionString: connectionString, maximumConnections: maximumConnections))
+    }
+
+    /// Runs `body` in a transaction (`BEGIN [ISOLATION LEVEL ...]` ... `COMMIT`, `ROLLBACK` when it throws)
+    /// on a connection of the pool, and returns its value. A connection's own ``PostgresConnection/transaction(_:readOnly:_:)``
+    /// inside `body` nests as a savepoint.
+    ///
+    /// With `retryingSerializationFailures` above zero, a body that fails with SQLSTATE 40001
+    /// (serialization failure) or 40P01 (deadlock) runs again, up to that many more times, in a new
+    /// transaction: what the server asks of SERIALIZABLE transactions. The body must then be safe to run
+    /// again (no side effects outside the database).
+    /// - Throws: what `body` throws, or ``PostgresError`` (`.connectionFailed` when no connection opens).
+    @discardableResult
+    public func write<T: Sendable>(
+        isolation: IsolationLevel? = nil, retryingSerializationFailures: Int = 0,
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await withConnection { connection in
+            try Self.retrying(retryingSerializationFailures) {
+                try connection.transaction(isolation) { try body(connection) }
+            }
+        }
+    }
+
+    /// Runs `body` in a read-only transaction (`BEGIN ... READ ONLY` ... `ROLLBACK`): any write fails with
+    /// SQLSTATE 25006. At `.repeatableRead` or `.serializable` every statement sees one snapshot.
+    /// - Throws: what `body` throws, or ``PostgresError``.
+    @discardableResult
+    public func read<T: Sendable>(
+        isolation: IsolationLevel? = nil, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await withConnection { connection in
+            try connection.transaction(isolation, readOnly: true) { try body(connection) }
+        }
+    }
+
+    /// Runs `body` on a connection outside any transaction: each statement commits on its own.
+    /// - Throws: what `body` throws, or ``PostgresError``.
+    @discardableResult
+    public func writeWithoutTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await withConnection(body)
+    }
+
+    /// The synchronous twin of `write(isolation:retryingSerializationFailures:_:)`: blocks the
+    /// calling thread, and runs `body` on it.
+    @discardableResult
+    public func write<T>(
+        isolation: IsolationLevel? = nil, retryingSerializationFailures: Int = 0,
+        _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        try withConnectionSynchronously { connection in
+            try Self.retrying(retryingSerializationFailures) {
+                try connection.transaction(isolation) { try body(connection) }
+            }
+        }
+    }
+
+    /// The synchronous twin of `read(isolation:_:)`.
+    @discardableResult
+    public func read<T>(isolation: IsolationLevel? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try withConnectionSynchronously { connection in
+            try connection.transaction(isolation, readOnly: true) { try body(connection) }
+        }
+    }
+
+    /// The synchronous twin of `writeWithoutTransaction(_:)`.
+    @discardableResult
+    public func writeWithoutTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try withConnectionSynchronously(body)
+    }
+
+    /// The number of connections the pool holds open or has handed out.
+    public var connectionCount: Int { lock.withLock { created } }
+
+    private static func retrying<T>(_ retries: Int, _ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as PostgresError
+                where attempt < retries
+                && (error.sqlState == .serializationFailure || error.sqlState == .deadlockDetected)
+            {
+                attempt += 1
+            }
+        }
+    }
+
+    private func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        let pooled = await checkOut()
+        return try await withCheckedThrowingContinuation { continuation in
+            pooled.queue.async {
+                let result = Result { try pooled.run(self.configuration, body) }
+                self.checkIn(pooled)
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    private func withConnectionSynchronously<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let pooled = checkOutSynchronously()
+        defer { checkIn(pooled) }
+        return try pooled.run(configuration, body)
+    }
+
+    /// An idle connection, a new one while the pool is below its size, or nil after queueing `waiter`.
+    private func take(orWait waiter: @escaping (PooledConnection) -> Void) -> PooledConnection? {
+        lock.withLock {
+            if let pooled = idle.popLast() { return pooled }
+            if created < configuration.maximumConnections {
+                created += 1
+                return PooledConnection(label: "PostgresRecord.connection.\(created)")
+            }
+            waiters.append(waiter)
+            return nil
+        }
+    }
+
+    private func checkOut() async -> PooledConnection {
+        await withCheckedContinuation { continuation in
+            if let pooled = take(orWait: { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: pooled)
+            }
+        }
+    }
+
+    private func checkOutSynchronously() -> PooledConnection {
+        let handOff = HandOff()
+        if let pooled = take(orWait: handOff.give) { return pooled }
+        return handOff.wait()
+    }
+
+    private func checkIn(_ pooled: PooledConnection) {
+        let waiter: ((PooledConnection) -> Void)? = lock.withLock {
+            if waiters.isEmpty {
+                idle.append(pooled)
+                return nil
+            }
+            return waiters.removeFirst()
+        }
+        waiter?(pooled)
+    }
+}
+
+/// A connection slot of the pool: its serial queue and its connection, opened on first use and again
+/// after a loss. Used by one caller at a time: the pool hands it out under its lock and takes it back only
+/// when the caller is done, which is what makes the unchecked `Sendable` sound.
+private final class PooledConnection: @unchecked Sendable {
+    let queue: DispatchQueue
+    private var connection: PostgresConnection?
+
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func run<T>(_ configuration: PostgresConfiguration, _ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try self.connection ?? PostgresConnection(configuration: configuration)
+        self.connection = connection
+        defer { if !connection.isConnected { self.connection = nil } }
+        return try body(connection)
+    }
+}
+
+/// Hands one pooled connection from the thread that returns it to a thread that waits for it.
+private final class HandOff: @unchecked Sendable {
+    // The semaphore orders `give`'s write of `value` before `wait`'s read.
+    private let semaphore = DispatchSemaphore(value: 0)
+    private var value: PooledConnection?
+
+    func give(_ pooled: PooledConnection) {
+        value = pooled
+        semaphore.signal()
+    }
+
+    func wait() -> PooledConnection {
+        semaphore.wait()
+        // `give` ran before the signal, so `value` is set.
+        guard let value else { preconditionFailure("HandOff signalled without a connection") }
+        return value
+    }
+}
+#endif

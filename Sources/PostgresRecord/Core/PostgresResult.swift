@@ -1,0 +1,185 @@
+#if PostgreSQL
+import CPostgresRecord
+import Foundation
+
+/// The rows (or the command status) of one statement: the owner of a libpq `PGresult`.
+///
+/// Invariants (this is one of the two files of the module that touch libpq memory, with
+/// `PostgresConnection.swift`):
+/// - `handle` is a non-null `PGresult *` this object alone owns; it is cleared once, in `deinit`.
+/// - A cell's bytes (`PQgetvalue`) are read only inside `cell(row:column:)`, while `self` is alive, and are
+///   copied into Swift values (``PostgresCell``) before it returns: nothing outside this file sees a pointer.
+/// - Row and column indexes are checked against `PQntuples`/`PQnfields` before libpq is asked.
+/// - Binary values are decoded as PostgreSQL's send functions write them (big-endian), see
+///   <https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-FORMAT-CODES>; a value whose
+///   length does not fit its type is `.other`, never a read past its end.
+final class PostgresResult {
+    private let handle: OpaquePointer
+
+    /// Takes ownership of `handle`.
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit { PQclear(handle) }
+
+    /// The number of rows.
+    var rowCount: Int { Int(PQntuples(handle)) }
+
+    /// The number of columns.
+    var columnCount: Int { Int(PQnfields(handle)) }
+
+    /// The rows an INSERT, UPDATE or DELETE touched (`PQcmdTuples`); 0 for other statements.
+    var affectedRows: Int {
+        guard let text = PQcmdTuples(handle) else { return 0 }
+        return Int(String(cString: text)) ?? 0
+    }
+
+    /// The command tag, such as `INSERT 0 1` or `ROLLBACK` (`PQcmdStatus`).
+    var commandStatus: String {
+        guard let text = PQcmdStatus(handle) else { return "" }
+        return String(cString: text)
+    }
+
+    /// The column names, in order.
+    var columnNames: [String] {
+        (0..<Int32(columnCount)).map { index in PQfname(handle, index).map { String(cString: $0) } ?? "" }
+    }
+
+    /// The type OID of column `column`.
+    func columnType(_ column: Int) -> UInt32 {
+        guard column >= 0, column < columnCount else { return 0 }
+        return UInt32(PQftype(handle, Int32(column)))
+    }
+
+    /// The status: true when the statement succeeded (with or without rows).
+    var succeeded: Bool {
+        let status = PQresultStatus(handle)
+        return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY
+            || status == PGRES_SINGLE_TUPLE || status == PGRES_PIPELINE_SYNC
+    }
+
+    /// True when this result ends a pipeline's batch (`PGRES_PIPELINE_SYNC`).
+    var isPipelineSync: Bool { PQresultStatus(handle) == PGRES_PIPELINE_SYNC }
+
+    /// The server's error report for a failed statement, field by field (`PQresultErrorField`).
+    func error(sql: String?, connectionLost: Bool) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            guard let ascii = code.asciiValue, let text = PQresultErrorField(handle, Int32(ascii)) else { return nil }
+            return String(cString: text)
+        }
+        let primary = field("M") ?? PQresultErrorMessage(handle).map { String(cString: $0) } ?? "unknown error"
+        return PostgresError(
+            kind: connectionLost ? .connectionLost : (field("C") == nil ? .client : .server),
+            sqlState: SQLState(field("C") ?? ""),
+            message: primary.trimmingCharacters(in: .whitespacesAndNewlines), detail: field("D"),
+            constraint: field("n"), table: field("t"), column: field("c"), sql: sql)
+    }
+
+    /// The value at `row`, `column`, decoded from libpq's bytes. Out-of-range indexes give `.null`.
+    func cell(row: Int, column: Int) -> PostgresCell {
+        guard row >= 0, row < rowCount, column >= 0, column < columnCount else { return .null }
+        let r = Int32(row)
+        let c = Int32(column)
+        if PQgetisnull(handle, r, c) != 0 { return .null }
+        let type = UInt32(PQftype(handle, c))
+        let length = Int(PQgetlength(handle, r, c))
+        guard let start = PQgetvalue(handle, r, c) else { return .null }
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length)
+        if PQfformat(handle, c) == 0 {
+            return .text(String(decoding: bytes, as: UTF8.self), type: type)
+        }
+        return Self.binaryCell(bytes, type: type)
+    }
+
+    private static func binaryCell(_ bytes: UnsafeRawBufferPointer, type: UInt32) -> PostgresCell {
+        func integer(_ size: Int) -> Int64? {
+            guard bytes.count == size else { return nil }
+            var value: UInt64 = 0
+            for byte in bytes { value = value << 8 | UInt64(byte) }
+            // Sign-extend from `size` bytes.
+            let shift = UInt64(64 - size * 8)
+            return Int64(bitPattern: value << shift) >> shift
+        }
+        let fallback = PostgresCell.other(type: type, bytes: Data(bytes))
+        switch type {
+        case PostgresType.int8: return integer(8).map { .integer($0, type: type) } ?? fallback
+        case PostgresType.int4: return integer(4).map { .integer($0, type: type) } ?? fallback
+        case PostgresType.int2: return integer(2).map { .integer($0, type: type) } ?? fallback
+        case PostgresType.oid:
+            return integer(4).map { .integer(Int64(UInt32(truncatingIfNeeded: $0)), type: type) } ?? fallback
+        case PostgresType.float8:
+            return integer(8).map { .double(Double(bitPattern: UInt64(bitPattern: $0))) } ?? fallback
+        case PostgresType.float4:
+            return integer(4).map { .float(Float(bitPattern: UInt32(truncatingIfNeeded: $0))) } ?? fallback
+        case PostgresType.bool: return bytes.count == 1 ? .bool(bytes[0] != 0) : fallback
+        case PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier,
+            PostgresType.json:
+            return .text(String(decoding: bytes, as: UTF8.self), type: type)
+        case PostgresType.jsonb:
+            // Version 1 of jsonb's binary form: a version byte, then the JSON text.
+            guard bytes.first == 1 else { return fallback }
+            return .text(String(decoding: bytes.dropFirst(), as: UTF8.self), type: type)
+        case PostgresType.bytea: return .bytea(Data(bytes))
+        case PostgresType.timestamptz, PostgresType.timestamp:
+            return integer(8).map { .timestamp($0, type: type) } ?? fallback
+        case PostgresType.date: return integer(4).map { .date(Int32(truncatingIfNeeded: $0)) } ?? fallback
+        case PostgresType.uuid:
+            guard bytes.count == 16 else { return fallback }
+            let b = Array(bytes)
+            return .uuid(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )))
+        case PostgresType.numeric: return numericText(Array(bytes)).map { .numeric($0) } ?? fallback
+        default: return fallback
+        }
+    }
+
+    /// `numeric`'s binary form as its exact decimal text: int16 digit count, int16 weight (of the first
+    /// base-10000 digit), uint16 sign, int16 display scale, then the base-10000 digits. See numeric_send in
+    /// <https://github.com/postgres/postgres/blob/master/src/backend/utils/adt/numeric.c>.
+    static func numericText(_ b: [UInt8]) -> String? {
+        guard b.count >= 8 else { return nil }
+        func int16(_ at: Int) -> Int { Int(Int16(bitPattern: UInt16(b[at]) << 8 | UInt16(b[at + 1]))) }
+        let count = int16(0)
+        let weight = int16(2)
+        let sign = UInt16(b[4]) << 8 | UInt16(b[5])
+        let scale = int16(6)
+        guard count >= 0, b.count == 8 + 2 * count, scale >= 0 else { return nil }
+        switch sign {
+        case 0xC000: return "NaN"
+        case 0xD000: return "Infinity"
+        case 0xF000: return "-Infinity"
+        case 0x0000, 0x4000: break
+        default: return nil
+        }
+        let digits = (0..<count).map { int16(8 + 2 * $0) }
+        guard digits.allSatisfy({ (0..<10_000).contains($0) }) else { return nil }
+        func digit(_ index: Int) -> Int { index >= 0 && index < count ? digits[index] : 0 }
+        func four(_ value: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: 4 - text.count) + text
+        }
+        var integerPart = ""
+        if weight >= 0 {
+            integerPart = String(digit(0))
+            if weight >= 1 { for index in 1...weight { integerPart += four(digit(index)) } }
+        } else {
+            integerPart = "0"
+        }
+        var fraction = ""
+        var index = weight + 1
+        while fraction.count < scale {
+            fraction += four(digit(index))
+            index += 1
+        }
+        fraction = String(fraction.prefix(scale))
+        let isZero = digits.allSatisfy { $0 == 0 }
+        let text = integerPart + (fraction.isEmpty ? "" : "." + fraction)
+        return sign == 0x4000 && !isZero ? "-" + text : text
+    }
+}
+#endif

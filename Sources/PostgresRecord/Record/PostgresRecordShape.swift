@@ -1,0 +1,126 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+/// What PostgresRecord needs to know of a record type, found once per type by probing it (SQLiteRecord's
+/// schema probe) and kept for the life of the process: its columns, its key, the statements of its calls.
+struct PostgresRecordShape: Sendable {
+    enum Key: Sendable, Equatable {
+        /// `Int64?`: an identity column set from `RETURNING`.
+        case rowID(String)
+        /// A key of one column the client sets.
+        case single(String)
+        /// A composite key: the key struct's coding keys, in order.
+        case composite([String])
+
+        var columns: [String] {
+            switch self {
+            case .rowID(let column), .single(let column): return [column]
+            case .composite(let columns): return columns
+            }
+        }
+    }
+
+    let table: String
+    let key: Key
+    /// Every column the type writes, in its `init(from:)` order (the encoder's names).
+    let columns: [String]
+    /// Coding key to column, when the record's encoder renames keys; nil when keys are column names.
+    let encoderNames: [String: String]?
+    /// Coding key to column, for the decoder.
+    let decoderNames: [String: String]?
+
+    /// `INSERT INTO ... RETURNING` for a record with a key (every column).
+    let insertSQL: String
+    /// The INSERT of a rowid record whose id is nil: every column but the key, `RETURNING` it.
+    let insertWithoutKeySQL: String
+    /// `UPDATE ... SET <non-key columns> WHERE <key>`; nil when every column is a key column.
+    let updateSQL: String?
+    let upsertSQL: String
+    let deleteSQL: String
+    let selectOneSQL: String
+    let nonKeyColumns: [String]
+
+    // One shape per record type for the whole process: types do not change while it runs.
+    private static let cache = PostgresLocked<[ObjectIdentifier: PostgresRecordShape]>([:])
+
+    static func of<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
+        let id = ObjectIdentifier(type)
+        if let shape = cache.withLock({ $0[id] }) { return shape }
+        let shape = try make(type)
+        cache.withLock { $0[id] = shape }
+        return shape
+    }
+
+    private static func make<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
+        let probed = try R.probedColumns()
+        let keyColumns = try R.probedKeyColumns()
+        for key in keyColumns where !probed.contains(where: { $0.name == key }) {
+            throw RecordError.missingPrimaryKey(table: R.tableName, column: key)
+        }
+        let key: Key
+        if R.ID.self == Optional<Int64>.self {
+            key = .rowID(R.primaryKeyColumn)
+        } else if keyColumns == [R.primaryKeyColumn] {
+            key = .single(R.primaryKeyColumn)
+        } else {
+            key = .composite(keyColumns)
+        }
+        let columns = probed.map(\.name)
+        let encoderNames = probed.contains { $0.name != $0.key } ? Dictionary(probed.map { ($0.key, $0.name) }) { a, _ in a } : nil
+        let decoderNames =
+            probed.contains { $0.readName != $0.key } ? Dictionary(probed.map { ($0.key, $0.readName) }) { a, _ in a } : nil
+        let table = R.tableName
+        let keySet = Set(keyColumns)
+        let nonKey = columns.filter { !keySet.contains($0) }
+        let counts = keyColumns.map { _ in 1 }
+        let returning = RecordSQL.returning(keyColumns)
+        return PostgresRecordShape(
+            table: table, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
+            insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres) + returning,
+            insertWithoutKeySQL: RecordSQL.insert(into: table, columns: nonKey, dialect: .postgres) + returning,
+            updateSQL: nonKey.isEmpty
+                ? nil
+                : RecordSQL.update(table, columns: nonKey, keyColumns: keyColumns, counts: counts, dialect: .postgres),
+            upsertSQL: RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns, dialect: .postgres)
+                + returning,
+            deleteSQL: RecordSQL.delete(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
+            selectOneSQL: RecordSQL.selectOne(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
+            nonKeyColumns: nonKey)
+    }
+
+    /// The record's values for `columns`, NULL for a column its `encode(to:)` skipped (a nil Optional
+    /// written with `encodeIfPresent`), so that an update clears it.
+    func values<R: Record>(of record: R, for columns: [String]) throws -> [PostgresValue] {
+        let encoded = try PostgresRecordEncoder.encode(record, columnNames: encoderNames)
+        var byName: [String: PostgresValue] = [:]
+        for (name, value) in zip(encoded.columns, encoded.values) { byName[name] = value }
+        return columns.map { byName[$0] ?? .null }
+    }
+
+    /// The key's values, in key column order.
+    /// - Throws: ``RecordError/recordNotSaved(table:)`` for a nil rowid, `EncodingError` for a key value
+    ///   PostgreSQL cannot store.
+    func keyValues<ID: Encodable>(_ id: ID) throws -> [PostgresValue] {
+        switch key {
+        case .rowID:
+            guard let rowID = id as? Int64? , let value = rowID else { throw RecordError.recordNotSaved(table: table) }
+            return [PostgresValue(value)]
+        case .single(let column):
+            let value = try PostgresValueWriter.value(id, codingPath: [PostgresColumnKey(column)])
+            if value.isNull { throw RecordError.missingKey(table: table, column: column) }
+            return [value]
+        case .composite(let columns):
+            let encoded = try PostgresRecordEncoder.encode(id, columnNames: encoderNames)
+            var byName: [String: PostgresValue] = [:]
+            for (name, value) in zip(encoded.columns, encoded.values) { byName[name] = value }
+            return try columns.map { column in
+                guard let value = byName[column], !value.isNull else {
+                    throw RecordError.missingKey(table: table, column: column)
+                }
+                return value
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,165 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+extension Record {
+    /// The records whose columns equal the given values, sorted and paged as asked.
+    ///
+    /// ```swift
+    /// let cities = try City.fetch(connection, where: ["country_id": france.id], orderBy: [.descending("population")])
+    /// ```
+    /// - Parameters:
+    ///   - conditions: column name to value, ANDed; nil matches NULL (`IS NULL`). Values are bound as
+    ///     `$n` parameters, encoded as ``insert(_:)`` stores them.
+    ///   - ordering: columns to sort by; NULLs sort as PostgreSQL sorts them (last ascending).
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when a `where:` key or `orderBy:`
+    ///   column is not a column of the table (nothing runs), ``PostgresError`` (42P01 for a missing table),
+    ///   `DecodingError` naming the column whose value does not fit.
+    public static func fetch(
+        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:],
+        orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
+    ) throws -> [Self] {
+        let shape = try PostgresRecordShape.of(Self.self)
+        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        try connection.checkColumns(ordering.map(\.column), of: shape.table)
+        var arguments = filter.arguments
+        if let limit { arguments.append(PostgresValue(Int64(limit))) }
+        if let offset { arguments.append(PostgresValue(Int64(offset))) }
+        let sql = RecordSQL.select(
+            from: shape.table, condition: filter.condition, ordering: ordering, limit: limit, offset: offset,
+            parameterCount: filter.arguments.count, dialect: .postgres)
+        return try decodeAll(connection.query(sql, arguments), shape: shape)
+    }
+
+    /// The first record whose columns equal the given values, or nil.
+    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
+    public static func fetchOne(
+        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?],
+        orderBy ordering: [Ordering] = []
+    ) throws -> Self? {
+        try fetch(connection, where: conditions, orderBy: ordering, limit: 1).first
+    }
+
+    /// The record whose key is `id`, or nil (also for a nil rowid).
+    /// - Throws: ``PostgresError``, or `DecodingError` for a stored value that does not fit its property.
+    public static func fetchOne(_ connection: PostgresConnection, id: ID) throws -> Self? {
+        let shape = try PostgresRecordShape.of(Self.self)
+        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return nil }
+        return try decodeAll(connection.query(shape.selectOneSQL, try shape.keyValues(id)), shape: shape).first
+    }
+
+    /// True when a row has `id` as its key.
+    /// - Throws: ``PostgresError``.
+    public static func exists(_ connection: PostgresConnection, id: ID) throws -> Bool {
+        let shape = try PostgresRecordShape.of(Self.self)
+        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return false }
+        let condition = RecordSQL.keyCondition(
+            columns: shape.key.columns, counts: shape.key.columns.map { _ in 1 }, dialect: .postgres)
+        let rows = try connection.query(
+            RecordSQL.count(from: shape.table, condition: condition), try shape.keyValues(id))
+        return try rows[0].decode(Int64.self, at: 0) > 0
+    }
+
+    /// The records a query of your own returns, with `$1`, `$2`... bound to `arguments`.
+    /// - Throws: ``PostgresError`` for SQL the server rejects, `DecodingError` as ``fetch(_:where:orderBy:limit:offset:)``.
+    public static func fetch(
+        _ connection: PostgresConnection, sql: String, arguments: [PostgresValue] = []
+    ) throws -> [Self] {
+        try decodeAll(connection.query(sql, arguments), shape: try PostgresRecordShape.of(Self.self))
+    }
+
+    /// The number of rows whose columns equal the given values (nil matches NULL).
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``, ``PostgresError``.
+    public static func count(
+        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
+    ) throws -> Int {
+        let shape = try PostgresRecordShape.of(Self.self)
+        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let rows = try connection.query(
+            RecordSQL.count(from: shape.table, condition: filter.condition), filter.arguments)
+        return Int(try rows[0].decode(Int64.self, at: 0))
+    }
+
+    /// Deletes the rows whose columns equal the given values, all of them for an empty dictionary, and
+    /// returns how many.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``, ``PostgresError``.
+    @discardableResult
+    public static func deleteAll(
+        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
+    ) throws -> Int {
+        let shape = try PostgresRecordShape.of(Self.self)
+        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        var sql = "DELETE FROM " + SQLIdentifier.quoted(shape.table)
+        if !filter.condition.isEmpty { sql += " WHERE " + filter.condition }
+        return try connection.execute(sql, filter.arguments)
+    }
+
+    static func decodeAll(_ rows: PostgresRows, shape: PostgresRecordShape) throws -> [Self] {
+        var records: [Self] = []
+        records.reserveCapacity(rows.count)
+        for index in 0..<rows.count {
+            records.append(try Self(from: PostgresRowDecoder(rows: rows, row: index, columnNames: shape.decoderNames)))
+        }
+        return records
+    }
+}
+
+/// The condition and arguments of a `where:` dictionary, its columns checked against the table's.
+struct PostgresFilter {
+    let condition: String
+    let arguments: [PostgresValue]
+
+    init(_ conditions: [String: (any Encodable)?], table: String, connection: PostgresConnection) throws {
+        // Sorted, so that one set of keys gives one SQL text and one prepared statement.
+        let names = conditions.keys.sorted()
+        try connection.checkColumns(names, of: table)
+        var arguments: [PostgresValue] = []
+        var columns: [(name: String, isNull: Bool)] = []
+        for name in names {
+            let value = try conditions[name].flatMap { $0 }.map {
+                try PostgresValueWriter.value($0, codingPath: [PostgresColumnKey(name)])
+            } ?? .null
+            columns.append((name, value.isNull))
+            if !value.isNull { arguments.append(value) }
+        }
+        condition = RecordSQL.equalities(columns, dialect: .postgres)
+        self.arguments = arguments
+    }
+}
+
+extension PostgresConnection {
+    /// The table's column names, in order, from `information_schema.columns` (the first schema of the
+    /// search path that has the table); kept until the next `execute(_:)` of DDL on this connection.
+    /// - Throws: ``PostgresError``.
+    public func columns(of table: String) throws -> [String] {
+        if let known = tableColumnsCache[table] { return known }
+        let rows = try query(
+            """
+            SELECT column_name::text FROM information_schema.columns
+            WHERE table_name = $1 AND table_schema = (
+                SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.oid = to_regclass(quote_ident($1)))
+            ORDER BY ordinal_position
+            """, [try PostgresValue(text: table)])
+        let names = try (0..<rows.count).map { try rows[$0].decode(String.self, at: 0) }
+        if !names.isEmpty { tableColumnsCache[table] = names }
+        return names
+    }
+
+    /// Throws ``RecordError/unknownColumn(table:column:columns:)`` for the first of `names` the table does
+    /// not have. A table with no columns found (missing) is left for the server to report.
+    func checkColumns(_ names: [String], of table: String) throws {
+        guard !names.isEmpty else { return }
+        var columns = try self.columns(of: table)
+        guard !columns.isEmpty else { return }
+        for name in names where !columns.contains(name) {
+            // Another connection may have added the column since this one read the table.
+            tableColumnsCache[table] = nil
+            columns = try self.columns(of: table)
+            if !columns.contains(name) {
+                throw RecordError.unknownColumn(table: table, column: name, columns: columns)
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,90 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+/// The calls of a record through a ``PostgresPool``: each runs in a transaction of its own on one of the
+/// pool's connections (a read-only one for reads), as the default-store calls do on SQLite.
+extension Record where Self: Sendable {
+    /// ``insert(_:)`` in a transaction of its own.
+    /// - Throws: as ``insert(_:)``.
+    public mutating func insert(_ pool: PostgresPool) async throws {
+        let record = self
+        self = try await pool.write { connection in
+            var copy = record
+            try copy.insert(connection)
+            return copy
+        }
+    }
+
+    /// ``save(_:)-(PostgresConnection)`` in a transaction of its own: the record carries its new id after an
+    /// insert.
+    /// - Throws: as the connection's `save`.
+    public mutating func save(_ pool: PostgresPool) async throws {
+        let record = self
+        self = try await pool.write { connection in
+            var copy = record
+            try copy.save(connection)
+            return copy
+        }
+    }
+
+    /// ``update(_:)`` in a transaction of its own.
+    /// - Throws: as ``update(_:)``.
+    public func update(_ pool: PostgresPool) async throws {
+        let record = self
+        try await pool.write { connection in try record.update(connection) }
+    }
+
+    /// The connection's `delete` in a transaction of its own; false when no row had the key.
+    /// - Throws: as the connection's `delete`.
+    @discardableResult
+    public func delete(_ pool: PostgresPool) async throws -> Bool {
+        let record = self
+        return try await pool.write { connection in try record.delete(connection) }
+    }
+
+    /// The record whose key is `id`, or nil, read in a read-only transaction.
+    /// - Throws: as ``fetchOne(_:id:)``.
+    public static func fetchOne(_ pool: PostgresPool, id: ID) async throws -> Self? {
+        try await pool.read { connection in try fetchOne(connection, id: id) }
+    }
+
+    /// The records whose columns equal the given values, sorted and paged as asked.
+    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
+    public static func fetch(
+        _ pool: PostgresPool, where conditions: [String: (any Encodable & Sendable)?] = [:],
+        orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
+    ) async throws -> [Self] {
+        try await pool.read { connection in
+            try fetch(
+                connection, where: conditions.mapValues { $0.map { $0 as any Encodable } }, orderBy: ordering,
+                limit: limit, offset: offset)
+        }
+    }
+
+    /// The number of rows whose columns equal the given values.
+    /// - Throws: as ``count(_:where:)``.
+    public static func count(
+        _ pool: PostgresPool, where conditions: [String: (any Encodable & Sendable)?] = [:]
+    ) async throws -> Int {
+        try await pool.read { connection in
+            try count(connection, where: conditions.mapValues { $0.map { $0 as any Encodable } })
+        }
+    }
+
+    /// Saves the record and its children in one transaction (see the connection's `save(_:children:)`).
+    /// - Throws: the first error of a save; nothing stays written and the values stay as they came.
+    public mutating func save<Child: Record & Sendable>(_ pool: PostgresPool, children: inout [Child]) async throws {
+        let record = self
+        let list = children
+        let saved = try await pool.write { connection in
+            var parent = record
+            var copies = list
+            try parent.save(connection, children: &copies)
+            return (parent, copies)
+        }
+        self = saved.0
+        children = saved.1
+    }
+}
+#endif

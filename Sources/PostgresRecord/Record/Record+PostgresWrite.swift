@@ -1,0 +1,161 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+extension Record {
+    /// Inserts the record. A rowid record (`id: Int64?`) whose id is nil gets the id the table's identity
+    /// column chose, read back from `RETURNING` (never a sequence's value left over from another row); any
+    /// other record is inserted with its key. Then ``Record/didInsert(rowID:)`` is called with the rowid (0
+    /// for other keys).
+    ///
+    /// `willSave(_:)` and `willDelete(_:)` take SQLite's `Database` and are not called on PostgreSQL.
+    /// - Throws: ``PostgresError`` (SQLSTATE 23505 with the constraint for a duplicate key, 23502 with the
+    ///   column for a NULL into a NOT NULL column), `EncodingError` for a value PostgreSQL cannot store,
+    ///   `SchemaProbeError` when the type cannot be probed.
+    public mutating func insert(_ connection: PostgresConnection) throws {
+        let shape = try PostgresRecordShape.of(Self.self)
+        if case .rowID(let column) = shape.key, (id as? Int64?) == .some(nil) {
+            let rows = try connection.query(
+                shape.insertWithoutKeySQL, try shape.values(of: self, for: shape.nonKeyColumns))
+            guard rows.count == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+            let rowID = try rows[0].decode(Int64.self, column: column)
+            if let key = Optional(rowID) as? ID { id = key }
+            didInsert(rowID: rowID)
+            return
+        }
+        let rows = try connection.query(shape.insertSQL, try shape.values(of: self, for: shape.columns))
+        guard rows.count == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+        didInsert(rowID: (id as? Int64?).flatMap { $0 } ?? 0)
+    }
+
+    /// Updates the row with the record's key.
+    /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the key (nothing is inserted),
+    ///   ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``PostgresError`` as ``insert(_:)``.
+    public func update(_ connection: PostgresConnection) throws {
+        let shape = try PostgresRecordShape.of(Self.self)
+        let key = try shape.keyValues(id)
+        guard let sql = shape.updateSQL else {
+            guard try Self.exists(connection, id: id) else {
+                throw RecordError.recordNotFound(table: shape.table, id: "\(id)")
+            }
+            return
+        }
+        let changed = try connection.execute(sql, try shape.values(of: self, for: shape.nonKeyColumns) + key)
+        if changed == 0 { throw RecordError.recordNotFound(table: shape.table, id: "\(id)") }
+    }
+
+    /// Inserts or updates: a rowid record inserts when its id is nil and updates otherwise (throwing
+    /// ``RecordError/recordNotFound(table:id:)`` when the row is gone, never inserting it again); a record
+    /// with a key of another kind is upserted (`INSERT ... ON CONFLICT (key) DO UPDATE`), as on SQLite.
+    /// - Throws: as ``insert(_:)`` and ``update(_:)``.
+    public mutating func save(_ connection: PostgresConnection) throws {
+        let shape = try PostgresRecordShape.of(Self.self)
+        if case .rowID = shape.key {
+            if (id as? Int64?) == .some(nil) { try insert(connection) } else { try update(connection) }
+        } else {
+            try upsert(connection)
+        }
+    }
+
+    /// Inserts the record, or updates the row that has its key: one `INSERT ... ON CONFLICT (key) DO
+    /// UPDATE SET ...` statement. A rowid record with a nil id is inserted. See
+    /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>.
+    /// - Throws: as ``insert(_:)``; SQLSTATE 42P10 when the key columns have no unique constraint.
+    public mutating func upsert(_ connection: PostgresConnection) throws {
+        let shape = try PostgresRecordShape.of(Self.self)
+        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return try insert(connection) }
+        _ = try shape.keyValues(id)
+        _ = try connection.query(shape.upsertSQL, try shape.values(of: self, for: shape.columns))
+    }
+
+    /// Deletes the row with the record's key; returns false when there was none. Then
+    /// ``Record/didDelete(_:)`` is called.
+    /// - Throws: ``RecordError/recordNotSaved(table:)`` for a nil rowid; ``PostgresError`` (23503 when other
+    ///   rows still reference it).
+    @discardableResult
+    public func delete(_ connection: PostgresConnection) throws -> Bool {
+        let shape = try PostgresRecordShape.of(Self.self)
+        let deleted = try connection.execute(shape.deleteSQL, try shape.keyValues(id)) > 0
+        didDelete(deleted)
+        return deleted
+    }
+
+    /// Saves the record, then each child after ``Record/bind(to:)`` set its foreign key, in one transaction (a savepoint inside
+    /// the caller's): all or nothing, in the database and in memory (on a throw the records keep the values
+    /// they came with).
+    /// - Throws: the first error of a save; nothing stays written.
+    public mutating func save<Child: Record>(_ connection: PostgresConnection, children: inout [Child]) throws {
+        let originalSelf = self
+        let originalChildren = children
+        do {
+            try connection.transaction {
+                try save(connection)
+                let parent = self
+                for index in children.indices {
+                    children[index].bind(to: parent)
+                    try children[index].save(connection)
+                }
+            }
+        } catch {
+            self = originalSelf
+            children = originalChildren
+            throw error
+        }
+    }
+
+    /// Saves every record in one transaction (a savepoint inside the caller's): all or nothing, in the
+    /// database and in memory.
+    /// - Throws: the first error of a save; nothing stays written.
+    public static func save(_ connection: PostgresConnection, _ records: inout [Self]) throws {
+        let original = records
+        do {
+            try connection.transaction {
+                for index in records.indices { try records[index].save(connection) }
+            }
+        } catch {
+            records = original
+            throw error
+        }
+    }
+
+    /// Inserts every record in one transaction through libpq's pipeline mode: every INSERT is sent before
+    /// the first answer is read, one round trip for the batch rather than one a row. Rowid records whose
+    /// id is nil get theirs from `RETURNING`.
+    /// - Throws: the first error; nothing stays written, and the records keep the values they came with.
+    public static func insertAll(_ connection: PostgresConnection, _ records: inout [Self]) throws {
+        guard !records.isEmpty else { return }
+        let shape = try PostgresRecordShape.of(Self.self)
+        let original = records
+        do {
+            try connection.transaction {
+                var withoutKey: [Int] = []
+                var withKey: [Int] = []
+                for index in records.indices {
+                    if case .rowID = shape.key, (records[index].id as? Int64?) == .some(nil) {
+                        withoutKey.append(index)
+                    } else {
+                        withKey.append(index)
+                    }
+                }
+                if !withKey.isEmpty {
+                    let arguments = try withKey.map { try shape.values(of: records[$0], for: shape.columns) }
+                    _ = try connection.runPipelined(shape.insertSQL, arguments)
+                }
+                if !withoutKey.isEmpty, case .rowID(let column) = shape.key {
+                    let arguments = try withoutKey.map { try shape.values(of: records[$0], for: shape.nonKeyColumns) }
+                    let results = try connection.runPipelined(shape.insertWithoutKeySQL, arguments)
+                    for (index, result) in zip(withoutKey, results) {
+                        let rows = PostgresRows(result: result, sql: shape.insertWithoutKeySQL)
+                        let rowID = try rows[0].decode(Int64.self, column: column)
+                        if let key = Optional(rowID) as? ID { records[index].id = key }
+                    }
+                }
+            }
+        } catch {
+            records = original
+            throw error
+        }
+        for index in records.indices { records[index].didInsert(rowID: (records[index].id as? Int64?).flatMap { $0 } ?? 0) }
+    }
+}
+#endif

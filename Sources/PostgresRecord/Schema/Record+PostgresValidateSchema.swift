@@ -1,0 +1,81 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+extension Record {
+    /// Compares the type with its PostgreSQL table and throws one error listing every mismatch, as
+    /// SQLiteRecord's `validateSchema(in:)` does on SQLite: a missing table (then nothing else is
+    /// compared), a coding key with no column, a column whose type can never give the property's values
+    /// back (by the value table: TEXT for an integer, BOOLEAN for a Date...), and key columns that are not
+    /// the table's primary key.
+    /// - Throws: `SchemaValidationError` with the `SchemaMismatch` list; `SchemaProbeError` when the type
+    ///   cannot be probed; ``PostgresError`` when the catalog cannot be read.
+    public static func validateSchema(in connection: PostgresConnection) throws {
+        let probed = try probedColumns()
+        let keyColumns = try probedKeyColumns()
+        let rows = try connection.query(
+            """
+            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.atttypid::int8,
+                coalesce(a.attnum = ANY (i.indkey), false)
+            FROM pg_catalog.pg_attribute a
+            LEFT JOIN pg_catalog.pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+            WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY a.attnum
+            """, [try PostgresValue(text: tableName)])
+        guard rows.count > 0 else {
+            throw SchemaValidationError(
+                recordType: "\(Self.self)", table: tableName, mismatches: [.missingTable(tableName)])
+        }
+        var types: [String: (name: String, oid: UInt32)] = [:]
+        var primaryKey: [String] = []
+        for index in 0..<rows.count {
+            let name = try rows[index].decode(String.self, at: 0)
+            types[name] = (try rows[index].decode(String.self, at: 1), UInt32(try rows[index].decode(Int64.self, at: 2)))
+            if try rows[index].decode(Bool.self, at: 3) { primaryKey.append(name) }
+        }
+        var mismatches: [SchemaMismatch] = []
+        for column in probed {
+            guard let type = types[column.name] else {
+                mismatches.append(
+                    .missingColumn(column.name, key: column.key, valueType: column.valueType, isOptional: column.isOptional))
+                continue
+            }
+            if let reason = incompatibility(kind: column.kind, valueType: column.valueType, oid: type.oid) {
+                mismatches.append(
+                    .incompatibleColumn(column.name, declaredType: type.name, valueType: column.valueType, reason: reason))
+            }
+        }
+        if Set(primaryKey) != Set(keyColumns) {
+            mismatches.append(.primaryKey(keyColumns, tablePrimaryKey: primaryKey))
+        }
+        guard mismatches.isEmpty else {
+            throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
+        }
+    }
+
+    /// Why a column of type `oid` can never hold the values of a property, or nil when it can (the read
+    /// side of the value table: PostgresValueReader).
+    private static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32) -> String? {
+        let integers: Set<UInt32> = [PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid]
+        let floats: Set<UInt32> = [PostgresType.float4, PostgresType.float8]
+        let texts: Set<UInt32> = [PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier]
+        let accepted: Set<UInt32>
+        switch kind {
+        case .integer: accepted = integers.union(floats).union([PostgresType.numeric])
+        case .real: accepted = integers.union(floats).union([PostgresType.numeric])
+        case .bool: accepted = integers.union([PostgresType.bool])
+        case .string:
+            accepted = texts.union(integers).union([PostgresType.numeric, PostgresType.uuid, PostgresType.json, PostgresType.jsonb])
+        case .url: accepted = texts
+        case .data: accepted = texts.union([PostgresType.bytea])
+        case .date: accepted = [PostgresType.timestamptz, PostgresType.timestamp, PostgresType.date]
+        case .uuid: accepted = texts.union([PostgresType.uuid, PostgresType.bytea])
+        case .decimal: accepted = texts.union(integers).union([PostgresType.numeric, PostgresType.float8])
+        case .nested: accepted = texts.union([PostgresType.json, PostgresType.jsonb])
+        case .unknown: return nil
+        }
+        if accepted.contains(oid) { return nil }
+        return "a \(PostgresType.name(oid)) column never reads as \(valueType)"
+    }
+}
+#endif

@@ -1,0 +1,232 @@
+#if PostgreSQL
+import Foundation
+import PostgresRecord
+import XCTest
+
+/// The PostgreSQL server the tests run against: the one `POSTGRES_URL` names (loopback addresses only), or
+/// a throwaway server of the tests' own when Debian's server binaries are installed (`initdb` into a
+/// temporary folder, `pg_ctl` on a free 127.0.0.1 port with its socket in that folder, fsync off, run as
+/// `nobody` when the tests run as root), stopped when the test bundle finishes.
+///
+/// Without either, every PostgreSQL test is skipped with the line ``skipMessage``; with
+/// `POSTGRESRECORD_REQUIRE_SERVER=1` (what `.ci/run` sets) they fail instead.
+final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable {
+    static let skipMessage =
+        "PostgreSQL tests skipped: install Debian's postgresql (initdb and pg_ctl in /usr/lib/postgresql/*/bin) "
+        + "or set POSTGRES_URL=postgresql://user@127.0.0.1:5432/db"
+
+    /// The connection string of the server, or the reason there is none. Started on first use.
+    static let shared = PostgresTestServer()
+
+    // Set once in init, read-only afterwards; `folder` is cleared by `stop()` on XCTest's main thread.
+    let connectionString: String?
+    let failure: String?
+    private var folder: URL?
+    private let binaries: URL?
+    private let runAsUser: String?
+
+    private override init() {
+        let environment = ProcessInfo.processInfo.environment
+        if let url = environment["POSTGRES_URL"], !url.isEmpty {
+            binaries = nil
+            runAsUser = nil
+            if Self.isLoopback(url) {
+                connectionString = url
+                failure = nil
+            } else {
+                connectionString = nil
+                failure = "POSTGRES_URL must name a loopback server (127.0.0.1, ::1, localhost or a socket folder)"
+            }
+            super.init()
+            return
+        }
+        binaries = Self.findBinaries()
+        runAsUser = getuid() == 0 ? "nobody" : nil
+        guard let binaries else {
+            connectionString = nil
+            failure = nil
+            super.init()
+            return
+        }
+        var started: (String, URL)?
+        var lastError = ""
+        do {
+            started = try Self.start(binaries: binaries, user: runAsUser)
+        } catch {
+            lastError = "\(error)"
+        }
+        connectionString = started?.0
+        folder = started?.1
+        failure = started == nil ? "could not start a PostgreSQL server: \(lastError)" : nil
+        super.init()
+        if started != nil { XCTestObservationCenter.shared.addTestObserver(self) }
+    }
+
+    /// The connection string, or an `XCTSkip` (a failure under `POSTGRESRECORD_REQUIRE_SERVER=1`).
+    static func url() throws -> String {
+        let server = shared
+        if let url = server.connectionString { return url }
+        let message = server.failure ?? skipMessage
+        if ProcessInfo.processInfo.environment["POSTGRESRECORD_REQUIRE_SERVER"] == "1" || server.failure != nil {
+            XCTFail(message)
+            throw XCTSkip(message)
+        }
+        if !printedSkip.withLock({ let was = $0; $0 = true; return was }) { print(message) }
+        throw XCTSkip(message)
+    }
+
+    private static let printedSkip = TestLocked(false)
+
+    func testBundleDidFinish(_ testBundle: Bundle) { stop() }
+
+    func stop() {
+        guard let folder, let binaries else { return }
+        self.folder = nil
+        _ = try? Self.run(
+            binaries.appendingPathComponent("pg_ctl"),
+            ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], user: runAsUser,
+            in: folder)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func isLoopback(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url) else {
+            // key=value form: only host=127.0.0.1 / ::1 / localhost / a socket folder (an absolute path).
+            let host = url.split(separator: " ").first { $0.hasPrefix("host=") }.map { String($0.dropFirst(5)) }
+            return host.map { ["127.0.0.1", "::1", "localhost"].contains($0) || $0.hasPrefix("/") } ?? true
+        }
+        let host = components.host ?? ""
+        return host.isEmpty || ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) || host.hasPrefix("%2F")
+    }
+
+    private static func findBinaries() -> URL? {
+        let manager = FileManager.default
+        var candidates: [String] = []
+        if let versions = try? manager.contentsOfDirectory(atPath: "/usr/lib/postgresql") {
+            candidates += versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
+        }
+        candidates += ["/usr/local/bin", "/opt/homebrew/bin", "/usr/bin"]
+        return candidates.first { manager.isExecutableFile(atPath: $0 + "/initdb") && manager.isExecutableFile(atPath: $0 + "/pg_ctl") }
+            .map { URL(fileURLWithPath: $0) }
+    }
+
+    private static func start(binaries: URL, user: String?) throws -> (String, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "postgresrecord-tests-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let user { try run(URL(fileURLWithPath: "/bin/chown"), [user, folder.path], user: nil, in: folder) }
+        let data = folder.appendingPathComponent("data").path
+        try run(
+            binaries.appendingPathComponent("initdb"),
+            ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], user: user,
+            in: folder)
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = Int.random(in: 20_000..<60_000)
+            do {
+                try run(
+                    binaries.appendingPathComponent("pg_ctl"),
+                    [
+                        "-D", data, "-w", "-t", "60", "-l", folder.appendingPathComponent("server.log").path, "-o",
+                        "-F -p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c max_connections=100",
+                        "start",
+                    ], user: user, in: folder)
+                return ("postgresql://postgres@127.0.0.1:\(port)/postgres", folder)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? CocoaError(.executableLoad)
+    }
+
+    struct CommandFailure: Error, CustomStringConvertible {
+        let command: String
+        let output: String
+        var description: String { "\(command) failed: \(output)" }
+    }
+
+    @discardableResult
+    static func run(_ executable: URL, _ arguments: [String], user: String?, in folder: URL) throws -> String {
+        let process = Process()
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", user, "--", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        process.currentDirectoryURL = folder
+        // A file, not a pipe: the server pg_ctl starts inherits the descriptors and would hold a pipe open.
+        let log = folder.appendingPathComponent("command-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Reaped here rather than by waitUntilExit: Foundation learns of the exit through a descriptor that
+        // the server pg_ctl starts inherits, so it would wait for the server to stop.
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard status & 0x7f == 0 && (status >> 8) & 0xff == 0 else {
+            throw CommandFailure(command: ([executable.lastPathComponent] + arguments).joined(separator: " "), output: text)
+        }
+        return text
+    }
+}
+
+/// A value behind a lock, for the tests' shared state.
+final class TestLocked<Value>: @unchecked Sendable {
+    // The lock guards `value`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+}
+
+/// A base for PostgreSQL suites: a fresh schema of its own per test (dropped after it), so tests do not
+/// see each other's tables, and a pool on it.
+class PostgresTestCase: XCTestCase {
+    var url = ""
+    var schema = ""
+    var pool: PostgresPool!
+    var connection: PostgresConnection!
+
+    override func setUpWithError() throws {
+        url = try PostgresTestServer.url()
+        schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try PostgresConnection(url)
+        try admin.execute("CREATE SCHEMA \"\(schema)\"")
+        pool = makePool()
+        connection = try PostgresConnection(configuration: configuration())
+    }
+
+    override func tearDownWithError() throws {
+        connection = nil
+        pool = nil
+        guard !schema.isEmpty, let admin = try? PostgresConnection(url) else { return }
+        try? admin.execute("DROP SCHEMA \"\(schema)\" CASCADE")
+    }
+
+    /// The test's server with the test's schema first on the search path.
+    func configuration(namedStatements: Bool = true, maximumConnections: Int = 4) -> PostgresConfiguration {
+        let separator = url.contains("?") ? "&" : "?"
+        return PostgresConfiguration(
+            connectionString: url + separator + "options=-csearch_path%3D\(schema)",
+            usesNamedPreparedStatements: namedStatements, maximumConnections: maximumConnections)
+    }
+
+    func makePool(maximumConnections: Int = 4) -> PostgresPool {
+        PostgresPool(configuration: configuration(maximumConnections: maximumConnections))
+    }
+
+    /// The single text value a query returns: what plain SQL reads back (`SELECT born::text ...`).
+    func text(_ sql: String) throws -> String? {
+        let rows = try connection.query(sql)
+        XCTAssertEqual(rows.count, 1, sql)
+        return try rows[0].decode(String?.self, at: 0)
+    }
+}
+#endif
