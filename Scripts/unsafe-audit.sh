@@ -22,6 +22,9 @@ owners=(
     Sources/SQLiteRecord/Core/SameTypeCast.swift
     Sources/SQLiteRecord/Coding/RowDecodingStorage.swift
     Sources/SQLiteRecord/Coding/StatementBinding.swift
+    # PostgresRecord's module: the libpq connection (PGconn, parameter arrays) and its results (PGresult).
+    Sources/PostgresRecord/Core/PostgresConnection.swift
+    Sources/PostgresRecord/Core/PostgresResult.swift
 )
 token_pattern='Unsafe[A-Za-z]*Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|unowned\(unsafe\)|\.allocate\(|withUnsafe[A-Za-z]*|nonisolated\(unsafe\)'
 unchecked_pattern='@unchecked[[:space:]]+Sendable'
