@@ -53,7 +53,8 @@ extension Record {
         let shape = try db.tableShape(tableName)
         guard shape.kind == "table" else { throw SchemaChangeError.notATable(tableName) }
         var diff = try SchemaDiff(
-            table: tableName, db: db, options: options, encoder: recordEncoder, decoder: rowDecoder)
+            table: tableName, db: db, options: declaredOptions(options, probed: probed), encoder: recordEncoder,
+            decoder: rowDecoder)
         try diff.compare(
             probed: probed, keyColumns: keyColumns, keyIsRowID: keyIsRowID, withoutRowID: withoutRowID,
             shape: shape,
@@ -61,5 +62,29 @@ extension Record {
                 ($0.foreignKey, $0.parentTable, $0.parentKey, $0.onDelete?.rawValue)
             })
         return try diff.plan()
+    }
+
+    /// `options` with what ``tableDefinition`` declares added: its UNIQUE keys and unique indexes as
+    /// ``SchemaChangeOptions/uniqueKeys``, and its value DEFAULTs as ``SchemaChangeOptions/defaults`` for the
+    /// columns `options` gives none. A DEFAULT written as SQL (``TableDefinition/DefaultValue/sql(_:)``) is
+    /// not a value a copied row can take, so only a value default fills an added NOT NULL column.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a declared column the type does
+    ///   not encode.
+    static func declaredOptions(_ options: SchemaChangeOptions, probed: [RecordColumn]) throws -> SchemaChangeOptions {
+        let definition = tableDefinition
+        var options = options
+        let declaredKeys =
+            try definition.uniqueKeys.map { try checkedColumnNames($0.columns, in: probed) }
+            + definition.indexes.filter(\.isUnique).map { try checkedColumnNames($0.columns, in: probed) }
+        let folded = { (columns: [String]) in columns.map(RowLayout.asciiLowercased) }
+        for key in declaredKeys where !options.uniqueKeys.contains(where: { folded($0) == folded(key) }) {
+            options.uniqueKeys.append(key)
+        }
+        for columnDefault in definition.defaults {
+            guard case .value(let value) = columnDefault.value else { continue }
+            let name = try checkedColumnNames([columnDefault.column], in: probed)[0]
+            if options.defaults[name] == nil { options.defaults[name] = value }
+        }
+        return options
     }
 }

@@ -90,12 +90,11 @@ public struct SchemaChangeOptions: Sendable, Equatable {
     /// column is kept (``SchemaChange/keepColumn(_:valueCount:)``), and only empty ones are dropped.
     public var dropsColumns: Bool
     /// The DEFAULT of each column to add, by column name: what existing rows get, and what lets SQLite add
-    /// a NOT NULL column to a table with rows. Until record types declare their defaults (issue 29's table
-    /// declarations), the caller gives them here.
+    /// a NOT NULL column to a table with rows. The value defaults of the type's ``Record/tableDefinition``
+    /// are added to these; one given here for the same column wins.
     public var defaults: [String: SQLiteValue]
-    /// UNIQUE constraints the table must have, each a list of columns. Until record types declare their
-    /// constraints (issue 29's table declarations), the caller gives them here; the plan refuses them over
-    /// rows that violate them.
+    /// UNIQUE constraints the table must have, each a list of columns, beside the UNIQUE keys and unique
+    /// indexes of the type's ``Record/tableDefinition``; the plan refuses them over rows that violate them.
     public var uniqueKeys: [[String]]
 
     /// Options; each defaults to nothing declared.

@@ -31,6 +31,16 @@ private struct EvolvedUser: Record, Equatable {
     static let tableName = "users"
 }
 
+/// A user whose type declares its unique email and the default of its added plan column.
+private struct DeclaredUser: Record, Equatable {
+    var id: Int64?
+    var email: String
+    var plan: String
+    static let tableName = "users"
+    enum CodingKeys: String, CodingKey { case id, email, plan }
+    static let tableDefinition = TableDefinition().unique(CodingKeys.email).defaultValue(CodingKeys.plan, "free")
+}
+
 /// A country whose table is rebuilt while cities reference it.
 private struct EvolvedCountry: Record, Equatable {
     var id: Int64?
@@ -332,6 +342,34 @@ final class SchemaChangesTests: XCTestCase {
         XCTAssertEqual(
             try queue.read { db in try db.fetchAll(String.self, sql: "SELECT email FROM users ORDER BY id") },
             ["a@example.com", "b@example.com", "c@example.com"])
+    }
+
+    func testTheTypesDeclaredUniqueKeyAndDefaultArePlannedWithoutOptions() throws {
+        let queue = try cities(
+            """
+            CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT NOT NULL);
+            INSERT INTO users VALUES (1, 'a@example.com'), (2, 'b@example.com'), (3, 'a@example.com');
+            """)
+        let before = try snapshot(queue, "users")
+        let plan = try queue.read { db in try DeclaredUser.schemaChanges(in: db) }
+        XCTAssertEqual(
+            plan.changes,
+            [.addColumn("plan", definition: "\"plan\" TEXT NOT NULL DEFAULT 'free'"),
+             .addUniqueIndex("users_email_unique", columns: ["email"])])
+        XCTAssertEqual(
+            plan.refusals, [.duplicateValues(table: "users", columns: ["email"], rows: ["rowid 1", "rowid 3"])])
+        XCTAssertThrowsError(try migrate(queue, DeclaredUser.self))
+        XCTAssertEqual(try snapshot(queue, "users"), before)
+
+        try queue.write { db in try db.execute(sql: "UPDATE users SET email = 'c@example.com' WHERE id = 3") }
+        try migrate(queue, DeclaredUser.self)
+        XCTAssertEqual(
+            try queue.read { db in try DeclaredUser.fetch(db, orderBy: [.ascending("id")]) },
+            [DeclaredUser(id: 1, email: "a@example.com", plan: "free"),
+             DeclaredUser(id: 2, email: "b@example.com", plan: "free"),
+             DeclaredUser(id: 3, email: "c@example.com", plan: "free")])
+        XCTAssertThrowsError(
+            try queue.write { db in try db.execute(sql: "INSERT INTO users (email) VALUES ('a@example.com')") })
     }
 
     func testARebuiltParentKeepsItsChildrenTheirForeignKeysTriggersIndexesAndViews() throws {
