@@ -7,7 +7,8 @@
 /// place such casts happen.
 ///
 /// Invariant: a bit cast is made only between two types that were checked to be the same (`T.self ==
-/// U.self`), so it is the identity. ``cast(_:to:)`` checks and returns nil for any other pair;
+/// U.self`), so it is the identity, and an object is downcast only to its own class (``exactly(_:as:)``
+/// compares the class identities first). ``cast(_:to:)`` checks and returns nil for any other pair;
 /// ``cast(checked:to:)`` is for the caller that has just checked (`if T.self == Date.self { ... }`), and
 /// checks again, which costs nothing once specialized, throwing rather than reinterpreting memory when the
 /// caller's check was wrong. Its tests (`SameTypeCastTests`) run under the address sanitizer with types of
@@ -28,6 +29,15 @@ enum SameTypeCast {
     static func cast<T, U>(checked value: T, to type: U.Type) throws -> U {
         guard T.self == U.self else { throw mismatch(T.self, U.self) }
         return unsafeBitCast(value, to: U.self)
+    }
+
+    /// `object` as `T` when its class is exactly `T` (a final class), found by comparing class identities;
+    /// nil for any other object and for nil. For a slot typed `AnyObject` in a lower layer that one upper-layer
+    /// class fills (``Database``'s record cache): `as?` would search the class hierarchy on every call.
+    @inline(__always)
+    static func exactly<T: AnyObject>(_ object: AnyObject?, as type: T.Type) -> T? {
+        guard let object, ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) else { return nil }
+        return unsafeDowncast(object, to: T.self)
     }
 
     @inline(never)

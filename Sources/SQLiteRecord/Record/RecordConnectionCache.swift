@@ -82,7 +82,7 @@ final class RecordConnectionCache {
 
     /// The cache of `db`, made on first use.
     static func of(_ db: Database) -> RecordConnectionCache {
-        if let cache = db.recordCache as? RecordConnectionCache { return cache }
+        if let cache = SameTypeCast.exactly(db.recordCache, as: RecordConnectionCache.self) { return cache }
         let cache = RecordConnectionCache()
         db.recordCache = cache
         return cache

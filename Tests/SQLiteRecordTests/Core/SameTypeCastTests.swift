@@ -42,6 +42,25 @@ final class SameTypeCastTests: XCTestCase {
         }
     }
 
+    /// An object comes back as its own final class only: a subclass, another class or nil gives nil, never
+    /// an object read as a class it is not (whose stored properties ASan would see read past its end).
+    func testAnObjectComesBackAsItsOwnClassOnly() {
+        final class Small { let a = 1 }
+        class Base { var b = 2 }
+        final class Large { var values = [Int](repeating: 7, count: 4); var more = "text" }
+        let small: AnyObject = Small()
+        XCTAssertTrue(SameTypeCast.exactly(small, as: Small.self) === small)
+        XCTAssertNil(SameTypeCast.exactly(small, as: Large.self))
+        XCTAssertNil(SameTypeCast.exactly(nil, as: Small.self))
+        class Derived: Base {}
+        XCTAssertNil(SameTypeCast.exactly(Derived(), as: Base.self))
+        let queue = try? DatabaseQueue()
+        try? queue?.write { db in
+            XCTAssertNil(SameTypeCast.exactly(db.recordCache, as: Small.self))
+            XCTAssertTrue(RecordConnectionCache.of(db) === RecordConnectionCache.of(db))
+        }
+    }
+
     func testRowIDKeysReadAndMakeOnlyTheRowID() {
         XCTAssertEqual(RowIDKey.rowID(Int64?(5)), 5)
         XCTAssertNil(RowIDKey.rowID(Int64?.none))
