@@ -42,7 +42,7 @@ struct PostgresRecordShape: Sendable {
     let nonKeyColumns: [String]
 
     // One shape per record type for the whole process: types do not change while it runs.
-    private static let cache = PostgresLocked<[ObjectIdentifier: PostgresRecordShape]>([:])
+    private static let cache = Locked<[ObjectIdentifier: PostgresRecordShape]>([:])
 
     static func of<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
         let id = ObjectIdentifier(type)
