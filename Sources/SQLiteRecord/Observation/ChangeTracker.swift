@@ -41,6 +41,10 @@ final class ChangeTracker: @unchecked Sendable {
     /// Connection: what committed since the observers last heard.
     private var committed = DatabaseChange()
     /// Connection: the tables an observed read used so far; nil when no observed read runs.
+    ///
+    /// Every access is a plain load or store with no call inside it (no `recordedReads?.formUnion(...)` in
+    /// place), so that the compiler proves no access overlaps another and checks none at run time: this is
+    /// read before every statement of every fetch.
     private var recordedReads: Set<String>?
 
     private let lock = NSLock()
@@ -141,7 +145,11 @@ final class ChangeTracker: @unchecked Sendable {
     /// Notes that `statement` is about to be used, when an observed read runs.
     @inline(__always)
     func noteUse(of statement: Statement) {
-        if recordedReads != nil { recordedReads?.formUnion(statement.readTables) }
+        guard var reads = recordedReads else { return }
+        // Taken out while it grows, so that the set is not copied and no access spans the call.
+        recordedReads = nil
+        reads.formUnion(statement.readTables)
+        recordedReads = reads
     }
 }
 
