@@ -48,7 +48,8 @@ let package = Package(
         .executableTarget(name: "SQLiteRecordGenCommand", dependencies: ["SQLiteRecordGen"]),
         .executableTarget(
             name: "CountriesCities",
-            dependencies: ["SQLiteRecord"],
+            // PostgresRecord compiles to an empty module without the PostgreSQL trait: `--postgres` then says so.
+            dependencies: ["SQLiteRecord", "PostgresRecord"],
             path: "Examples/CountriesCities",
             resources: [.copy("Resources")]
         ),
@@ -66,7 +67,7 @@ let package = Package(
         ),
         .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
         // Runs against a throwaway server of its own (Debian's postgresql) or POSTGRES_URL; see its Support/.
-        .testTarget(name: "PostgresRecordTests", dependencies: ["PostgresRecord", "SQLiteRecord"]),
+        .testTarget(name: "PostgresRecordTests", dependencies: ["PostgresRecord", "SQLiteRecord", "CountriesCities"]),
         // Compiles and runs the README's examples (they declare their own Country and City).
         .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),
         .testTarget(

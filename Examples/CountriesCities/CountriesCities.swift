@@ -1,12 +1,12 @@
 import Foundation
 import SQLiteRecord
 
-/// `countries-cities [--db PATH] [--data DIR] [ISO]`: builds a database of GeoNames countries and cities on
-/// its first run, then answers from it.
+/// `countries-cities [--db PATH | --postgres URL] [--data DIR] [ISO]`: builds a database of GeoNames
+/// countries and cities on its first run, then answers from it.
 @main
 struct CountriesCities {
     static let usage = """
-        usage: countries-cities [--db PATH] [--data DIR] [--demo] [--update DIR] [--search TEXT] [--min-population N] [--continent CODE] [ISO]
+        usage: countries-cities [--db PATH | --postgres URL] [--data DIR] [--demo] [--update DIR] [--search TEXT] [--min-population N] [--continent CODE] [ISO]
           ISO         a country's two-letter code (JP, FR, NA): that country and its ten most populous cities
                       (without it: counts and the ten most populous cities of the world)
           --search TEXT         cities whose name holds TEXT (any case of A-Z; % and _ are plain characters),
@@ -16,6 +16,8 @@ struct CountriesCities {
           --continent CODE      each country of a continent (AF, AN, AS, EU, NA, OC, SA; or all) with its
                                 number of cities and its three most populous, by one eager load
           --db PATH   the database to build or reuse (default: countries-cities.sqlite in the user's cache folder)
+          --postgres URL  the same import and answers (ISO, or the world) on a PostgreSQL server, such as
+                      postgresql://postgres@127.0.0.1:5432/postgres (build with --traits PostgreSQL)
           --data DIR  the folder holding countries.csv and cities15000.csv (default: the sample's resources)
           --demo      save, update and delete records on a temporary copy of the database, printing each step
           --update DIR  re-import DIR's countries.csv and cities15000.csv into the database with upserts, and
@@ -34,6 +36,8 @@ struct CountriesCities {
         var minimumPopulation: Int64?
         /// `--continent`: a GeoNames continent code, or "all".
         var continent: String?
+        /// `--postgres`: a libpq connection string; the sample then runs on that server instead of SQLite.
+        var postgresURL: String?
 
         /// True when the cities are searched rather than a country or the world summarized.
         var searches: Bool { search != nil || minimumPopulation != nil }
@@ -58,13 +62,14 @@ struct CountriesCities {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--db", "--data", "--update":
+            case "--db", "--data", "--update", "--postgres":
                 guard let value = remaining.popFirst() else {
                     throw SampleError.usage("\(argument) needs a value\n\(usage)")
                 }
                 switch argument {
                 case "--db": options.databasePath = value
                 case "--data": options.dataDirectory = value
+                case "--postgres": options.postgresURL = value
                 default: options.updateDirectory = value
                 }
             case "--search", "--min-population":
@@ -100,6 +105,15 @@ struct CountriesCities {
 
     /// Opens or builds the database, then prints the answer through `output`.
     static func run(_ options: Options, output: (String) -> Void) throws {
+        if let url = options.postgresURL {
+            #if PostgreSQL
+                try PostgresSample.run(options, url: url, output: output)
+                return
+            #else
+                _ = url
+                throw SampleError.postgresNotBuilt
+            #endif
+        }
         let databaseURL = try options.databasePath.map { URL(fileURLWithPath: $0) } ?? SampleFiles.defaultDatabaseURL()
         let queue = try openDatabase(at: databaseURL, dataDirectory: options.dataDirectory, output: output)
         if options.demo {

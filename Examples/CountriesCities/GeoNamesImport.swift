@@ -18,6 +18,25 @@ enum GeoNamesImport {
     ///   migrated; `SchemaValidationError` when the models do not match the tables; `DatabaseError` when a
     ///   row violates a constraint (a country or city imported already).
     static func run(_ db: Database, countriesFile: URL, citiesFile: URL) throws -> Summary {
+        let countries = try read(countriesFile: countriesFile, citiesFile: citiesFile)
+        return try db.transaction(.immediate) {
+            // Inside this transaction the migrations run in savepoints: the tables and the rows commit together.
+            try SampleSchema.migrator.migrate(db)
+            try SampleSchema.validateModels(db)
+            var summary = Summary(countries: 0, cities: 0)
+            for (var country, var cities) in countries {
+                try country.save(db, children: &cities)
+                summary.countries += 1
+                summary.cities += cities.count
+            }
+            return summary
+        }
+    }
+
+    /// Reads and checks both files: every country, in the file's order, with its cities in theirs.
+    /// - Throws: ``CSVError`` for malformed CSV, a field that is not the number it must be, or a city whose
+    ///   country code is not in the countries file, naming file and line.
+    static func read(countriesFile: URL, citiesFile: URL) throws -> [(country: Country, cities: [City])] {
         let countryTable = try CSVReader.read(contentsOf: countriesFile)
         let cityTable = try CSVReader.read(contentsOf: citiesFile)
         let countries = try parseCountries(countryTable)
@@ -29,19 +48,8 @@ enum GeoNamesImport {
                 fileName: cityTable.fileName, line: orphan.line,
                 message: "country code \"\(orphan.city.countryCode)\" is not in \(countryTable.fileName)")
         }
-
-        return try db.transaction(.immediate) {
-            // Inside this transaction the migrations run in savepoints: the tables and the rows commit together.
-            try SampleSchema.migrator.migrate(db)
-            try SampleSchema.validateModels(db)
-            var summary = Summary(countries: 0, cities: 0)
-            for var country in countries {
-                var cities = (citiesByCountry.removeValue(forKey: country.iso) ?? []).map(\.city)
-                try country.save(db, children: &cities)
-                summary.countries += 1
-                summary.cities += cities.count
-            }
-            return summary
+        return countries.map { country in
+            (country, (citiesByCountry.removeValue(forKey: country.iso) ?? []).map(\.city))
         }
     }
 

@@ -67,6 +67,8 @@ enum SampleError: Error, CustomStringConvertible, Equatable {
     case unknownCountry(String)
     case unknownContinent(String)
     case usage(String)
+    /// `--postgres` in a build without the PostgreSQL trait, which has no PostgresRecord code.
+    case postgresNotBuilt
 
     var description: String {
         switch self {
@@ -80,6 +82,9 @@ enum SampleError: Error, CustomStringConvertible, Equatable {
                 + ContinentReport.continents.keys.sorted().joined(separator: ", ") + " (or all)"
         case .usage(let message):
             return message
+        case .postgresNotBuilt:
+            return "--postgres needs PostgreSQL support, which this build left out: build with --traits PostgreSQL "
+                + "(swift run --traits PostgreSQL countries-cities --postgres URL)"
         }
     }
 }

@@ -7,10 +7,17 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public var connectionString: String
 
     /// When true (the default), each connection prepares a statement once under a name
-    /// (`PQprepare`) and runs it by that name afterwards. Set false behind pgbouncer in transaction mode,
-    /// where the next transaction may run on another server connection that does not know the name
-    /// (SQLSTATE 26000): every statement is then parsed with its arguments in one round trip
-    /// (`PQexecParams`, the unnamed statement), as Rails' `prepared_statements: false` does.
+    /// (`PQprepare`) and runs it by that name afterwards. Set false behind pgbouncer in transaction mode
+    /// (before its 1.21 statement tracking), where the next transaction may run on another server
+    /// connection that does not know the name: the call then throws ``PostgresError`` with SQLSTATE 26000
+    /// and a message naming this property.
+    ///
+    /// When false, no call sends a named statement: each one is parsed with its arguments in one round trip
+    /// (`PQexecParams`, the unnamed statement), as Rails' `prepared_statements: false` does, and a pipelined
+    /// batch (`insertAll(_:_:)`) prepares the unnamed statement once for its rows. Statements are
+    /// parsed on every call then, which costs the server some time per call. See pgbouncer's feature table
+    /// <https://www.pgbouncer.org/features.html> and the protocol's unnamed statement
+    /// <https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY>.
     public var usesNamedPreparedStatements: Bool
 
     /// The most connections a ``PostgresPool`` opens; at least 1. Ten by default.

@@ -22,6 +22,11 @@ public final class PostgresConnection {
     public let configuration: PostgresConfiguration
     /// Statement names by SQL and parameter types, for named prepared statements.
     private var preparedNames: [PreparedKey: String] = [:]
+    /// This connection's part of its statement names, random, so that no other client's session can hold
+    /// a statement of the same name: behind a pooler that moves sessions between server connections
+    /// (pgbouncer's transaction mode), a name this connection prepared elsewhere is then missing (SQLSTATE
+    /// 26000), never another client's statement run with this connection's arguments.
+    private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
     /// How many savepoints deep the library's transactions are.
@@ -125,6 +130,11 @@ public final class PostgresConnection {
 
     /// Runs one statement: by name when the configuration keeps named prepared statements (preparing it on
     /// first use), else as libpq's unnamed statement. Results come in binary form.
+    ///
+    /// A named statement the session does not have (SQLSTATE 26000) or has already (42P05) means that a
+    /// pooler ran this connection's statements on more than one server session: the error says so and
+    /// names ``PostgresConfiguration/usesNamedPreparedStatements``, and the name is forgotten, so the next
+    /// call prepares it again.
     func run(_ sql: String, _ arguments: [PostgresValue]) throws -> PostgresResult {
         let types = arguments.map { $0.isNull ? 0 : $0.typeOID }
         guard configuration.usesNamedPreparedStatements else {
@@ -140,16 +150,40 @@ public final class PostgresConnection {
         if let known = preparedNames[key] {
             name = known
         } else {
-            name = "postgresrecord_\(preparedNames.count + 1)"
-            _ = try check(
-                types.withUnsafeBufferPointer { typeBuffer in
-                    PQprepare(handle, name, sql, Int32(types.count), typeBuffer.baseAddress)
-                }, sql: sql)
+            name = statementPrefix + String(preparedNames.count + 1)
+            do {
+                _ = try check(
+                    types.withUnsafeBufferPointer { typeBuffer in
+                        PQprepare(handle, name, sql, Int32(types.count), typeBuffer.baseAddress)
+                    }, sql: sql)
+            } catch let error as PostgresError where error.sqlState == Self.duplicatePreparedStatement {
+                throw Self.sessionMoved(error, statement: name)
+            }
             preparedNames[key] = name
         }
-        return try withParameters(arguments) { count, values, lengths, formats in
-            try check(PQexecPrepared(handle, name, count, values, lengths, formats, 1), sql: sql)
+        do {
+            return try withParameters(arguments) { count, values, lengths, formats in
+                try check(PQexecPrepared(handle, name, count, values, lengths, formats, 1), sql: sql)
+            }
+        } catch let error as PostgresError where error.sqlState == .invalidSQLStatementName {
+            preparedNames[key] = nil
+            throw Self.sessionMoved(error, statement: name)
         }
+    }
+
+    /// `42P05`: a statement of that name exists in the session already.
+    private static let duplicatePreparedStatement = SQLState("42P05")
+
+    /// The server's error about the named statement `statement`, with what it means and what to set.
+    private static func sessionMoved(_ error: PostgresError, statement: String) -> PostgresError {
+        PostgresError(
+            kind: error.kind, sqlState: error.sqlState,
+            message: error.message + " (SQLSTATE \(error.sqlState.rawValue)): the connection prepared \"\(statement)\" "
+                + "in another server session, as a pooler in transaction mode (pgbouncer's pool_mode = "
+                + "transaction) hands each transaction any server connection; set "
+                + "PostgresConfiguration.usesNamedPreparedStatements to false to run every statement unnamed",
+            detail: error.detail, constraint: error.constraint, table: error.table, column: error.column,
+            sql: error.sql)
     }
 
     /// Runs one prepared statement once per argument list in libpq's pipeline mode: every statement is
@@ -162,7 +196,9 @@ public final class PostgresConnection {
         guard let first = argumentLists.first else { return [] }
         let types = first.map { $0.isNull ? 0 : $0.typeOID }
         pipelineCount += 1
-        let name = "postgresrecord_pipeline_\(pipelineCount)"
+        // Without named statements the batch uses the unnamed one: a pooler may run the next transaction
+        // on a server session that never saw this batch, so no name may outlive it.
+        let name = configuration.usesNamedPreparedStatements ? statementPrefix + "pipeline_\(pipelineCount)" : ""
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: sql)
         }
@@ -198,8 +234,10 @@ public final class PostgresConnection {
         }
         if let trailing = PQgetResult(handle) { _ = PostgresResult(trailing) }
         if let firstError { throw firstError }
-        // The statement's name is released for the next batch.
-        _ = try? check(PQexec(handle, "DEALLOCATE " + name), sql: "DEALLOCATE " + name)
+        // The statement's name is released for the next batch; the unnamed one goes with the next Parse.
+        if !name.isEmpty {
+            _ = try? check(PQexec(handle, "DEALLOCATE " + name), sql: "DEALLOCATE " + name)
+        }
         return Array(results.suffix(argumentLists.count))
     }
 

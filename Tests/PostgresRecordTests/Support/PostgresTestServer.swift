@@ -77,6 +77,9 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
 
     private static let printedSkip = TestLocked(false)
 
+    /// The server's log (`pg_ctl -l`), when the tests started the server; nil for `POSTGRES_URL`.
+    var logFile: URL? { folder?.appendingPathComponent("server.log") }
+
     func testBundleDidFinish(_ testBundle: Bundle) { stop() }
 
     func stop() {
