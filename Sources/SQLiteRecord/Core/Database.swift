@@ -58,7 +58,7 @@ public final class Database {
         // Before SQLite opens it: a file cut inside its last page would open, and read zeros as data.
         try Self.checkFileLength(path: path)
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, options.openFlags, nil)
+        let code = sqlite3_open_v2(options.openName(for: path), &handle, options.openFlags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError(code, connection: handle, sql: nil)
             sqlite3_close_v2(handle)

@@ -18,25 +18,5 @@ final class FileErrorTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("is a folder: expected the path of a database file"), "\(error)")
         }
     }
-
-    func testAFileOrFolderThisUserMayNotUseSaysPermissionDenied() throws {
-        // access(2), which the check uses, lets root read and write everything: this test needs another user.
-        try XCTSkipIf(getuid() == 0, "runs as root, whom no file permission stops; run the tests as another user")
-        let folder = try TemporaryFolder()
-        let locked = folder.path("locked")
-        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
-        XCTAssertEqual(chmod(locked, 0o500), 0)
-        defer { chmod(locked, 0o700) }
-        XCTAssertThrowsError(try Database(path: locked + "/new.sqlite")) { error in
-            XCTAssertTrue(
-                "\(error)".contains("permission denied: this process may not create files in the folder \(locked)"),
-                "\(error)")
-        }
-        let unreadable = folder.path("unreadable.sqlite")
-        try Database(path: unreadable).execute(sql: "CREATE TABLE t (x)")
-        XCTAssertEqual(chmod(unreadable, 0o000), 0)
-        XCTAssertThrowsError(try Database(path: unreadable)) { error in
-            XCTAssertTrue("\(error)".contains("permission denied: this process may not read the file"), "\(error)")
-        }
-    }
+    // The permission cases run as a user without root: see Reliability/FilePermissionTests.
 }
