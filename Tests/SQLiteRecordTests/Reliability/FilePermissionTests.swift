@@ -149,6 +149,53 @@ final class FilePermissionTests: XCTestCase {
         try assertRows(path, 2)
     }
 
+    // MARK: Pools
+
+    func testAPoolOnAFileThisUserMayOnlyReadReadsAndItsWriteSaysPermissionDenied() throws {
+        let path = try makeDatabase("pool-read-only-file", journalMode: .delete)
+        XCTAssertEqual(chmod(path, 0o444), 0)
+        XCTAssertEqual(try runProbe(path, "read", "--pool"), "rows 1")
+        XCTAssertEqual(
+            try runProbe(path, "write", "--pool"),
+            "error SQLite error 8 (attempt to write a readonly database): DatabasePool.write cannot write: the pool "
+                + "on \(path) is read-only (the file, or the medium it is on, can only be read); its reads work "
+                + "(permission denied: this process may not write the file \(path), so SQLite opened it read-only; "
+                + "change its owner or mode, or open it with Database.Options(readOnly: true) when reads are all it "
+                + "needs)")
+        try assertRows(path, 1)
+    }
+
+    func testAPoolInAReadOnlyFolderSaysTheWALAndSharedMemoryFilesCannotBeCreated() throws {
+        let walPath = try makeDatabase("pool-read-only-folder-wal", journalMode: .wal)
+        try setMode(0o555, of: "pool-read-only-folder-wal")
+        let walFolder = folder.path("pool-read-only-folder-wal")
+        XCTAssertEqual(
+            try runProbe(walPath, "read", "--pool"),
+            "error SQLite error 1544 (attempt to write a readonly database): cannot open database at \(walPath): "
+                + "attempt to write a readonly database (permission denied: this process may not create files in the "
+                + "folder \(walFolder), and the database is in WAL mode: SQLite needs to create \(walPath)-wal and "
+                + "\(walPath)-shm beside it, even to read it; make the folder writable, switch the database to a "
+                + "rollback journal (PRAGMA journal_mode = delete) from a process that may write the folder, or, when "
+                + "no process writes it while it is open, open it with Database.Options(readOnly: true, immutable: "
+                + "true); see https://www.sqlite.org/wal.html#readonly)")
+        XCTAssertEqual(try runProbe(walPath, "read", "--pool", "--immutable"), "rows 1")
+        let rollbackPath = try makeDatabase("pool-read-only-folder-journal", journalMode: .delete)
+        try setMode(0o555, of: "pool-read-only-folder-journal")
+        // The pool's switch to WAL writes the header, through a rollback journal.
+        let rollbackFolder = folder.path("pool-read-only-folder-journal")
+        XCTAssertEqual(
+            try runProbe(rollbackPath, "read", "--pool"),
+            "error SQLite error 1544 (attempt to write a readonly database): cannot open a DatabasePool at "
+                + "\(rollbackPath): attempt to write a readonly database (permission denied: this process may not "
+                + "create files in the folder \(rollbackFolder), and SQLite creates the rollback journal "
+                + "\(rollbackPath)-journal there to write the database; make the folder writable, move the database "
+                + "to a folder this process may write, or open it with Database.Options(readOnly: true) when reads "
+                + "are all it needs) - while executing: PRAGMA journal_mode = wal")
+        XCTAssertEqual(try runProbe(rollbackPath, "read", "--pool", "--read-only"), "rows 1")
+        try assertRows(walPath, 1)
+        try assertRows(rollbackPath, 1)
+    }
+
     // MARK: -wal and -shm of another user
 
     func testAWALFileThisUserMayNotReadSaysPermissionDeniedAndNamesIt() throws {
