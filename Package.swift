@@ -65,6 +65,12 @@ let package = Package(
             dependencies: ["SQLiteRecord"],
             path: "Tests/Support/CrashWriter"
         ),
+        // Opens a database as another user for the file permission tests, which run it without root's rights.
+        .executableTarget(
+            name: "SQLiteRecordFileProbe",
+            dependencies: ["SQLiteRecord"],
+            path: "Tests/Support/FileProbe"
+        ),
         .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
         // Runs against a throwaway server of its own (Debian's postgresql) or POSTGRES_URL; see its Support/.
         .testTarget(name: "PostgresRecordTests", dependencies: ["PostgresRecord", "SQLiteRecord", "CountriesCities"]),

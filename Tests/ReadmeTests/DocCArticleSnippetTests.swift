@@ -586,6 +586,17 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(initials, ["FB"])
     }
 
+    /// Concurrency.md, "Files this process may not read or write": the immutable open reads a WAL file.
+    func testTheConcurrencyArticlesImmutableOpenRuns() throws {
+        let path = try makeLibraryFile()
+        let archive = try DatabaseQueue(path: path, options: Database.Options(immutable: true))
+        let count = try archive.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM books") }
+        XCTAssertEqual(count, 2)
+        XCTAssertThrowsError(try archive.write { db in try db.execute(sql: "DELETE FROM books") }) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .readOnly)
+        }
+    }
+
     /// A library file with two books, for the pool's sections of Concurrency.md.
     private func makeLibraryFile() throws -> String {
         let path = folder.appendingPathComponent("pool.sqlite").path
@@ -1054,7 +1065,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 44, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 45, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

@@ -18,8 +18,16 @@ extension Database {
         /// whatever the file's permissions (which do not stop root). The file must exist. Default false.
         /// See <https://www.sqlite.org/c3ref/open.html>.
         public var readOnly: Bool
+        /// Opens the database immutable, read-only (SQLite's URI parameter `immutable=1`): SQLite takes no
+        /// locks and neither reads nor creates the `-wal` and `-shm` files, so a WAL database opens in a
+        /// folder this process may not write, where a plain read-only open fails. Only for a file no process
+        /// changes while it is open: SQLite would read another connection's changes as corruption or miss
+        /// them, and rows still in a `-wal` file that was not checkpointed are not seen. Implies
+        /// ``readOnly``. Default false. See <https://www.sqlite.org/uri.html#uriimmutable> and
+        /// <https://www.sqlite.org/wal.html#readonly>.
+        public var immutable: Bool
         /// Creates the file when it does not exist (`SQLITE_OPEN_CREATE`); when false, a missing file fails
-        /// with `SQLITE_CANTOPEN`. Ignored when ``readOnly`` is true. Default true.
+        /// with `SQLITE_CANTOPEN`. Ignored when ``readOnly`` or ``immutable`` is true. Default true.
         public var createIfMissing: Bool
         /// How long, in seconds, a statement waits for another connection's lock before failing with
         /// `SQLITE_BUSY` (`sqlite3_busy_timeout`, which counts milliseconds; the value is rounded to them).
@@ -62,9 +70,11 @@ extension Database {
         public init(
             readOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: TimeInterval = 5,
             foreignKeys: Bool = true, journalMode: JournalMode? = nil, statementCacheCapacity: Int = 128,
-            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5, recursiveTriggers: Bool = true
+            showsArgumentsInErrors: Bool = false, maximumReaderCount: Int = 5, recursiveTriggers: Bool = true,
+            immutable: Bool = false
         ) {
             self.readOnly = readOnly
+            self.immutable = immutable
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.foreignKeys = foreignKeys
@@ -111,7 +121,8 @@ extension Database {
         /// True when every value is equal and both hold the same setup closures, in the same order
         /// (compared by identity).
         public static func == (left: Options, right: Options) -> Bool {
-            left.readOnly == right.readOnly && left.createIfMissing == right.createIfMissing
+            left.readOnly == right.readOnly && left.immutable == right.immutable
+                && left.createIfMissing == right.createIfMissing
                 && left.busyTimeout == right.busyTimeout && left.foreignKeys == right.foreignKeys
                 && left.journalMode == right.journalMode
                 && left.statementCacheCapacity == right.statementCacheCapacity
@@ -128,13 +139,25 @@ extension Database {
             // own per-connection mutex is not needed. sqlite3_interrupt, the one call made from another
             // thread, is documented safe without it.
             var flags = SQLITE_OPEN_NOMUTEX
-            if readOnly {
+            if immutable {
+                flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            } else if readOnly {
                 flags |= SQLITE_OPEN_READONLY
             } else {
                 flags |= SQLITE_OPEN_READWRITE
                 if createIfMissing { flags |= SQLITE_OPEN_CREATE }
             }
             return flags
+        }
+
+        /// The name `sqlite3_open_v2` opens for `path`: the path itself, or with ``immutable`` the URI
+        /// `file:PATH?immutable=1` (`?`, `#` and `%` in the path percent-encoded, as SQLite's URIs need). A
+        /// path that is already a `file:` URI is opened as given. See <https://www.sqlite.org/uri.html>.
+        func openName(for path: String) -> String {
+            guard immutable, path != ":memory:", !path.isEmpty, !path.hasPrefix("file:"),
+                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+            else { return path }
+            return "file:" + encoded + "?immutable=1"
         }
 
         /// ``busyTimeout`` in whole milliseconds, clamped to what `sqlite3_busy_timeout` takes; NaN and

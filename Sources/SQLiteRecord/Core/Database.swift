@@ -51,6 +51,8 @@ public final class Database {
     ///   - options: how to open and set up the connection.
     /// - Throws: ``DatabaseError`` whose message starts with the path: `SQLITE_CANTOPEN` when the file cannot
     ///   be opened (missing with `createIfMissing` false or `readOnly` true, or in a missing folder),
+    ///   `SQLITE_CANTOPEN` or `SQLITE_READONLY_DIRECTORY` when this process may not read the file, its `-wal`
+    ///   or `-shm`, or create those of a WAL database in its folder (the message says which, and what to do),
     ///   `SQLITE_NOTADB` for a file that is not a database, `SQLITE_CORRUPT` for a truncated or malformed
     ///   one, or the error of a journal mode that cannot be set; or, unchanged, what a
     ///   ``Options/prepareDatabase(_:)`` closure throws.
@@ -58,7 +60,7 @@ public final class Database {
         // Before SQLite opens it: a file cut inside its last page would open, and read zeros as data.
         try Self.checkFileLength(path: path)
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, options.openFlags, nil)
+        let code = sqlite3_open_v2(options.openName(for: path), &handle, options.openFlags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError(code, connection: handle, sql: nil)
             sqlite3_close_v2(handle)

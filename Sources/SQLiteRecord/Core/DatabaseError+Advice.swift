@@ -9,11 +9,13 @@ extension DatabaseError {
             includesArgumentsInDescription: includesArgumentsInDescription)
     }
 
-    /// A failure to open `path`, with the folder named when it is what is missing: SQLite's own message is
-    /// only "unable to open database file".
+    /// A failure to open `path`, with what is wrong at the path when SQLite's message does not say: a folder
+    /// that is missing or is a file (SQLite's own message is only "unable to open database file"), or a file
+    /// or folder this process may not read or write (``fileAccessAdvice(path:resultCode:)``).
     func explainingOpenFailure(path: String) -> DatabaseError {
         if let explained = explainingOpenedFile(path: path) { return explained }
-        guard resultCode.primary == .cannotOpen, path != ":memory:", !path.isEmpty, !path.hasPrefix("file:")
+        guard resultCode.primary == .cannotOpen || resultCode.primary == .readOnly, path != ":memory:",
+            !path.isEmpty, !path.hasPrefix("file:")
         else { return self }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -25,18 +27,12 @@ extension DatabaseError {
                     + "with RecordStore.open(name:folder:), which does)")
         }
         if !isDirectory.boolValue { return appendingToMessage(" (\(folder) is a file, not a folder)") }
-        // A folder at `path` is explained by `explainingOpenedFile(path:)` above.
-        let fileExists = FileManager.default.fileExists(atPath: path)
-        // FileManager's checks are access(2): they answer for this process's user, so root passes them all.
-        if fileExists && !FileManager.default.isReadableFile(atPath: path) {
-            return appendingToMessage(
-                " (permission denied: this process may not read the file \(path); change its owner or mode)")
-        }
-        if !fileExists && !FileManager.default.isWritableFile(atPath: folder) {
-            return appendingToMessage(
-                " (permission denied: this process may not create files in the folder \(folder); choose a folder "
-                    + "it may write, such as the app's Application Support folder)")
-        }
-        return self
+        // A folder at `path` is explained by `explainingOpenedFile(path:)` above. An error from a statement
+        // of the open already carries the advice (DatabaseError's init adds it when the connection knows
+        // its file); one from sqlite3_open_v2 does not. The statement is the library's own: left out.
+        guard let advice = Self.fileAccessAdvice(path: path, resultCode: resultCode) else { return self }
+        return DatabaseError(
+            resultCode: resultCode, message: message.hasSuffix(advice) ? message : message + advice, sql: nil,
+            arguments: nil, includesArgumentsInDescription: includesArgumentsInDescription)
     }
 }

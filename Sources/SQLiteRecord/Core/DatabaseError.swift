@@ -93,6 +93,15 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
             if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
             // "database is locked" says what ran out and what to change.
             if extended & 0xFF == SQLITE_BUSY { message += BusyTimeouts.advice(for: connection) }
+            // "unable to open database file" and "attempt to write a readonly database" name no file: the
+            // advice says which one this process may not read or write, and what to do.
+            let primary = extended & 0xFF
+            if primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY,
+                let file = sqlite3_db_filename(connection, "main").map({ String(cString: $0) }),
+                let advice = Self.fileAccessAdvice(path: file, resultCode: ResultCode(rawValue: extended))
+            {
+                message += advice
+            }
         }
         self.init(
             resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments,

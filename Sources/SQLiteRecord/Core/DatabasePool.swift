@@ -40,8 +40,8 @@ public final class DatabasePool: @unchecked Sendable {
     public let path: String
     /// The options the pool was opened with; its readers are opened with them too, read-only.
     public let options: Database.Options
-    /// True when the pool cannot write: it was opened with ``Database/Options/readOnly``, or the file (or
-    /// the medium it is on) could only be opened for reading. Reads work; `write`, `writeWithoutTransaction`
+    /// True when the pool cannot write: it was opened with ``Database/Options/readOnly`` or
+    /// ``Database/Options/immutable``, or the file (or the medium it is on) could only be opened for reading. Reads work; `write`, `writeWithoutTransaction`
     /// and ``checkpoint(_:)`` throw `SQLITE_READONLY`.
     public let isReadOnly: Bool
 
@@ -234,10 +234,12 @@ public final class DatabasePool: @unchecked Sendable {
             throw DatabaseError(
                 resultCode: .readOnly,
                 message: "DatabasePool.\(call) cannot write: the pool on \(path) is read-only ("
-                    + (options.readOnly
-                        ? "it was opened with Options.readOnly"
+                    + (options.readOnly || options.immutable
+                        ? "it was opened with Options.\(options.immutable ? "immutable" : "readOnly")"
                         : "the file, or the medium it is on, can only be read")
-                    + "); its reads work")
+                    + "); its reads work"
+                    + (options.readOnly || options.immutable
+                        ? "" : DatabaseError.fileAccessAdvice(path: path, resultCode: .readOnly) ?? ""))
         }
         inFlight.enter()
         return writer

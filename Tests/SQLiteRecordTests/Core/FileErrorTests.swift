@@ -18,25 +18,26 @@ final class FileErrorTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("is a folder: expected the path of a database file"), "\(error)")
         }
     }
-
-    func testAFileOrFolderThisUserMayNotUseSaysPermissionDenied() throws {
-        // access(2), which the check uses, lets root read and write everything: this test needs another user.
-        try XCTSkipIf(getuid() == 0, "runs as root, whom no file permission stops; run the tests as another user")
+    /// Options.immutable opens the path as the URI `file:PATH?immutable=1`: characters that mean something in
+    /// a URI are encoded, no -wal or -shm is created, and writes fail.
+    func testAnImmutableOpenReadsAPathHoldingURICharactersAndCreatesNoWALFiles() throws {
         let folder = try TemporaryFolder()
-        let locked = folder.path("locked")
-        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
-        XCTAssertEqual(chmod(locked, 0o500), 0)
-        defer { chmod(locked, 0o700) }
-        XCTAssertThrowsError(try Database(path: locked + "/new.sqlite")) { error in
-            XCTAssertTrue(
-                "\(error)".contains("permission denied: this process may not create files in the folder \(locked)"),
-                "\(error)")
+        let path = folder.path("a?b#c%20d.sqlite")
+        do {
+            let db = try Database(path: path, options: Database.Options(journalMode: .wal))
+            try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t (x) VALUES ('kept')")
         }
-        let unreadable = folder.path("unreadable.sqlite")
-        try Database(path: unreadable).execute(sql: "CREATE TABLE t (x)")
-        XCTAssertEqual(chmod(unreadable, 0o000), 0)
-        XCTAssertThrowsError(try Database(path: unreadable)) { error in
-            XCTAssertTrue("\(error)".contains("permission denied: this process may not read the file"), "\(error)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
+        let db = try Database(path: path, options: Database.Options(immutable: true))
+        XCTAssertEqual(try db.scalar(String.self, sql: "SELECT x FROM t"), "kept")
+        XCTAssertTrue(db.isReadOnly)
+        XCTAssertEqual(db.path, path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"))
+        XCTAssertThrowsError(try db.execute(sql: "DELETE FROM t")) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .readOnly)
         }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path), ["a?b#c%20d.sqlite"])
     }
+
+    // The permission cases run as a user without root: see Reliability/FilePermissionTests.
 }

@@ -36,7 +36,16 @@ enum CrashWriterLocation {
     static let productName = "SQLiteRecordCrashWriter"
 
     static func find() throws -> URL {
-        if let path = ProcessInfo.processInfo.environment["SQLITE_RECORD_CRASH_WRITER"] {
+        try TestSupportExecutable.find(productName, environmentVariable: "SQLITE_RECORD_CRASH_WRITER")
+    }
+}
+
+/// Where a test-support executable of the package is: the path in `environmentVariable` when set, else
+/// beside the test bundle in the build products folder, where `swift build --build-tests` and `swift test`
+/// put it.
+enum TestSupportExecutable {
+    static func find(_ productName: String, environmentVariable: String) throws -> URL {
+        if let path = ProcessInfo.processInfo.environment[environmentVariable] {
             return URL(fileURLWithPath: path)
         }
         var folders: [URL] = []
@@ -54,7 +63,7 @@ enum CrashWriterLocation {
         struct NotFound: Error, CustomStringConvertible { let description: String }
         throw NotFound(
             description: "the test-support executable \(productName) was not found in \(searched); build it "
-                + "with `swift build --build-tests` (which `swift test` does), or set SQLITE_RECORD_CRASH_WRITER "
+                + "with `swift build --build-tests` (which `swift test` does), or set \(environmentVariable) "
                 + "to its path")
     }
 
