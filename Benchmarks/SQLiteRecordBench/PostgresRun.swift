@@ -1,6 +1,12 @@
 #if PostgreSQL
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The PostgreSQL run: sets up two schemas on the server, then runs each workload through PostgresRecord
 /// and through the hand-written libpq loop, interleaved as ``BenchmarkRun`` interleaves the SQLite sides,
 /// checking after every run that both sides read or stored the same rows.
@@ -12,6 +18,10 @@ final class PostgresRun {
         let checksum: Checksum
         var librarySeconds: [Double] = []
         var baselineSeconds: [Double] = []
+        /// The client's own CPU time (this process, user and system) in the same runs: what each side costs
+        /// on the client whatever the server and the machine's other load do.
+        var libraryCPUSeconds: [Double] = []
+        var baselineCPUSeconds: [Double] = []
 
         /// Median library time over median hand-written time; NaN for the hand-written-only reference.
         var ratio: Double { librarySeconds.median / baselineSeconds.median }
@@ -81,12 +91,16 @@ final class PostgresRun {
             for index in timings.indices {
                 let workload = timings[index].workload
                 for side in sides where side == .baseline || workload.hasLibrarySide {
-                    let measurement = try measure(workload, side)
+                    let (measurement, cpu) = try measureWithCPU(workload, side)
                     let reference = Measurement(rows: timings[index].rows, checksum: timings[index].checksum, seconds: 0)
                     try check(measurement, side, against: reference, workload)
                     switch side {
-                    case .library: timings[index].librarySeconds.append(measurement.seconds)
-                    case .baseline: timings[index].baselineSeconds.append(measurement.seconds)
+                    case .library:
+                        timings[index].librarySeconds.append(measurement.seconds)
+                        timings[index].libraryCPUSeconds.append(cpu)
+                    case .baseline:
+                        timings[index].baselineSeconds.append(measurement.seconds)
+                        timings[index].baselineCPUSeconds.append(cpu)
                     }
                 }
             }
@@ -105,8 +119,20 @@ final class PostgresRun {
                 + "\(measurement.rows) rows, checksum \(measurement.checksum)")
     }
 
+    /// ``measure(_:_:)`` with the client CPU seconds of its timed part.
+    private func measureWithCPU(_ workload: PostgresWorkload, _ side: Side) throws -> (Measurement, Double) {
+        var cpuSeconds = 0.0
+        let measurement = try measure(workload, side, cpuSeconds: &cpuSeconds)
+        return (measurement, cpuSeconds)
+    }
+
     /// One run of one side: the untimed set-up, the timed workload, the untimed checksum.
     func measure(_ workload: PostgresWorkload, _ side: Side) throws -> Measurement {
+        var cpuSeconds = 0.0
+        return try measure(workload, side, cpuSeconds: &cpuSeconds)
+    }
+
+    private func measure(_ workload: PostgresWorkload, _ side: Side, cpuSeconds: inout Double) throws -> Measurement {
         if workload.writes {
             try admin.execute(PostgresBenchSchema.truncateWrites)
             // W7-update changes rows that are there.
@@ -115,6 +141,7 @@ final class PostgresRun {
         let library = side == .library
         var read: [BenchCity] = []
         let start = MonotonicClock.seconds()
+        let cpuStart = Self.processCPUSeconds()
         switch workload {
         case .insert: try library ? libraryWrite.insert(input.cities) : baselineWrite.insert(input.cities)
         case .insertBatch:
@@ -133,6 +160,7 @@ final class PostgresRun {
             try library ? libraryWrite.update(input.updatedCities) : baselineWrite.update(input.updatedCities)
         }
         let seconds = MonotonicClock.seconds() - start
+        cpuSeconds = Self.processCPUSeconds() - cpuStart
         var checksum = Checksum()
         checksum.add(read)
         var rows = read.count
@@ -154,7 +182,10 @@ final class PostgresRun {
     /// The table: per workload, median milliseconds of each side, the ratio, rows per second; then the batch
     /// insert's comparison.
     static func table(_ timings: [Timings]) -> String {
-        let header = ["workload", "rows", "lib median ms", "hand median ms", "ratio", "lib rows/s", "hand rows/s"]
+        let header = [
+            "workload", "rows", "lib median ms", "hand median ms", "ratio", "lib rows/s", "hand rows/s", "lib CPU ms",
+            "hand CPU ms", "CPU ratio",
+        ]
         var rows = [header]
         for timing in timings {
             let library = timing.librarySeconds.median
@@ -163,7 +194,10 @@ final class PostgresRun {
                 "\(timing.workload.rawValue) \(timing.workload.title)", "\(timing.rows)",
                 milliseconds(library), milliseconds(baseline),
                 timing.ratio.isFinite ? String(format: "%.2f", timing.ratio) : "-", rate(timing.rows, library),
-                rate(timing.rows, baseline),
+                rate(timing.rows, baseline), milliseconds(timing.libraryCPUSeconds.median),
+                milliseconds(timing.baselineCPUSeconds.median),
+                timing.libraryCPUSeconds.isEmpty
+                    ? "-" : String(format: "%.2f", timing.libraryCPUSeconds.median / timing.baselineCPUSeconds.median),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -199,10 +233,20 @@ final class PostgresRun {
         timings.map { timing in
             let ratio = timing.ratio.isFinite ? String(format: "%.4g", timing.ratio) : "null"
             let library = timing.librarySeconds.isEmpty ? "null" : String(format: "%.6g", timing.librarySeconds.median)
+            let cpu =
+                timing.libraryCPUSeconds.isEmpty ? "null" : String(format: "%.6g", timing.libraryCPUSeconds.median)
             return "{\"engine\":\"postgresql\",\"workload\":\"\(timing.workload.rawValue)\",\"rows\":\(timing.rows),"
-                + "\"library_median_s\":\(library),"
+                + "\"library_median_s\":\(library),\"library_cpu_s\":\(cpu),"
+                + "\"baseline_cpu_s\":\(String(format: "%.6g", timing.baselineCPUSeconds.median)),"
                 + "\"baseline_median_s\":\(String(format: "%.6g", timing.baselineSeconds.median)),\"ratio\":\(ratio)}"
         }
+    }
+
+    /// This process's CPU time, user and system, in seconds (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private static func milliseconds(_ seconds: Double) -> String {
