@@ -60,5 +60,5 @@ if [ -z "$started" ]; then
     exit 1
 fi
 
-echo "postgres-bench: PostgreSQL $("$bin/pg_ctl" --version | awk '{print $NF}') on the socket in $folder, port $port, fsync off"
+echo "postgres-bench: PostgreSQL $("$bin/pg_ctl" --version | awk '{print $3}') on the socket in $folder, port $port, fsync off"
 "$bench" --postgres "host=$folder port=$port user=postgres dbname=postgres" "$@"
