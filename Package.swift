@@ -53,10 +53,15 @@ let package = Package(
             path: "Examples/CountriesCities",
             resources: [.copy("Resources")]
         ),
-        // The library against hand-written sqlite3 calls on the GeoNames data; run it with -c release.
+        // The library against hand-written sqlite3 calls (and libpq calls, with the PostgreSQL trait) on the GeoNames
+        // data; run it with -c release.
         .executableTarget(
             name: "SQLiteRecordBench",
-            dependencies: ["SQLiteRecord", "CSQLiteRecord"],
+            dependencies: [
+                "SQLiteRecord", "CSQLiteRecord", "PostgresRecord",
+                // The PostgreSQL run (`--postgres URL`) calls libpq by hand for its baseline.
+                .target(name: "CPostgresRecord", condition: .when(traits: ["PostgreSQL"])),
+            ],
             path: "Benchmarks/SQLiteRecordBench"
         ),
         // Written to and killed at random moments by the crash-safety tests (Tests/SQLiteRecordTests/Reliability).

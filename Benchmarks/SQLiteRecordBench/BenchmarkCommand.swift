@@ -22,6 +22,8 @@ enum BenchmarkCommand {
                 printLine(try PeakMemory.runChild(side: side, databasePath: path))
             } else if let child = options.scaleChild, let path = options.databasePath {
                 printLine(try ScaleChild.run(child.read, side: child.side, databasePath: path).line)
+            } else if let url = options.postgresURL {
+                try runPostgres(options, url: url)
             } else if let rows = options.scale {
                 try runScale(options, rows: rows)
             } else {
@@ -79,6 +81,36 @@ enum BenchmarkCommand {
             printLine(summary.table)
             if options.json { printLine(summary.json) }
         }
+    }
+
+    /// The PostgreSQL run: data, W1-W7 through PostgresRecord and hand-written libpq on the server `url`
+    /// names, report.
+    static func runPostgres(_ options: BenchmarkOptions, url: String) throws {
+        #if PostgreSQL
+            let cities = try CitiesFile.load(path: options.dataPath)
+            let input = WorkloadInput(cities: cities)
+            let fileName = URL(fileURLWithPath: options.dataPath).lastPathComponent
+            printLine(
+                "sqlite-record-bench --postgres: \(fileName), \(cities.count) cities; W3 \(input.lookupIDs.count) "
+                    + "lookups, W4 \(input.countryCodes.count) country codes; PostgresRecord against hand-written "
+                    + "libpq; 1 warm-up + \(options.repetitions) repetitions per side, interleaved")
+            #if DEBUG
+                printLine("warning: a debug build; measure with -c release")
+            #endif
+            let run = try PostgresRun(connectionString: url, input: input)
+            defer { run.tearDown() }
+            let timings = try run.run(options.postgresWorkloads, repetitions: options.repetitions) {
+                printError("  \($0)")
+            }
+            printLine(PostgresRun.table(timings))
+            if options.json {
+                for line in PostgresRun.jsonLines(timings) { printLine(line) }
+            }
+        #else
+            throw BenchmarkError(
+                "--postgres needs a build with the PostgreSQL trait: swift run -c release --traits PostgreSQL "
+                    + "sqlite-record-bench --postgres URL (or Scripts/postgres-bench.sh)")
+        #endif
     }
 
     /// The scale run: data, one run per size and side, report.

@@ -29,10 +29,16 @@ struct BenchmarkOptions {
     /// Set in a scale child: what it reads, through which side.
     var scaleChild: (read: ScaleChild.Read, side: Side)?
     var showsHelp = false
+    /// `--postgres URL`: the PostgreSQL run against that server instead of the SQLite workloads (built only
+    /// with the PostgreSQL trait).
+    var postgresURL: String?
+    /// The PostgreSQL run's workloads: `--workloads` names these when `--postgres` is given.
+    var postgresWorkloads = PostgresWorkload.allCases
 
     static let usage = """
         Usage: sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3,W8] [--w8-seconds S]
                sqlite-record-bench [--data CSV] [--json] --scale ROWS
+               sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W2] --postgres URL
 
         Runs the same workloads through SQLiteRecord and through hand-written sqlite3 calls, and prints the
         median and minimum seconds of each side and their ratio.
@@ -55,6 +61,12 @@ struct BenchmarkOptions {
                              data's size, 500,000, each doubling below ROWS, then ROWS); W1, W2 and a cursor
                              over all rows at each size, once per side, with rows per second and peak memory
                              (W2 and the cursor each in a process of its own)
+          --postgres URL     instead of the SQLite workloads: the PostgreSQL run against the server that the
+                             libpq connection string URL names (a URI or key=value pairs; it creates and drops
+                             the schemas bench_read and bench_write): W1 insert, W1-batch insertAll (pipeline),
+                             W1-copy COPY FROM STDIN binary (hand-written only), W2, W3, W4, W6 save(children:),
+                             W7 upsert, W7-update update(_:); needs a build with --traits PostgreSQL.
+                             Scripts/postgres-bench.sh starts a throwaway server and runs it
           --help             this text
         """
 
@@ -63,6 +75,8 @@ struct BenchmarkOptions {
     static func parse(_ arguments: [String]) throws -> BenchmarkOptions {
         var options = BenchmarkOptions()
         var remaining = arguments[...]
+        var workloadText = ""
+        var otherWorkloads: String?
 
         func value(for flag: String) throws -> String {
             guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -84,7 +98,8 @@ struct BenchmarkOptions {
             case "--json":
                 options.json = true
             case "--workloads":
-                let names = try value(for: argument).split(separator: ",").map {
+                workloadText = try value(for: argument)
+                let names = workloadText.split(separator: ",").map {
                     $0.trimmingCharacters(in: .whitespaces).uppercased()
                 }
                 options.runsConcurrentReads = names.contains(ConcurrentReadsWorkload.name)
@@ -95,7 +110,8 @@ struct BenchmarkOptions {
                 let onlyNamed =
                     others.isEmpty
                     && (options.runsConcurrentReads || options.runsObservation || options.runsFullTextSearch)
-                options.workloads = onlyNamed ? [] : try parseWorkloads(others.joined(separator: ","))
+                // Checked below, once it is known whether they name SQLite or PostgreSQL workloads.
+                otherWorkloads = onlyNamed ? nil : others.joined(separator: ",")
             case "--w8-seconds":
                 let text = try value(for: argument)
                 guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
@@ -121,6 +137,8 @@ struct BenchmarkOptions {
                         "--scale-child takes W2 or cursor, a dash and library or baseline, not \"\(text)\"")
                 }
                 options.scaleChild = child
+            case "--postgres":
+                options.postgresURL = try value(for: argument)
             case "--database":
                 options.databasePath = try value(for: argument)
             case "--help", "-h":
@@ -128,6 +146,13 @@ struct BenchmarkOptions {
             default:
                 throw BenchmarkError("Unknown argument \"\(argument)\"\n\n\(usage)")
             }
+        }
+        if options.postgresURL != nil {
+            if !workloadText.isEmpty { options.postgresWorkloads = try PostgresWorkload.parse(workloadText) }
+        } else if let otherWorkloads {
+            options.workloads = try parseWorkloads(otherWorkloads)
+        } else if !workloadText.isEmpty {
+            options.workloads = []
         }
         if (options.rssChild != nil || options.scaleChild != nil) && options.databasePath == nil {
             throw BenchmarkError("--rss-child and --scale-child need --database PATH")

@@ -33,7 +33,7 @@ struct PostgresRowDecoder: Decoder {
         let name = rows.columnNames[0]
         return PostgresValueDecoder(
             reader: PostgresValueReader.Context(
-                cell: rows.result.cell(row: row, column: 0), column: name, codingPath: [], type: ""))
+                cell: rows.result.cell(row: row, column: 0), column: name, codingPath: []))
     }
 
     func column(for key: some CodingKey) -> String { columnNames?[key.stringValue] ?? key.stringValue }

@@ -8,7 +8,7 @@ enum PostgresValueReader {
     static func read<T: Decodable>(
         _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey]
     ) throws -> T {
-        let reader = Context(cell: cell, column: column, codingPath: codingPath, type: "\(T.self)")
+        let reader = Context(cell: cell, column: column, codingPath: codingPath)
         if case .null = cell {
             if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
             throw DecodingError.valueNotFound(
@@ -40,7 +40,6 @@ enum PostgresValueReader {
         let cell: PostgresCell
         let column: String
         let codingPath: [any CodingKey]
-        let type: String
 
         func mismatch(_ swiftType: Any.Type) -> DecodingError {
             DecodingError.typeMismatch(
@@ -60,9 +59,14 @@ enum PostgresValueReader {
 
         /// The types the table reads straight from a column; nil for other types.
         func direct<T>(_ type: T.Type) throws -> T? {
+            // Each case is a metatype cast, tried in order: the types records hold most come first.
             switch type {
+            case is String.Type: return try string() as? T
             case is Int64.Type: return try integer(Int64.self) as? T
             case is Int.Type: return try integer(Int.self) as? T
+            case is Double.Type: return try double() as? T
+            case is Bool.Type: return try bool() as? T
+            case is Date.Type: return try date() as? T
             case is Int32.Type: return try integer(Int32.self) as? T
             case is Int16.Type: return try integer(Int16.self) as? T
             case is Int8.Type: return try integer(Int8.self) as? T
@@ -71,12 +75,8 @@ enum PostgresValueReader {
             case is UInt32.Type: return try integer(UInt32.self) as? T
             case is UInt16.Type: return try integer(UInt16.self) as? T
             case is UInt8.Type: return try integer(UInt8.self) as? T
-            case is Double.Type: return try double() as? T
             case is Float.Type: return try float() as? T
-            case is Bool.Type: return try bool() as? T
-            case is String.Type: return try string() as? T
             case is Data.Type: return try data() as? T
-            case is Date.Type: return try date() as? T
             case is UUID.Type: return try uuid() as? T
             case is Decimal.Type: return try decimal() as? T
             case is URL.Type: return try url() as? T

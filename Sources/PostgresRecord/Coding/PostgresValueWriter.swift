@@ -29,9 +29,20 @@ enum PostgresValueWriter {
     }
 
     static func direct(_ value: Any, codingPath: [any CodingKey]) throws -> PostgresValue? {
+        // Each case is a dynamic cast from Any, tried in order: the types records hold most come first.
         switch value {
+        case let v as String:
+            do {
+                return try PostgresValue(text: v)
+            } catch EncodingError.invalidValue(let value, let context) {
+                throw EncodingError.invalidValue(
+                    value, EncodingError.Context(codingPath: codingPath, debugDescription: context.debugDescription))
+            }
         case let v as Int64: return PostgresValue(v)
         case let v as Int: return PostgresValue(Int64(v))
+        case let v as Double: return PostgresValue(v)
+        case let v as Bool: return PostgresValue(v)
+        case let v as Date: return try PostgresValue(v)
         case let v as Int32: return PostgresValue(v)
         case let v as Int16: return PostgresValue(v)
         case let v as Int8: return PostgresValue(Int16(v))
@@ -40,18 +51,8 @@ enum PostgresValueWriter {
         case let v as UInt32: return PostgresValue(Int64(v))
         case let v as UInt64: return try unsigned(v, codingPath)
         case let v as UInt: return try unsigned(UInt64(v), codingPath)
-        case let v as Double: return PostgresValue(v)
         case let v as Float: return PostgresValue(v)
-        case let v as Bool: return PostgresValue(v)
-        case let v as String:
-            do {
-                return try PostgresValue(text: v)
-            } catch EncodingError.invalidValue(let value, let context) {
-                throw EncodingError.invalidValue(
-                    value, EncodingError.Context(codingPath: codingPath, debugDescription: context.debugDescription))
-            }
         case let v as Data: return PostgresValue(v)
-        case let v as Date: return try PostgresValue(v)
         case let v as UUID: return PostgresValue(v)
         case let v as Decimal:
             guard v.isFinite else {

@@ -31,9 +31,9 @@ public final class PostgresConnection {
     var tableColumnsCache: [String: [String]] = [:]
     /// How many savepoints deep the library's transactions are.
     var savepointDepth = 0
-    /// Batches sent so far, so that each pipelined statement has a name of its own even when an earlier
-    /// batch failed before releasing its name.
-    private var pipelineCount = 0
+    /// Named statements made so far, so that each has a name of its own (a pipeline's `Parse` that an earlier
+    /// failure aborted leaves its name unused, never reused for other SQL).
+    private var statementCount = 0
 
     private struct PreparedKey: Hashable {
         let sql: String
@@ -150,7 +150,7 @@ public final class PostgresConnection {
         if let known = preparedNames[key] {
             name = known
         } else {
-            name = statementPrefix + String(preparedNames.count + 1)
+            name = nextStatementName()
             do {
                 _ = try check(
                     types.withUnsafeBufferPointer { typeBuffer in
@@ -186,59 +186,132 @@ public final class PostgresConnection {
             sql: error.sql)
     }
 
-    /// Runs one prepared statement once per argument list in libpq's pipeline mode: every statement is
-    /// sent before the first answer is read, so a batch costs one round trip instead of one per row. All run
-    /// in the caller's transaction; the first failure is thrown after the batch is drained. See
-    /// <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>.
-    /// - Returns: each statement's rows, in order.
-    /// - Throws: ``PostgresError`` of the first statement that failed.
-    func runPipelined(_ sql: String, _ argumentLists: [[PostgresValue]]) throws -> [PostgresResult] {
-        guard let first = argumentLists.first else { return [] }
-        let types = first.map { $0.isNull ? 0 : $0.typeOID }
-        pipelineCount += 1
-        // Without named statements the batch uses the unnamed one: a pooler may run the next transaction
-        // on a server session that never saw this batch, so no name may outlive it.
-        let name = configuration.usesNamedPreparedStatements ? statementPrefix + "pipeline_\(pipelineCount)" : ""
+    /// Runs statements with their arguments in libpq's pipeline mode: every execution is sent before the
+    /// first answer is read, so a batch costs one round trip (plus what the socket's buffers split it into)
+    /// instead of one per row. See <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>.
+    ///
+    /// Each statement is prepared as ``run(_:_:)`` prepares it (once per connection and parameter types, by
+    /// name; or as the unnamed statement when the configuration has no named statements, sent again in the
+    /// batch whenever the SQL or the parameter types change), the `Parse` going out in the same batch. All executions
+    /// run in the caller's transaction: the first one that fails aborts the rest (the server answers them
+    /// `PGRES_PIPELINE_ABORTED`), and the caller's transaction must roll back.
+    /// - Returns: each execution's result, in the order of `statements`.
+    /// - Throws: ``PostgresError`` of the first execution that failed (the server's SQLSTATE, constraint,
+    ///   table and column), with ``PostgresError/batchIndex`` set to its index in `statements`; of kind
+    ///   `.connectionLost` when the connection broke.
+    func runPipelined(_ statements: [(sql: String, arguments: [PostgresValue])]) throws -> [PostgresResult] {
+        guard let firstSQL = statements.first?.sql else { return [] }
         guard PQenterPipelineMode(handle) == 1 else {
-            throw PostgresError(kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: sql)
+            throw PostgresError(
+                kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: firstSQL)
         }
-        defer { PQexitPipelineMode(handle) }
-        let prepared = types.withUnsafeBufferPointer { typeBuffer in
-            PQsendPrepare(handle, name, sql, Int32(types.count), typeBuffer.baseAddress)
+        // What was sent, in order: each answer is matched to its request.
+        enum Request {
+            case prepare(PreparedKey, name: String)
+            case execute(index: Int, sql: String)
+
+            var sql: String {
+                switch self {
+                case .prepare(let key, _): return key.sql
+                case .execute(_, let sql): return sql
+                }
+            }
         }
-        guard prepared == 1 else { throw failure(sql: sql) }
-        for arguments in argumentLists {
+        var requests: [Request] = []
+        requests.reserveCapacity(statements.count + 1)
+        var pendingNames: [PreparedKey: String] = [:]
+        // The statement of the previous row: rows of a batch mostly share it, found without a hash.
+        var previous: (key: PreparedKey, name: String)?
+        var sendFailure: PostgresError?
+        for (index, (sql, arguments)) in statements.enumerated() {
+            let types = arguments.map { $0.isNull ? 0 : $0.typeOID }
+            let key = PreparedKey(sql: sql, types: types)
+            let name: String
+            var needsPrepare = false
+            if let previous, previous.key == key {
+                name = previous.name
+            } else if !configuration.usesNamedPreparedStatements {
+                // The unnamed statement, parsed again whenever the SQL or the types change.
+                name = ""
+                needsPrepare = true
+            } else if let known = preparedNames[key] ?? pendingNames[key] {
+                name = known
+            } else {
+                name = nextStatementName()
+                pendingNames[key] = name
+                needsPrepare = true
+            }
+            if needsPrepare {
+                let sent = types.withUnsafeBufferPointer { typeBuffer in
+                    PQsendPrepare(handle, name, sql, Int32(types.count), typeBuffer.baseAddress)
+                }
+                guard sent == 1 else {
+                    sendFailure = failure(sql: sql)
+                    break
+                }
+                requests.append(.prepare(key, name: name))
+            }
+            previous = (key, name)
             let sent = withParameters(arguments) { count, values, lengths, formats in
                 PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
             }
-            guard sent == 1 else { throw failure(sql: sql) }
+            guard sent == 1 else {
+                sendFailure = failure(sql: sql)
+                break
+            }
+            requests.append(.execute(index: index, sql: sql))
         }
-        guard PQpipelineSync(handle) == 1 else { throw failure(sql: sql) }
+        // Even after a failed send, the sync ends what was sent, so that the connection leaves pipeline mode.
+        guard PQpipelineSync(handle) == 1 else {
+            let error = sendFailure ?? failure(sql: firstSQL)
+            PQexitPipelineMode(handle)
+            throw error
+        }
         var results: [PostgresResult] = []
+        results.reserveCapacity(statements.count)
         var firstError: PostgresError?
-        // Each statement's results end with a NULL; the batch ends with the PGRES_PIPELINE_SYNC result.
-        while true {
+        for request in requests {
+            // Each request's answer is one result (PGRES_PIPELINE_ABORTED once an earlier one failed), then NULL.
             guard let raw = PQgetResult(handle) else {
-                if !isConnected { throw failure(sql: sql) }
+                if !isConnected { throw failure(sql: request.sql) }
                 continue
             }
             let result = PostgresResult(raw)
-            if result.isPipelineSync { break }
-            if result.succeeded {
-                if PQresultStatus(raw) != PGRES_COMMAND_OK || !result.commandStatus.hasPrefix("PREPARE") {
-                    results.append(result)
+            while let extra = PQgetResult(handle) { _ = PostgresResult(extra) }
+            switch request {
+            case .prepare(let key, let name):
+                if result.succeeded {
+                    if configuration.usesNamedPreparedStatements { preparedNames[key] = name }
+                } else if firstError == nil, !result.isPipelineAborted {
+                    firstError = result.error(sql: key.sql, connectionLost: !isConnected)
                 }
-            } else if PQresultStatus(raw) != PGRES_PIPELINE_ABORTED, firstError == nil {
-                firstError = result.error(sql: sql, connectionLost: !isConnected)
+            case .execute(let index, let sql):
+                if result.succeeded {
+                    results.append(result)
+                } else if firstError == nil, !result.isPipelineAborted {
+                    firstError = result.error(sql: sql, connectionLost: !isConnected).with(batchIndex: index)
+                }
             }
         }
-        if let trailing = PQgetResult(handle) { _ = PostgresResult(trailing) }
-        if let firstError { throw firstError }
-        // The statement's name is released for the next batch; the unnamed one goes with the next Parse.
-        if !name.isEmpty {
-            _ = try? check(PQexec(handle, "DEALLOCATE " + name), sql: "DEALLOCATE " + name)
+        // The batch ends with the PGRES_PIPELINE_SYNC result.
+        while let raw = PQgetResult(handle) {
+            let result = PostgresResult(raw)
+            if result.isPipelineSync { break }
         }
-        return Array(results.suffix(argumentLists.count))
+        PQexitPipelineMode(handle)
+        if let error = sendFailure ?? firstError { throw error }
+        guard results.count == statements.count else {
+            throw PostgresError(
+                kind: isConnected ? .client : .connectionLost,
+                message: "the pipeline answered \(results.count) of \(statements.count) statements", sql: firstSQL)
+        }
+        return results
+    }
+
+    /// A statement name no other statement of this connection has had.
+    private func nextStatementName() -> String {
+        statementCount += 1
+        return statementPrefix + String(statementCount)
     }
 
     private func failure(sql: String) -> PostgresError {
@@ -267,28 +340,32 @@ public final class PostgresConnection {
             Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?
         ) throws -> R
     ) rethrows -> R {
-        var storage: [CChar] = []
-        var offsets: [Int?] = []
+        var storage: [UInt8] = []
+        // -1 for NULL.
+        var offsets: [Int] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
+        offsets.reserveCapacity(arguments.count)
+        lengths.reserveCapacity(arguments.count)
+        formats.reserveCapacity(arguments.count)
         storage.reserveCapacity(arguments.reduce(1) { $0 + ($1.bytes?.count ?? 0) + 1 })
         for argument in arguments {
             formats.append(argument.isBinary ? 1 : 0)
             guard let bytes = argument.bytes else {
-                offsets.append(nil)
+                offsets.append(-1)
                 lengths.append(0)
                 continue
             }
             offsets.append(storage.count)
             lengths.append(Int32(bytes.count))
-            for byte in bytes { storage.append(CChar(bitPattern: byte)) }
+            storage.append(contentsOf: bytes)
             storage.append(0)
         }
         storage.append(0)
-        return try storage.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress
+        return try storage.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
             let values: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset.flatMap { start in base.map { $0 + start } }
+                offset < 0 ? nil : base.map { $0 + offset }
             }
             return try values.withUnsafeBufferPointer { valueBuffer in
                 try lengths.withUnsafeBufferPointer { lengthBuffer in

@@ -38,11 +38,15 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public let column: String?
     /// The SQL that failed, when there was one.
     public let sql: String?
+    /// For a statement of a pipelined batch (``Record/insertAll(_:_:)``), the index of the argument list (the
+    /// record) it ran for, from 0; nil otherwise.
+    public let batchIndex: Int?
 
     /// Makes an error; the library builds these from libpq's answers, a caller rarely needs to.
     public init(
         kind: Kind, sqlState: SQLState = SQLState(""), message: String, detail: String? = nil,
-        constraint: String? = nil, table: String? = nil, column: String? = nil, sql: String? = nil
+        constraint: String? = nil, table: String? = nil, column: String? = nil, sql: String? = nil,
+        batchIndex: Int? = nil
     ) {
         self.kind = kind
         self.sqlState = sqlState
@@ -52,6 +56,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.table = table
         self.column = column
         self.sql = sql
+        self.batchIndex = batchIndex
     }
 
     /// `PostgreSQL error 23505: duplicate key value violates unique constraint "countries_iso_key"
@@ -65,6 +70,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case .client: text = "PostgresRecord: \(message)"
         }
         if let detail { text += " (\(detail))" }
+        if let batchIndex { text += " - at index \(batchIndex) of the batch" }
         if let sql { text += " - while executing: \(sql)" }
         return text
     }
@@ -73,7 +79,14 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     func with(sql: String) -> PostgresError {
         PostgresError(
             kind: kind, sqlState: sqlState, message: message, detail: detail, constraint: constraint,
-            table: table, column: column, sql: sql)
+            table: table, column: column, sql: sql, batchIndex: batchIndex)
+    }
+
+    /// This error for the statement at `index` of a pipelined batch.
+    func with(batchIndex index: Int) -> PostgresError {
+        PostgresError(
+            kind: kind, sqlState: sqlState, message: message, detail: detail, constraint: constraint,
+            table: table, column: column, sql: sql, batchIndex: index)
     }
 }
 

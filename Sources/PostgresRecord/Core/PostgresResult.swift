@@ -15,19 +15,25 @@ import Foundation
 ///   length does not fit its type is `.other`, never a read past its end.
 final class PostgresResult {
     private let handle: OpaquePointer
+    /// The number of rows.
+    let rowCount: Int
+    /// The number of columns.
+    let columnCount: Int
+    /// Each column's type OID and format (0 text, 1 binary), read once rather than once per cell.
+    private let columnTypes: [UInt32]
+    private let columnFormats: [Int32]
 
     /// Takes ownership of `handle`.
     init(_ handle: OpaquePointer) {
         self.handle = handle
+        rowCount = Int(PQntuples(handle))
+        let columns = PQnfields(handle)
+        columnCount = Int(columns)
+        columnTypes = (0..<columns).map { UInt32(PQftype(handle, $0)) }
+        columnFormats = (0..<columns).map { PQfformat(handle, $0) }
     }
 
     deinit { PQclear(handle) }
-
-    /// The number of rows.
-    var rowCount: Int { Int(PQntuples(handle)) }
-
-    /// The number of columns.
-    var columnCount: Int { Int(PQnfields(handle)) }
 
     /// The rows an INSERT, UPDATE or DELETE touched (`PQcmdTuples`); 0 for other statements.
     var affectedRows: Int {
@@ -49,7 +55,7 @@ final class PostgresResult {
     /// The type OID of column `column`.
     func columnType(_ column: Int) -> UInt32 {
         guard column >= 0, column < columnCount else { return 0 }
-        return UInt32(PQftype(handle, Int32(column)))
+        return columnTypes[column]
     }
 
     /// The status: true when the statement succeeded (with or without rows).
@@ -61,6 +67,10 @@ final class PostgresResult {
 
     /// True when this result ends a pipeline's batch (`PGRES_PIPELINE_SYNC`).
     var isPipelineSync: Bool { PQresultStatus(handle) == PGRES_PIPELINE_SYNC }
+
+    /// True for the answer to a pipelined statement that never ran because an earlier one of its batch
+    /// failed (`PGRES_PIPELINE_ABORTED`).
+    var isPipelineAborted: Bool { PQresultStatus(handle) == PGRES_PIPELINE_ABORTED }
 
     /// The server's error report for a failed statement, field by field (`PQresultErrorField`).
     func error(sql: String?, connectionLost: Bool) -> PostgresError {
@@ -82,11 +92,11 @@ final class PostgresResult {
         let r = Int32(row)
         let c = Int32(column)
         if PQgetisnull(handle, r, c) != 0 { return .null }
-        let type = UInt32(PQftype(handle, c))
+        let type = columnTypes[column]
         let length = Int(PQgetlength(handle, r, c))
         guard let start = PQgetvalue(handle, r, c) else { return .null }
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length)
-        if PQfformat(handle, c) == 0 {
+        if columnFormats[column] == 0 {
             return .text(String(decoding: bytes, as: UTF8.self), type: type)
         }
         return Self.binaryCell(bytes, type: type)

@@ -34,8 +34,36 @@ public final class PostgresRows {
     /// Row `index` (from 0).
     public subscript(index: Int) -> PostgresRow { PostgresRow(rows: self, index: index) }
 
+    /// The names looked up in the first row, in the order they were asked for, with what each found; and
+    /// where the next lookup is expected among them. A `Decodable` type asks for its keys in the same order
+    /// in every row, so past the first row a lookup is one string comparison (equal literal strings compare
+    /// by their bits) instead of a hash. A name asked out of that order is found as in the first row.
+    private var lookupOrder: [(name: String, index: Int?)] = []
+    private var lookupPosition = 0
+    /// True once the first row's lookups are all recorded.
+    private var lookupOrderComplete = false
+
     /// The column named `name`: an exact match first, then ASCII case-insensitively.
     func columnIndex(_ name: String) -> Int? {
+        if lookupPosition < lookupOrder.count, lookupOrder[lookupPosition].name == name {
+            lookupPosition += 1
+            return lookupOrder[lookupPosition - 1].index
+        }
+        if let first = lookupOrder.first, first.name == name {
+            // The next row begins.
+            lookupOrderComplete = true
+            lookupPosition = 1
+            return first.index
+        }
+        let index = resolve(name)
+        if !lookupOrderComplete, lookupPosition == lookupOrder.count, lookupOrder.count < 4 * columnNames.count + 4 {
+            lookupOrder.append((name, index))
+            lookupPosition += 1
+        }
+        return index
+    }
+
+    private func resolve(_ name: String) -> Int? {
         if let index = indexes[name] { return index }
         let lowered = name.lowercased()
         return columnNames.firstIndex { $0.lowercased() == lowered }

@@ -104,9 +104,15 @@ extension Record {
     }
 
     /// Saves every record in one transaction (a savepoint inside the caller's): all or nothing, in the
-    /// database and in memory.
-    /// - Throws: the first error of a save; nothing stays written.
+    /// database and in memory. When every record is a rowid record with a nil id (all new), they are inserted
+    /// as ``insertAll(_:_:)`` inserts them, in one pipelined batch; otherwise each is saved in turn.
+    /// - Throws: the first error of a save; nothing stays written, and the records keep the values they came
+    ///   with.
     public static func save(_ connection: PostgresConnection, _ records: inout [Self]) throws {
+        let shape = try PostgresRecordShape.of(Self.self)
+        if case .rowID = shape.key, !records.isEmpty, records.allSatisfy({ ($0.id as? Int64?) == .some(nil) }) {
+            return try insertAll(connection, &records)
+        }
         let original = records
         do {
             try connection.transaction {
@@ -118,44 +124,53 @@ extension Record {
         }
     }
 
-    /// Inserts every record in one transaction through libpq's pipeline mode: every INSERT is sent before
-    /// the first answer is read, one round trip for the batch rather than one a row. Rowid records whose
-    /// id is nil get theirs from `RETURNING`.
-    /// - Throws: the first error; nothing stays written, and the records keep the values they came with.
+    /// Inserts every record, in order, in one transaction (a savepoint inside the caller's) through libpq's
+    /// pipeline mode: every INSERT is sent before the first answer is read, so the batch costs about one
+    /// round trip rather than one a row (see
+    /// <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>). A rowid record whose id is nil
+    /// gets the id its row's identity column chose, read from that row's own `RETURNING`; any other record
+    /// is inserted with its key. Then ``Record/didInsert(rowID:)`` is called for each, in order.
+    ///
+    /// All or nothing: when one row fails (a constraint), the server runs none of the rows after it, the
+    /// transaction rolls back, and every record keeps the values it came with (none gains an id).
+    /// - Throws: ``PostgresError`` of the row that failed: its SQLSTATE, the constraint, table and column the
+    ///   server names, and ``PostgresError/batchIndex``, the index in `records` of the record whose row
+    ///   failed; `EncodingError` for a value PostgreSQL cannot store (nothing is sent).
     public static func insertAll(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         guard !records.isEmpty else { return }
         let shape = try PostgresRecordShape.of(Self.self)
-        let original = records
-        do {
-            try connection.transaction {
-                var withoutKey: [Int] = []
-                var withKey: [Int] = []
-                for index in records.indices {
-                    if case .rowID = shape.key, (records[index].id as? Int64?) == .some(nil) {
-                        withoutKey.append(index)
-                    } else {
-                        withKey.append(index)
-                    }
-                }
-                if !withKey.isEmpty {
-                    let arguments = try withKey.map { try shape.values(of: records[$0], for: shape.columns) }
-                    _ = try connection.runPipelined(shape.insertSQL, arguments)
-                }
-                if !withoutKey.isEmpty, case .rowID(let column) = shape.key {
-                    let arguments = try withoutKey.map { try shape.values(of: records[$0], for: shape.nonKeyColumns) }
-                    let results = try connection.runPipelined(shape.insertWithoutKeySQL, arguments)
-                    for (index, result) in zip(withoutKey, results) {
-                        let rows = PostgresRows(result: result, sql: shape.insertWithoutKeySQL)
-                        let rowID = try rows[0].decode(Int64.self, column: column)
-                        if let key = Optional(rowID) as? ID { records[index].id = key }
-                    }
-                }
+        var identityColumn: String?
+        var statements: [(sql: String, arguments: [PostgresValue])] = []
+        statements.reserveCapacity(records.count)
+        var takesIdentity: [Bool] = []
+        takesIdentity.reserveCapacity(records.count)
+        for record in records {
+            if case .rowID(let column) = shape.key, (record.id as? Int64?) == .some(nil) {
+                identityColumn = column
+                statements.append((shape.insertWithoutKeySQL, try shape.values(of: record, for: shape.nonKeyColumns)))
+                takesIdentity.append(true)
+            } else {
+                statements.append((shape.insertSQL, try shape.values(of: record, for: shape.columns)))
+                takesIdentity.append(false)
             }
-        } catch {
-            records = original
-            throw error
         }
-        for index in records.indices { records[index].didInsert(rowID: (records[index].id as? Int64?).flatMap { $0 } ?? 0) }
+        var inserted = records
+        try connection.transaction {
+            let results = try connection.runPipelined(statements)
+            for (index, result) in results.enumerated() {
+                guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                guard takesIdentity[index], let identityColumn else { continue }
+                // RETURNING names the key alone: its one column.
+                let rowID = try PostgresValueReader.read(
+                    Int64.self, result.cell(row: 0, column: 0), column: identityColumn,
+                    codingPath: [PostgresColumnKey(identityColumn)])
+                if let key = Optional(rowID) as? ID { inserted[index].id = key }
+            }
+        }
+        records = inserted
+        for index in records.indices {
+            records[index].didInsert(rowID: (records[index].id as? Int64?).flatMap { $0 } ?? 0)
+        }
     }
 }
 #endif

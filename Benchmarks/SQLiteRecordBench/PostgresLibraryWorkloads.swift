@@ -1,0 +1,89 @@
+#if PostgreSQL
+import Foundation
+import PostgresRecord
+import SQLiteRecord
+
+/// The PostgreSQL workloads through PostgresRecord's public API, as its article shows: what a user of the
+/// library writes. The same `BenchCity` and `BenchCountry` records the SQLite run uses.
+final class PostgresLibraryWorkloads {
+    let connection: PostgresConnection
+
+    /// Opens a connection whose search path is `schema`.
+    /// - Throws: ``PostgresError`` when the server cannot be reached.
+    init(_ connectionString: String, schema: String) throws {
+        connection = try PostgresConnection(connectionString)
+        try connection.execute(PostgresBenchSchema.searchPath(schema))
+    }
+
+    /// W1: every city through `insert(_:)`, in one transaction.
+    func insert(_ cities: [BenchCity]) throws {
+        try connection.transaction {
+            for var city in cities { try city.insert(connection) }
+        }
+    }
+
+    /// W1-batch: every city through `insertAll(_:_:)` (pipelined, its own transaction).
+    func insertAll(_ cities: [BenchCity]) throws {
+        var cities = cities
+        try BenchCity.insertAll(connection, &cities)
+    }
+
+    /// W2: every row through `fetch(_:)`, in a read-only transaction.
+    func fetchAll() throws -> [BenchCity] {
+        try connection.transaction(readOnly: true) { try BenchCity.fetch(connection) }
+    }
+
+    /// W3: `fetchOne(_:id:)` for each id, in one read-only transaction.
+    func lookUp(_ ids: [Int64]) throws -> [BenchCity] {
+        try connection.transaction(readOnly: true) {
+            var cities: [BenchCity] = []
+            cities.reserveCapacity(ids.count)
+            for id in ids {
+                if let city = try BenchCity.fetchOne(connection, id: id) { cities.append(city) }
+            }
+            return cities
+        }
+    }
+
+    /// W4: the most populous cities of each code through `fetch(_:where:orderBy:limit:)`, in one read-only
+    /// transaction.
+    func fetchByCountry(_ codes: [String]) throws -> [BenchCity] {
+        try connection.transaction(readOnly: true) {
+            var cities: [BenchCity] = []
+            for code in codes {
+                cities += try BenchCity.fetch(
+                    connection, where: ["country_code": code], orderBy: [.descending("population")],
+                    limit: BenchSchema.countryPageSize)
+            }
+            return cities
+        }
+    }
+
+    /// W6: each country saved with its new cities through `save(_:children:)` (one transaction each); the
+    /// cities get their ids from `RETURNING`.
+    func saveChildren(_ groups: [(country: BenchCountry, cities: [BenchCity])]) throws -> [BenchCity] {
+        var saved: [BenchCity] = []
+        for group in groups {
+            var country = group.country
+            var cities = group.cities
+            try country.save(connection, children: &cities)
+            saved += cities
+        }
+        return saved
+    }
+
+    /// W7: every city through `upsert(_:)`, in one transaction.
+    func upsert(_ cities: [BenchCity]) throws {
+        try connection.transaction {
+            for var city in cities { try city.upsert(connection) }
+        }
+    }
+
+    /// W7-update: every city through `update(_:)`, in one transaction.
+    func update(_ cities: [BenchCity]) throws {
+        try connection.transaction {
+            for city in cities { try city.update(connection) }
+        }
+    }
+}
+#endif

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The workloads of the PostgreSQL run (`--postgres URL`), each through PostgresRecord and through a
+/// hand-written libpq loop on the same server in the same run.
+enum PostgresWorkload: String, CaseIterable, Sendable {
+    /// Every city through `insert(_:)`, one round trip a row, in one transaction.
+    case insert = "W1"
+    /// Every city through `insertAll(_:_:)` (libpq's pipeline mode), against the same INSERTs pipelined by
+    /// hand.
+    case insertBatch = "W1-batch"
+    /// Every city through `COPY ... FROM STDIN (FORMAT binary)`: hand-written only, the floor a batch insert
+    /// is reported beside.
+    case copy = "W1-copy"
+    /// Every row fetched.
+    case fetchAll = "W2"
+    /// W3's fixed-seed ids looked up one by one.
+    case lookUp = "W3"
+    /// The 50 most populous cities of each of W4's country codes.
+    case fetchByCountry = "W4"
+    /// Each country saved with its cities as new children (`save(_:children:)`, one transaction each), the
+    /// children's ids read from `RETURNING`.
+    case saveChildren = "W6"
+    /// Every city upserted into the empty table, one transaction.
+    case upsert = "W7"
+    /// W3's cities, each with its population one higher, written with `update(_:)` (every column), one
+    /// transaction.
+    case update = "W7-update"
+
+    /// What the table prints beside the name.
+    var title: String {
+        switch self {
+        case .insert: return "insert all, one transaction"
+        case .insertBatch: return "insertAll, pipelined"
+        case .copy: return "COPY FROM STDIN binary"
+        case .fetchAll: return "fetch all"
+        case .lookUp: return "fetchOne(id:) lookups"
+        case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
+        case .saveChildren: return "save(children:) per country"
+        case .upsert: return "upsert all into an empty table"
+        case .update: return "update(_:) of W3's cities"
+        }
+    }
+
+    /// False for the hand-written-only reference (COPY).
+    var hasLibrarySide: Bool { self != .copy }
+
+    /// True when the workload writes (into the write schema, emptied before each run).
+    var writes: Bool {
+        switch self {
+        case .insert, .insertBatch, .copy, .saveChildren, .upsert, .update: return true
+        case .fetchAll, .lookUp, .fetchByCountry: return false
+        }
+    }
+
+    /// `W1,W3` as workloads, in the order of ``allCases`` whatever the order given, names in any case.
+    /// - Throws: ``BenchmarkError`` naming an unknown workload.
+    static func parse(_ text: String) throws -> [PostgresWorkload] {
+        var chosen: Set<PostgresWorkload> = []
+        for name in text.split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
+            guard let workload = allCases.first(where: { $0.rawValue.uppercased() == trimmed }) else {
+                let names = allCases.map(\.rawValue).joined(separator: ", ")
+                throw BenchmarkError("Unknown PostgreSQL workload \"\(name)\" in --workloads; they are \(names)")
+            }
+            chosen.insert(workload)
+        }
+        guard !chosen.isEmpty else { throw BenchmarkError("--workloads needs at least one workload, such as W2") }
+        return allCases.filter(chosen.contains)
+    }
+}
