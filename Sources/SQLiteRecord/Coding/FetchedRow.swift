@@ -19,9 +19,10 @@
 ///   column has is nil in a raw-SQL fetch (partial SELECTs work), and `keyNotFound` where the library wrote
 ///   the SELECT, as for the decoder's Optional keys.
 ///
-/// Concrete types (the integers, `Double`, `Float`, `Bool`, `String`, `Data`, `Date`, `UUID`, `URL`,
-/// `Decimal`, and their Optionals) are read straight from the column; any other `Decodable` type (an enum
-/// with a raw value, a nested value stored as JSON) through the decoder's rules for one column.
+/// The library's own value types (the integers, `Double`, `Float`, `Bool`, `String`, `Data`, `Date`, `UUID`,
+/// `URL`, `Decimal`: ``FetchedRowReadable``) and their Optionals are read straight from the column; any
+/// other `Decodable` type (an enum with a raw value, a nested value stored as JSON) through the decoder's
+/// rules for one column.
 ///
 /// ## Lifetime
 ///
@@ -74,24 +75,27 @@ public struct FetchedRow: ~Copyable {
         return reader.isNull ? nil : reader
     }
 
-    /// The reader of the column named `name`.
-    @inline(__always)
-    func reader(_ name: String) throws -> ColumnReader {
+    /// The index of the column named `name`: what the subscripts by name read, through the read by index.
+    /// - Throws: `keyNotFound` for a name no column has.
+    @usableFromInline
+    func columnIndex(named name: String) throws -> Int {
         let index = column(named: name)
         guard index >= 0 else { throw context.columnNotFound(named: name) }
-        return ColumnReader(index: index, state: state, keyPosition: ColumnReader.columnNamePosition)
+        return Int(index)
     }
 
-    /// The reader of the column named `name`, nil for NULL, or for no such column in a raw-SQL fetch.
-    @inline(__always)
-    func optionalReader(_ name: String) throws -> ColumnReader? {
+    /// The index of the column named `name`, nil for no such column in a raw-SQL fetch: what the Optional
+    /// subscripts by name read (partial SELECTs work there; where the library wrote the SELECT, a name no
+    /// column has is a misspelling).
+    /// - Throws: `keyNotFound` for a name no column has where the library wrote the SELECT.
+    @usableFromInline
+    func columnIndexIfPresent(named name: String) throws -> Int? {
         let index = column(named: name)
         guard index >= 0 else {
             if context.missingOptionalColumnIsNil { return nil }
             throw context.columnNotFound(named: name)
         }
-        let reader = ColumnReader(index: index, state: state, keyPosition: ColumnReader.columnNamePosition)
-        return reader.isNull ? nil : reader
+        return Int(index)
     }
 
     /// The column named `name`, -1 for none: from the trail when this row asks for names in the order the
