@@ -34,6 +34,12 @@ enum ObservationWorkload {
         /// process's CPU seconds for it.
         var refetch: [Double] = []
         var refetchCPU: [Double] = []
+        /// The median seconds of one commit (one `write` call) of each import: robust against the
+        /// checkpoints and preemptions that make a whole import's time vary on a shared machine.
+        var commitAlone: [Double] = []
+        var commitObserved: [Double] = []
+        /// The median seconds of one read of the newest row, per run.
+        var refetchMedian: [Double] = []
     }
 
     /// The figures of all repetitions.
@@ -55,6 +61,14 @@ enum ObservationWorkload {
             return (observed - alone) / Double(importCommits) * 1e6
         }
 
+        /// Microseconds an observation adds to the median commit on `kind`.
+        func addedToMedianCommit(_ kind: Kind) -> Double {
+            let timings = imports[kind] ?? ImportTimings()
+            return
+                (ObservationWorkload.median(timings.commitObserved) - ObservationWorkload.median(timings.commitAlone))
+                * 1e6
+        }
+
         var importTable: String {
             var lines = [
                 "W9 import: \(importCommits) commits of \(ObservationWorkload.importBatchSize) cities, "
@@ -73,6 +87,11 @@ enum ObservationWorkload {
                         + "\(String(format: "%+.1f", addedPerCommit(kind, cpu: true))) µs per commit; refetch alone "
                         + "\(String(format: "%.1f", ObservationWorkload.median(timings.refetch) * 1e6)) µs, CPU "
                         + "\(String(format: "%.1f", ObservationWorkload.median(timings.refetchCPU) * 1e6)) µs")
+                lines.append(
+                    "  \(name) median commit alone \(String(format: "%.1f", ObservationWorkload.median(timings.commitAlone) * 1e6)) µs, "
+                        + "observed \(String(format: "%.1f", ObservationWorkload.median(timings.commitObserved) * 1e6)) µs: "
+                        + "\(String(format: "%+.1f", addedToMedianCommit(kind))) µs per commit; median refetch alone "
+                        + "\(String(format: "%.1f", ObservationWorkload.median(timings.refetchMedian) * 1e6)) µs")
             }
             return lines.joined(separator: "\n")
         }
@@ -109,7 +128,10 @@ enum ObservationWorkload {
                         + "\"\(kind.rawValue)_added_per_commit_us\":\(addedPerCommit(kind)),"
                         + "\"\(kind.rawValue)_added_cpu_per_commit_us\":\(addedPerCommit(kind, cpu: true)),"
                         + "\"\(kind.rawValue)_refetch_cpu_us\":\(ObservationWorkload.median(timings.refetchCPU) * 1e6),"
-                        + "\"\(kind.rawValue)_refetch_us\":\(ObservationWorkload.median(timings.refetch) * 1e6)"
+                        + "\"\(kind.rawValue)_refetch_us\":\(ObservationWorkload.median(timings.refetch) * 1e6),"
+                        + "\"\(kind.rawValue)_median_commit_alone_us\":\(ObservationWorkload.median(timings.commitAlone) * 1e6),"
+                        + "\"\(kind.rawValue)_median_commit_observed_us\":\(ObservationWorkload.median(timings.commitObserved) * 1e6),"
+                        + "\"\(kind.rawValue)_median_refetch_us\":\(ObservationWorkload.median(timings.refetchMedian) * 1e6)"
                 }.joined(separator: ",") + "}"
         }
     }
@@ -138,12 +160,15 @@ enum ObservationWorkload {
                     var timings = summary.imports[kind] ?? ImportTimings()
                     if observed {
                         timings.observed.append(run.seconds)
+                        timings.commitObserved.append(run.medianCommit)
                         timings.observedCPU.append(run.cpu)
                     } else {
                         timings.alone.append(run.seconds)
                         timings.aloneCPU.append(run.cpu)
                         timings.refetch.append(run.refetch)
                         timings.refetchCPU.append(run.refetchCPU)
+                        timings.commitAlone.append(run.medianCommit)
+                        timings.refetchMedian.append(run.medianRefetch)
                     }
                     summary.imports[kind] = timings
                 }
@@ -238,7 +263,8 @@ enum ObservationWorkload {
     static func measureImport(
         _ cities: [BenchCity], on kind: Kind, observed: Bool
     ) throws -> (
-        seconds: Double, cpu: Double, commits: Int, refetch: Double, refetchCPU: Double
+        seconds: Double, cpu: Double, commits: Int, refetch: Double, refetchCPU: Double, medianCommit: Double,
+        medianRefetch: Double
     ) {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -264,12 +290,16 @@ enum ObservationWorkload {
             guard arrivals.next()?.value == -1 else { throw BenchmarkError("W9: the first value was not nil") }
         }
         defer { task?.cancel() }
+        var commitSeconds: [Double] = []
+        commitSeconds.reserveCapacity(batches.count)
         let cpuStart = processCPUSeconds()
         let seconds = try MonotonicClock.measure {
             for batch in batches {
+                let began = MonotonicClock.seconds()
                 try writer.write { db in
                     for var city in batch { try city.insert(db) }
                 }
+                commitSeconds.append(MonotonicClock.seconds() - began)
             }
             if observed {
                 // Every final state is delivered: the import ends when the last commit's value arrives.
@@ -288,20 +318,24 @@ enum ObservationWorkload {
         }
         var refetch = 0.0
         var refetchCPU = 0.0
+        var refetchSeconds: [Double] = []
         if !observed {
             let reads = batches.count
             let refetchCPUStart = processCPUSeconds()
             refetch =
                 try MonotonicClock.measure {
                     for _ in 0..<reads {
-                        guard try writer.read(newestCity)?.id == newestID else {
+                        let began = MonotonicClock.seconds()
+                        let newest = try writer.read(newestCity)
+                        refetchSeconds.append(MonotonicClock.seconds() - began)
+                        guard newest?.id == newestID else {
                             throw BenchmarkError("W9: the newest city read back is not the one with the highest id")
                         }
                     }
                 }.seconds / Double(max(reads, 1))
             refetchCPU = (processCPUSeconds() - refetchCPUStart) / Double(max(reads, 1))
         }
-        return (seconds, cpu, batches.count, refetch, refetchCPU)
+        return (seconds, cpu, batches.count, refetch, refetchCPU, median(commitSeconds), median(refetchSeconds))
     }
 
     /// The CPU seconds every thread of the process used so far (`CLOCK_PROCESS_CPUTIME_ID`): on a shared
