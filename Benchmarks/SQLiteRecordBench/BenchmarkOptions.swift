@@ -52,7 +52,9 @@ struct BenchmarkOptions {
                              request, W5 decode only, and W2-row, W3-row, W5-row through a row initializer
                              (default: all of these); W8, run only when named: 2 threads of W4 fetches beside
                              a writer, DatabasePool against DatabaseQueue;
-                             W9, run only when named: observation commit-to-delivery latency, W1 with an observer;
+                             W9, run only when named: observation commit-to-delivery latency, W1 with an observer,
+                             and the import in commits of 100 rows on a queue and a pool with and without one
+                             observation of the newest row (µs added per commit, beside one refetch alone);
                              W7 upsert into an empty table, W7-full upsert into the full table, W7-partial
                              update(_:columns:), W7-changes updateChanges(_:from:); W10, run only when named:
                              an FTS5 index over every city name against LIKE '%word%', 1,000 searches

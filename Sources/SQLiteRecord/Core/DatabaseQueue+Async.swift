@@ -80,11 +80,12 @@ extension DatabaseQueue {
                 queue.async {
                     guard operation.start(on: self.database.handle) else { return }
                     self.database.cancellation = operation
-                    let result = Result {
-                        try self.owner.run { try self.database.deliveringCommits { try work(self.database) } }
-                    }
+                    let result = Result { try self.owner.run { try work(self.database) } }
                     self.database.cancellation = nil
                     operation.finish()
+                    // After `finish`: the observations of a queue read the connection here, and a cancel of
+                    // this task must not interrupt their reads.
+                    self.owner.run { self.database.changeTracker.deliverCommittedChanges(on: self.database) }
                     continuation.resume(with: result)
                 }
             }

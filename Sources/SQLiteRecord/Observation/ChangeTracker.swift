@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A commit is found by the commit hook, which SQLite calls before the commit is durable (and may still
 /// turn into a rollback), so the hook only moves the transaction's tables aside; observers hear of them in
-/// ``deliverCommittedChanges()``, which the ``DatabaseQueue`` calls once its write has ended, on the same
+/// ``deliverCommittedChanges(on:)``, which the ``DatabaseQueue`` calls once its write has ended, on the same
 /// thread. A rollback (the rollback hook) forgets the transaction's tables. Observers then read again, in a
 /// read of their own: what they deliver is always committed data.
 /// See <https://www.sqlite.org/c3ref/commit_hook.html> and <https://www.sqlite.org/c3ref/set_authorizer.html>.
@@ -76,7 +76,7 @@ final class ChangeTracker: @unchecked Sendable {
         lastNotedWrites = tables
     }
 
-    /// The commit hook allowed a commit: the transaction's changes wait for ``deliverCommittedChanges()``.
+    /// The commit hook allowed a commit: the transaction's changes wait for ``deliverCommittedChanges(on:)``.
     func transactionWillCommit() {
         guard isActive, !pending.isEmpty else { return }
         committed.tables.formUnion(pending.tables)
@@ -91,9 +91,9 @@ final class ChangeTracker: @unchecked Sendable {
         lastNotedWrites = []
     }
 
-    /// Tells the observers what committed since they last heard; called on the connection's thread once a
-    /// write has ended (committed or not).
-    func deliverCommittedChanges() {
+    /// Tells the observers what committed since they last heard; called on the connection's thread, with
+    /// `db` the connection, once a write has ended (committed or not).
+    func deliverCommittedChanges(on db: Database) {
         guard isActive else { return }
         lock.lock()
         let listeners = Array(observers.values)
@@ -107,7 +107,7 @@ final class ChangeTracker: @unchecked Sendable {
         guard !committed.isEmpty else { return }
         let change = committed
         committed = DatabaseChange()
-        for observer in listeners { observer.databaseDidCommit(change) }
+        for observer in listeners { observer.databaseDidCommit(change, in: db) }
     }
 
     /// Adds `observer`; called on the connection's thread (in a write block), so that every commit after
@@ -157,7 +157,7 @@ extension Database {
     /// Runs `body`, a write, then tells the observers of this connection what it committed: after the
     /// transaction has ended, when the commit is durable and readers see it.
     func deliveringCommits<T>(_ body: () throws -> T) rethrows -> T {
-        defer { changeTracker.deliverCommittedChanges() }
+        defer { changeTracker.deliverCommittedChanges(on: self) }
         return try body()
     }
 }

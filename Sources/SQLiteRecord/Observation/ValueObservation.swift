@@ -15,8 +15,9 @@ import Foundation
 /// The tables are those the read's statements read, as SQLite's authorizer reports them while the
 /// statements are prepared, and they are found again at each read, so a read whose tables depend on the
 /// data stays followed. A commit is found by the writer connection's commit hook; the fresh value is read
-/// once the write has ended, in a read of its own (on a ``DatabasePool``, on a reader, beside the writer),
-/// so it is never a value from a transaction that rolled back, and never older than the commit. Commits
+/// once the write has ended, in a read of its own (on a ``DatabaseQueue``, on the queue in the write's own
+/// turn, before `write` returns; on a ``DatabasePool``, on a reader, beside the writer), so it is never a
+/// value from a transaction that rolled back, and never older than the commit. Commits
 /// made by other connections to the same file (another process, another queue) are found by polling
 /// `PRAGMA data_version` (see ``checkingOtherConnections(every:)``). The names are GRDB's.
 /// See <https://www.sqlite.org/c3ref/set_authorizer.html> and <https://www.sqlite.org/pragma.html#pragma_data_version>.

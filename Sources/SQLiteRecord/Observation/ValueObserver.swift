@@ -5,15 +5,25 @@ import Foundation
 /// ``ChangeTracker``, reads the value at start and after each commit that concerns it, checks for other
 /// connections' commits at an interval, and hands values to the iteration's stream.
 ///
-/// Reads run on a serial dispatch queue of the observer's own (never on the writer's thread, never on
-/// Swift's cooperative pool), one at a time: commits that arrive while a read runs make one more read,
-/// never one per commit.
+/// On a ``DatabaseQueue`` the value is read on the queue itself, in the block of the write that committed,
+/// right after the write ended (and the first value in the block that registers): a queue has one connection,
+/// so a read elsewhere would wait for the queue anyway, and handing it to another thread makes the next write
+/// wait for that thread too, which on a busy machine costs a commit many times the read. Every commit that
+/// concerns the read then delivers its own value, in commit order. On a ``DatabasePool`` reads run on a
+/// serial dispatch queue of the observer's own, on a reader beside the writer, one at a time: commits that
+/// arrive while a read runs make one more read, never one per commit. Checks of other connections' commits
+/// read on that dispatch queue too.
 final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked Sendable {
-    // @unchecked Sendable: every `var` below is read and written with `lock` held, except `lastValue`, which
-    // only blocks on `fetchQueue` (serial) touch.
+    // @unchecked Sendable: every `var` below is read and written with `lock` held, except `lastValue` and
+    // `versionReader`. `lastValue` is used only by `deliver`, whose calls run one at a time in the order of
+    // their reads: on a queue, inside blocks of the queue's serial dispatch queue (a read and its delivery in
+    // the same block); on a pool, on `fetchQueue` (serial). `versionReader` is used only on `fetchQueue`.
     private let lock = NSLock()
     private let fetchQueue = DispatchQueue(label: "SQLiteRecord.ValueObservation")
     private let observation: ValueObservation<Value>
+    /// True when the observed reader is a ``DatabaseQueue``: the value is read on the writer connection in
+    /// ``databaseDidCommit(_:in:)``.
+    private let readsOnCommit: Bool
     private var reader: (any DatabaseReader)?
     private var continuation: AsyncThrowingStream<Value, any Error>.Continuation?
     /// The writer connection's tracker this observer is registered with; nil before and after.
@@ -26,7 +36,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     private var timer: (any DispatchSourceTimer)?
     /// `PRAGMA data_version` on the writer connection at the last check.
     private var dataVersion: Int64?
-    /// The last value delivered, kept when duplicates are removed. `fetchQueue` only.
+    /// The last value delivered, kept when duplicates are removed; see the note on Sendable above.
     private var lastValue: Value?
     /// The connection that reads `data_version` for a read-only pool, which has no writer: a number of one
     /// connection's, so always the same one, opened read-only for the observation. `fetchQueue` only.
@@ -39,13 +49,14 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         self.observation = observation
         self.reader = reader
         self.continuation = continuation
+        readsOnCommit = reader is DatabaseQueue
     }
 
     /// Registers with the writer, reads the first value, and starts the checks of other connections.
     func start() {
         fetchQueue.async {
             self.register()
-            self.fetchIfNeeded()
+            if !self.readsOnCommit { self.fetchIfNeeded() }
             self.startChecks()
         }
     }
@@ -72,13 +83,20 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         continuation?.finish()
     }
 
-    func databaseDidCommit(_ change: DatabaseChange) {
+    func databaseDidCommit(_ change: DatabaseChange, in db: Database) {
         lock.lock()
         // A read running now may or may not see this commit: read again after it.
         let concerned = !isStopped && (isFetching || (region.map(change.concerns) ?? true))
-        if concerned { needsFetch = true }
+        // The write has ended; a transaction still open here would be one SQLite could not roll back, and a
+        // read inside it would see uncommitted rows: the read then waits for the queue's next turn.
+        let readsNow = concerned && readsOnCommit && !db.isInsideTransaction
+        if concerned && !readsNow { needsFetch = true }
         lock.unlock()
-        if concerned { fetchQueue.async { self.fetchIfNeeded() } }
+        if readsNow {
+            fetchAndDeliver(in: db)
+        } else if concerned {
+            fetchQueue.async { self.fetchIfNeeded() }
+        }
     }
 
     /// The queue or pool, when it can write (a read-only pool cannot, and has no commits of its own).
@@ -89,35 +107,42 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     }
 
     /// Adds the observer to the writer connection's tracker, in a block of the writer's own, so that every
-    /// commit after the block reaches it; and reads the writer's `data_version`. A read-only pool has no
-    /// writer and no commits of its own: its `data_version` is read on a connection of the observer's own.
-    /// A failure ends the sequence with its error.
+    /// commit after the block reaches it; reads the writer's `data_version`, and on a queue the first value.
+    /// A read-only pool has no writer and no commits of its own: its `data_version` is read on a connection
+    /// of the observer's own. A failure ends the sequence with its error.
     private func register() {
         guard let writer else { return }
-        let registered: (ChangeTracker?, Int64?)
         do {
-            registered = try writer.writeWithoutTransaction { db -> (ChangeTracker?, Int64?) in
-                db.changeTracker.add(self)
-                return (db.changeTracker, db.path == ":memory:" ? nil : try db.dataVersion())
+            try writer.writeWithoutTransaction { db in
+                let version = db.path == ":memory:" ? nil : try db.dataVersion()
+                let tracker = db.changeTracker
+                tracker.add(self)
+                // Kept before the first value is delivered: an iteration that ends at that value finds the
+                // tracker to leave.
+                lock.lock()
+                let stopped = isStopped
+                if !stopped {
+                    self.tracker = tracker
+                    dataVersion = version
+                }
+                lock.unlock()
+                if stopped { return tracker.remove(self) }
+                // On a queue, the first value is read in the block that registers: every commit after it
+                // delivers a value of its own, after this one.
+                if readsOnCommit { fetchAndDeliver(in: db) }
             }
         } catch let error as DatabaseError where error.resultCode == .readOnly && writer is DatabasePool {
             do {
-                registered = (nil, try readOnlyDataVersion())
+                let version = try readOnlyDataVersion()
+                lock.lock()
+                dataVersion = version
+                lock.unlock()
             } catch {
-                return end(throwing: error)
+                end(throwing: error)
             }
         } catch {
-            return end(throwing: error)
+            end(throwing: error)
         }
-        let (tracker, version) = registered
-        lock.lock()
-        let stopped = isStopped
-        if !stopped {
-            self.tracker = tracker
-            dataVersion = version
-        }
-        lock.unlock()
-        if stopped { tracker?.remove(self) }
     }
 
     /// `data_version` on ``versionReader``, opened read-only on the pool's file the first time.
@@ -140,7 +165,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         stop()
     }
 
-    /// Reads the value when a commit (or the start) asked for it, and delivers it.
+    /// Reads the value when a commit, a check or the start asked for it, and delivers it; on `fetchQueue`.
     private func fetchIfNeeded() {
         lock.lock()
         guard !isStopped, needsFetch, let reader else {
@@ -151,33 +176,46 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         isFetching = true
         lock.unlock()
         let fetch = observation.fetch
-        let result = Result {
-            try reader.read { db in try db.changeTracker.recordingReads { try fetch(db) } }
+        do {
+            // Delivered inside the read: on a queue, the block orders it with the deliveries of commits.
+            try reader.read { db in deliver(Result { try db.changeTracker.recordingReads { try fetch(db) } }) }
+        } catch {
+            deliver(.failure(error))
         }
         lock.lock()
         isFetching = false
-        if case .success((_, let tables)) = result { region = tables }
         let again = needsFetch && !isStopped
+        lock.unlock()
+        if again { fetchQueue.async { self.fetchIfNeeded() } }
+    }
+
+    /// Reads the value on `db`, the queue's connection, in a read snapshot of its own, and delivers it.
+    private func fetchAndDeliver(in db: Database) {
+        let fetch = observation.fetch
+        deliver(Result { try db.readSnapshot { try db.changeTracker.recordingReads { try fetch(db) } } })
+    }
+
+    /// Keeps the tables a read used and hands its value to the iteration (unless it is a duplicate of the
+    /// last one), or ends the sequence with the read's error.
+    private func deliver(_ result: Result<(Value, Set<String>), any Error>) {
+        let value: Value
+        switch result {
+        case .success((let read, let tables)):
+            value = read
+            lock.lock()
+            region = tables
+            lock.unlock()
+        case .failure(let error):
+            return end(throwing: error)
+        }
+        if let isDuplicate = observation.isDuplicate {
+            if let lastValue, isDuplicate(lastValue, value) { return }
+            lastValue = value
+        }
+        lock.lock()
         let continuation = isStopped ? nil : self.continuation
         lock.unlock()
-        switch result {
-        case .success((let value, _)):
-            if let isDuplicate = observation.isDuplicate {
-                if let lastValue, isDuplicate(lastValue, value) {
-                    // Nothing new to deliver.
-                } else {
-                    lastValue = value
-                    continuation?.yield(value)
-                }
-            } else {
-                continuation?.yield(value)
-            }
-        case .failure(let error):
-            continuation?.finish(throwing: error)
-            stop()
-            return
-        }
-        if again { fetchQueue.async { self.fetchIfNeeded() } }
+        continuation?.yield(value)
     }
 
     /// Starts checking `PRAGMA data_version` at the observation's interval, for a file database.
