@@ -168,8 +168,7 @@ extension Database {
     func applySettings(_ options: Options) throws {
         sqlite3_extended_result_codes(handle, 1)
         SQLiteCallbacks.observeTransactions(on: handle, transactionGuard)
-        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
-        BusyTimeouts.remember(options.busyTimeout, for: handle)
+        SQLiteCallbacks.setBusyHandler(on: handle, busyWait)
         // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is
         // not a column silently becomes a string and a query matches nothing instead of failing.
         try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)
@@ -192,9 +191,9 @@ extension Database {
         // SQLite checks the header and, since 3.25, that the file holds the pages the header counts.
         // Both wait for another connection's lock as any statement does, retried where SQLite's busy handler
         // is not called.
-        try retryingWhileLocked(timeout: options.busyTimeout) { try execute(sql: "SELECT count(*) FROM sqlite_master") }
+        try retryingWhileLocked { try execute(sql: "SELECT count(*) FROM sqlite_master") }
         if let mode = options.journalMode {
-            try retryingWhileLocked(timeout: options.busyTimeout) { try setJournalMode(mode) }
+            try retryingWhileLocked { try setJournalMode(mode) }
         }
     }
 
