@@ -790,6 +790,13 @@ final class DocCArticleSnippetTests: XCTestCase {
         }
 
         XCTAssertEqual(try Book.order(title).fetch().map(\.title), ["Emma", "Persuasion"])
+        // Queries.md, "Ordering": the orderBy: of the where: forms.
+        let newest = try Book.fetch(orderBy: [.descending(Book.CodingKeys.publishedAt), .ascending("title")])
+        // SELECT * FROM "books" ORDER BY "published_at" DESC, "title" ASC
+        XCTAssertEqual(newest.map(\.title), ["Persuasion", "Emma"])
+        XCTAssertEqual(
+            try sql(Book.request(where: [:], orderBy: [.descending(Book.CodingKeys.publishedAt), .ascending("title")])),
+            "SELECT * FROM \"books\" ORDER BY \"published_at\" DESC, \"title\" ASC")
         XCTAssertEqual(try Book.filter(published == nil).count(), 0)
         let update = try queue.read { db in
             try Book.filter(published == nil).compiled(
@@ -1054,7 +1061,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 44, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 45, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.
