@@ -10,7 +10,7 @@
 ///
 /// A coding key names the column the record's encoder writes for it, through its key strategy
 /// (``RecordEncoder/KeyEncodingStrategy/convertToSnakeCase`` turns `countryCode` into `country_code`), as
-/// ``Column/init(_:)-9ppdy`` does in requests, so a misspelled property does not compile; a string or a
+/// ``Column/init(_:)-(Key)`` does in requests, so a misspelled property does not compile; a string or a
 /// `Column("name")` is the column called `name`. Columns are checked against the table's real columns
 /// before the query runs, then quoted; an unknown column is a thrown
 /// ``RecordError/unknownColumn(table:column:columns:)``. Ascending puts NULLs first and descending puts them
