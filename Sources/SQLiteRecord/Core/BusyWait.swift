@@ -44,7 +44,8 @@ final class BusyWait {
     /// Process-wide, by connection handle, because an error is made from a bare `sqlite3 *` handle
     /// (``DatabaseError``'s initializer, from any of the library's calls into SQLite), where no `Database` is
     /// at hand. Written when a connection is set up, when a wait ends without the lock, and when an error
-    /// takes the outcome; forgotten (``forget()``) before the connection closes. Only contended locks and errors touch it.
+    /// takes the outcome; forgotten (``forget()``) before the connection closes. Only contended locks and
+    /// errors touch it.
     private static let outcomes = Locked<[UInt: Outcome]>([:])
 
     private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }

@@ -25,8 +25,10 @@ extension Database {
             } catch let error as DatabaseError where error.resultCode.primary == .busy {
                 let waited = DispatchTime.now().uptimeNanoseconds - start
                 guard waited < timeout else {
-                    let message = "database is locked" + BusyWait.timedOutMessage(
-                        waited: Double(waited) / 1e9, timeoutMilliseconds: busyWait.timeoutMilliseconds)
+                    let message =
+                        "database is locked"
+                        + BusyWait.timedOutMessage(
+                            waited: Double(waited) / 1e9, timeoutMilliseconds: busyWait.timeoutMilliseconds)
                     throw error.replacingMessage(message)
                 }
                 usleep(UInt32(min(UInt64(pause), (timeout - waited) / 1_000 + 1)))

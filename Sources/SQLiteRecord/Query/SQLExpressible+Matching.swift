@@ -110,9 +110,10 @@ extension ExpressionNode {
         }
         guard let nul = text.firstIndex(of: "\u{0}") else { return }
         let place = column.map { "column \"\($0)\"" } ?? "an expression"
+        let position = text.distance(from: text.startIndex, to: nul)
         throw RecordError.invalidQuery(
             table: table,
-            reason: "the LIKE pattern for \(place) holds U+0000 at character \(text.distance(from: text.startIndex, to: nul)) "
+            reason: "the LIKE pattern for \(place) holds U+0000 at character \(position) "
                 + "(counting from 0); SQLite's LIKE reads a pattern only up to U+0000, so it would match more than the "
                 + "pattern says; use hasPrefix, contains or hasSuffix to match text holding U+0000 literally")
     }

@@ -206,8 +206,9 @@ final class BusyWaitTests: XCTestCase {
         let waiter = try Database(path: path, options: .init(busyTimeout: 0.1))
         try holder.execute(sql: "BEGIN IMMEDIATE")
         XCTAssertThrowsError(try waiter.execute(sql: "INSERT INTO t VALUES (1)")) { error in
-            XCTAssertEqual((try? measured((error as? DatabaseError)?.message))?.text.hasPrefix(
-                "database is locked: waited N s"), true, "\(error)")
+            XCTAssertEqual(
+                (try? measured((error as? DatabaseError)?.message))?.text.hasPrefix(
+                    "database is locked: waited N s"), true, "\(error)")
         }
         XCTAssertThrowsError(try waiter.execute(sql: "PRAGMA journal_mode = wal")) { error in
             XCTAssertEqual(

@@ -66,20 +66,28 @@ final class RecordOrderingTests: XCTestCase {
     func testSeveralTermsSortInOrderOfPrecedence() throws {
         let db = try makeDatabase()
         XCTAssertEqual(
-            names(try Town.fetch(db, orderBy: [.ascending(Town.CodingKeys.countryCode), .descending(Town.CodingKeys.name)])),
+            names(
+                try Town.fetch(
+                    db, orderBy: [.ascending(Town.CodingKeys.countryCode), .descending(Town.CodingKeys.name)])),
             ["Bern", "Basel", "Nice", "Lyon", "Albi"])
         // Mixed forms in one list.
         XCTAssertEqual(
             names(try Town.fetch(db, orderBy: [.descending("country_code"), .ascending(Column("name"))])),
             ["Albi", "Lyon", "Nice", "Basel", "Bern"])
         XCTAssertEqual(
-            names(try Town.fetch(db, where: ["country_code": "FR"], orderBy: [.ascending(Town.CodingKeys.name)], limit: 2)),
+            names(
+                try Town.fetch(db, where: ["country_code": "FR"], orderBy: [.ascending(Town.CodingKeys.name)], limit: 2)
+            ),
             ["Albi", "Lyon"])
         XCTAssertEqual(
-            try Town.fetchOne(db, where: ["country_code": "CH"], orderBy: [.descending(Town.CodingKeys.population)])?.name,
+            try Town.fetchOne(db, where: ["country_code": "CH"], orderBy: [.descending(Town.CodingKeys.population)])?
+                .name,
             "Basel")
         XCTAssertEqual(
-            names(try Town.fetch(db, where: "population > ?", arguments: [200_000], orderBy: [.ascending(Town.CodingKeys.population)])),
+            names(
+                try Town.fetch(
+                    db, where: "population > ?", arguments: [200_000], orderBy: [.ascending(Town.CodingKeys.population)]
+                )),
             ["Nice", "Lyon"])
     }
 
