@@ -801,6 +801,13 @@ final class DocCArticleSnippetTests: XCTestCase {
         }
 
         XCTAssertEqual(try Book.order(title).fetch().map(\.title), ["Emma", "Persuasion"])
+        // Queries.md, "Ordering": the orderBy: of the where: forms.
+        let newest = try Book.fetch(orderBy: [.descending(Book.CodingKeys.publishedAt), .ascending("title")])
+        // SELECT * FROM "books" ORDER BY "published_at" DESC, "title" ASC
+        XCTAssertEqual(newest.map(\.title), ["Persuasion", "Emma"])
+        XCTAssertEqual(
+            try sql(Book.request(where: [:], orderBy: [.descending(Book.CodingKeys.publishedAt), .ascending("title")])),
+            "SELECT * FROM \"books\" ORDER BY \"published_at\" DESC, \"title\" ASC")
         XCTAssertEqual(try Book.filter(published == nil).count(), 0)
         let update = try queue.read { db in
             try Book.filter(published == nil).compiled(

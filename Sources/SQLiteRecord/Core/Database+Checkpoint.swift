@@ -66,10 +66,14 @@ extension Database {
         let result = CheckpointResult(
             walFrameCount: Int(logFrames), checkpointedFrameCount: Int(checkpointedFrames))
         if code & 0xFF == SQLITE_BUSY {
+            // The busy handler's wait, taken so that no later error reports it.
+            let outcome = BusyWait.takeOutcome(for: handle)
+            if outcome?.stop?.0 == .cancelled { throw CancellationError() }
+            let wait = outcome?.stop.map { "waited \(BusyWait.seconds($0.1)), and " } ?? ""
             throw DatabaseError(
                 resultCode: .busy,
-                message: "the \(mode) checkpoint of \(path) could not finish: a reader of an older snapshot or "
-                    + "another writer held the log past the busy timeout (\(result.checkpointedFrameCount) of "
+                message: "the \(mode) checkpoint of \(path) could not finish: \(wait)a reader of an older snapshot "
+                    + "or another writer held the log past the busy timeout (\(result.checkpointedFrameCount) of "
                     + "\(result.walFrameCount) frames are in the database file)")
         }
         try DatabaseError.check(code, connection: handle)

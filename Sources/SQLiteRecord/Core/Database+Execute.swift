@@ -53,7 +53,7 @@ extension Database {
                     // error shows the rest of the text.
                     throw DatabaseError(
                         code, connection: handle, sql: text.extracting(start...).string, arguments: arguments,
-                        includesArgumentsInDescription: options.showsArgumentsInErrors)
+                        includesArgumentsInDescription: options.showsArgumentsInErrors).thrown
                 }
                 let statementText = text.extracting(start..<end).string
                 guard end > start else { break }

@@ -30,8 +30,12 @@ extension Database {
         /// with `SQLITE_CANTOPEN`. Ignored when ``readOnly`` or ``immutable`` is true. Default true.
         public var createIfMissing: Bool
         /// How long, in seconds, a statement waits for another connection's lock before failing with
-        /// `SQLITE_BUSY` (`sqlite3_busy_timeout`, which counts milliseconds; the value is rounded to them).
-        /// 0 fails at once. Default 5. See <https://www.sqlite.org/c3ref/busy_timeout.html>.
+        /// `SQLITE_BUSY`, rounded to milliseconds; 0 (or a negative value) fails at once. Default 5. The wait is
+        /// the library's busy handler (`sqlite3_busy_handler`): it measures the wait for the error's message
+        /// ("database is locked: waited 5.01 s, ..."), and stops at once when the task of the async call is
+        /// cancelled. SQLite does not call it where waiting could deadlock, and the error then says it did not
+        /// wait. `PRAGMA busy_timeout` reads 0 on such a connection, and setting it replaces the library's
+        /// handler with SQLite's own. See <https://www.sqlite.org/c3ref/busy_handler.html>.
         public var busyTimeout: TimeInterval
         /// Enforces foreign keys (`PRAGMA foreign_keys = ON`); when false they are off, SQLite's own
         /// default. Default true. See <https://www.sqlite.org/foreignkeys.html>.
@@ -191,8 +195,7 @@ extension Database {
     func applySettings(_ options: Options) throws {
         sqlite3_extended_result_codes(handle, 1)
         SQLiteCallbacks.observeTransactions(on: handle, transactionGuard)
-        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
-        BusyTimeouts.remember(options.busyTimeout, for: handle)
+        SQLiteCallbacks.setBusyHandler(on: handle, busyWait)
         // Every identifier the library writes is double-quoted: with this quirk on, a quoted name that is
         // not a column silently becomes a string and a query matches nothing instead of failing.
         try DatabaseError.check(csqliterecord_disable_double_quoted_strings(handle), connection: handle)
@@ -215,9 +218,9 @@ extension Database {
         // SQLite checks the header and, since 3.25, that the file holds the pages the header counts.
         // Both wait for another connection's lock as any statement does, retried where SQLite's busy handler
         // is not called.
-        try retryingWhileLocked(timeout: options.busyTimeout) { try execute(sql: "SELECT count(*) FROM sqlite_master") }
+        try retryingWhileLocked { try execute(sql: "SELECT count(*) FROM sqlite_master") }
         if let mode = options.journalMode {
-            try retryingWhileLocked(timeout: options.busyTimeout) { try setJournalMode(mode) }
+            try retryingWhileLocked { try setJournalMode(mode) }
         }
     }
 

@@ -34,9 +34,16 @@ public final class Database {
     /// What the trace callback reads (see ``SQLiteCallbacks``), made by the first ``trace(_:)`` and kept
     /// until the connection closes.
     var traceContext: SQLiteCallbacks.TraceContext?
+    /// The busy handler's state: how long a statement waits for another connection's lock, and what its
+    /// last wait came to (see ``BusyWait``).
+    let busyWait: BusyWait
     /// The async call running on this connection now, whose task may be cancelled (see
-    /// ``checkCancellation()``); nil between calls and for synchronous ones.
-    var cancellation: QueueOperation?
+    /// ``checkCancellation()``); nil between calls and for synchronous ones. Kept by ``busyWait``, whose
+    /// handler stops waiting for a lock when the task is cancelled.
+    var cancellation: QueueOperation? {
+        get { busyWait.cancellation }
+        set { busyWait.cancellation = newValue }
+    }
 
     /// Opens the database file at `path` as `options` say: by default read-write, created when missing,
     /// with foreign keys on and a 5-second busy timeout.
@@ -72,7 +79,9 @@ public final class Database {
         self.statementCache = StatementCache(capacity: options.statementCacheCapacity)
         let schemaCache = SchemaCache()
         self.schemaCache = schemaCache
-        self.transactionGuard = TransactionGuard(schemaCache: schemaCache, changeTracker: ChangeTracker())
+        self.busyWait = BusyWait(timeoutMilliseconds: options.busyTimeoutMilliseconds, connection: handle)
+        self.transactionGuard = TransactionGuard(
+            schemaCache: schemaCache, changeTracker: ChangeTracker(), busyWait: busyWait)
         // deinit closes the connection on each throw below: self is fully initialized.
         do {
             try applySettings(options)
@@ -118,7 +127,8 @@ public final class Database {
         recordCache = nil
         SQLiteCallbacks.stopObservingTransactions(on: handle)
         SQLiteCallbacks.stopTrace(on: handle)
-        BusyTimeouts.forget(handle)
+        SQLiteCallbacks.stopBusyHandler(on: handle, keepingTimeout: busyWait.timeoutMilliseconds)
+        busyWait.forget()
         // close_v2 defers the close until statements still held elsewhere (a cursor) are finalized.
         sqlite3_close_v2(handle)
     }

@@ -76,7 +76,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         _ code: Int32, connection: OpaquePointer?, sql: String? = nil, arguments: StatementArguments? = nil
     ) throws {
         guard code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE else { return }
-        throw DatabaseError(code, connection: connection, sql: sql, arguments: arguments)
+        throw DatabaseError(code, connection: connection, sql: sql, arguments: arguments).thrown
     }
 
     /// The error for a failed result `code`; the extended code and message are read from `connection`.
@@ -85,14 +85,19 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         includesArgumentsInDescription: Bool = false
     ) {
         var extended = code
+        var stoppedForCancellation = false
         var message = sqlite3_errstr(code).map { String(cString: $0) } ?? "unknown error"
         if let connection {
             // The connection's extended code refines `code` only when it describes the same failure.
             let connectionCode = sqlite3_extended_errcode(connection)
             if connectionCode & 0xFF == code & 0xFF { extended = connectionCode }
             if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
-            // "database is locked" says what ran out and what to change.
-            if extended & 0xFF == SQLITE_BUSY { message += BusyTimeouts.advice(for: connection) }
+            // "database is locked" says how long this connection waited, or that SQLite did not wait.
+            if extended & 0xFF == SQLITE_BUSY, let outcome = BusyWait.takeOutcome(for: connection) {
+                message += BusyWait.explanation(
+                    outcome, extendedCode: extended, insideTransaction: sqlite3_get_autocommit(connection) == 0)
+                stoppedForCancellation = outcome.stop?.0 == .cancelled
+            }
             // "unable to open database file" and "attempt to write a readonly database" name no file: the
             // advice says which one this process may not read or write, and what to do.
             let primary = extended & 0xFF
@@ -106,7 +111,16 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.init(
             resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments,
             includesArgumentsInDescription: includesArgumentsInDescription)
+        isCancelledWait = stoppedForCancellation
     }
+
+    /// True for the `SQLITE_BUSY` of a statement whose wait for a lock the library's busy handler stopped
+    /// because the task was cancelled (see ``BusyWait``): such an error is thrown as `CancellationError`.
+    private(set) var isCancelledWait = false
+
+    /// What the library throws for this error: `CancellationError` for a wait stopped by a cancelled task,
+    /// the error itself otherwise.
+    var thrown: any Error { isCancelledWait ? CancellationError() : self }
 
     /// The same error with `prefix` before its message, such as the path of a database that failed to open.
     func prefixingMessage(_ prefix: String) -> DatabaseError {
@@ -137,8 +151,9 @@ extension DatabaseError {
     /// KEY constraint failed. See <https://www.sqlite.org/rescode.html#constraint>.
     public var isConstraintViolation: Bool { resultCode.primary == .constraint }
 
-    /// True for `SQLITE_BUSY` and its extended codes: another connection held a lock longer than the busy
-    /// timeout. Retrying later may succeed. See <https://www.sqlite.org/rescode.html#busy>.
+    /// True for `SQLITE_BUSY` and its extended codes: another connection held a lock that this statement
+    /// needs, all through the busy timeout, or where SQLite does not wait for it (the message says which, with
+    /// the measured wait). Retrying later may succeed. See <https://www.sqlite.org/rescode.html#busy>.
     public var isBusy: Bool { resultCode.primary == .busy }
 
     /// True for `SQLITE_READONLY` and its extended codes: a write to a connection opened read-only, or to a

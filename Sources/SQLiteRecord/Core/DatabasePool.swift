@@ -89,7 +89,7 @@ public final class DatabasePool: @unchecked Sendable {
         } else {
             do {
                 // Waits up to the busy timeout while another connection writes (see retryingWhileLocked).
-                try connection.retryingWhileLocked(timeout: options.busyTimeout) { try connection.setJournalMode(.wal) }
+                try connection.retryingWhileLocked { try connection.setJournalMode(.wal) }
             } catch let error as DatabaseError {
                 throw error.prefixingMessage("cannot open a DatabasePool at \(path): ")
             }

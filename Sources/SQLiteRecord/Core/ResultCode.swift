@@ -22,7 +22,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable {
     public static let error = ResultCode(rawValue: SQLITE_ERROR)
     /// `SQLITE_ABORT`: an operation was aborted, for example by a rollback.
     public static let abort = ResultCode(rawValue: SQLITE_ABORT)
-    /// `SQLITE_BUSY`: the database file is locked by another connection beyond the busy timeout.
+    /// `SQLITE_BUSY`: the database file is locked by another connection, through the busy timeout or where
+    /// SQLite does not wait.
     public static let busy = ResultCode(rawValue: SQLITE_BUSY)
     /// `SQLITE_LOCKED`: a conflict within the same connection or shared cache.
     public static let locked = ResultCode(rawValue: SQLITE_LOCKED)

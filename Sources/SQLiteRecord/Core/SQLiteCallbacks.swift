@@ -24,6 +24,10 @@ import Foundation
 ///   ``TransactionGuard``, which the `Database` owns and passes unretained. They are removed
 ///   (``stopObservingTransactions(on:)``) in the `Database`'s `deinit`, before the guard is released, so a
 ///   statement finalized later never calls back into freed memory.
+/// - Busy handler (``setBusyHandler(on:_:)``): the connection's ``BusyWait``, which the `Database` owns and
+///   passes unretained. The `Database`'s `deinit` puts SQLite's own handler (`sqlite3_busy_timeout`, which
+///   reads no context) in its place before the `BusyWait` is released, so a statement that outlives its
+///   `Database` still waits for locks and never calls back into freed memory.
 /// - Destructors of bound or returned text and blobs: always ``sqliteTransient``, so SQLite copies the bytes
 ///   before the call returns and never calls back.
 ///
@@ -205,6 +209,29 @@ enum SQLiteCallbacks {
         sqlite3_set_authorizer(connection, nil, nil)
         sqlite3_rollback_hook(connection, nil, nil)
         sqlite3_commit_hook(connection, nil, nil)
+    }
+}
+
+extension SQLiteCallbacks {
+    // MARK: Busy handler
+
+    /// Installs `wait` as the busy handler of `connection` (`sqlite3_busy_handler`), in place of any other:
+    /// SQLite calls it when a lock it asks for is held by another connection, and tries again while it answers
+    /// 1. See <https://www.sqlite.org/c3ref/busy_handler.html>.
+    static func setBusyHandler(on connection: OpaquePointer, _ wait: BusyWait) {
+        sqlite3_busy_handler(
+            connection,
+            { context, count in
+                guard let context else { return 0 }
+                return Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue().shouldRetry(afterCalls: count)
+                    ? 1 : 0
+            }, Unmanaged.passUnretained(wait).toOpaque())
+    }
+
+    /// Replaces the library's busy handler of `connection` with SQLite's own, which waits up to
+    /// `milliseconds` and reads no context (`sqlite3_busy_timeout`).
+    static func stopBusyHandler(on connection: OpaquePointer, keepingTimeout milliseconds: Int32) {
+        sqlite3_busy_timeout(connection, milliseconds)
     }
 }
 

@@ -89,7 +89,7 @@ public final class Statement {
         }
         if code != SQLITE_OK {
             sqlite3_finalize(handle)
-            throw DatabaseError(code, connection: connection, sql: sql)
+            throw DatabaseError(code, connection: connection, sql: sql).thrown
         }
         guard let handle else {
             throw DatabaseError(resultCode: .misuse, message: "the SQL text holds no statement", sql: sql)
@@ -159,7 +159,10 @@ public final class Statement {
     /// - Returns: true when a row is available to read, false when the statement is done.
     /// - Throws: ``DatabaseError`` with SQLite's code and message, the SQL and the bound arguments; the
     ///   statement is reset first, so it is never left half-run and can be bound and run again.
-    ///   `SQLITE_INTERRUPT` when ``DatabaseQueue/interrupt()`` or a cancelled task interrupted it.
+    ///   `SQLITE_INTERRUPT` when ``DatabaseQueue/interrupt()`` or a cancelled task interrupted it;
+    ///   `SQLITE_BUSY` when another connection held a lock it needs through the busy timeout, or where SQLite
+    ///   does not wait (the message gives the measured wait); `CancellationError` when the task of the async
+    ///   call it runs in was cancelled while it waited for such a lock.
     @discardableResult
     public func step() throws -> Bool {
         if announcesEffects { announceEffects() }
@@ -169,7 +172,7 @@ public final class Statement {
         if code == SQLITE_DONE { return false }
         let error = makeError(code)
         sqlite3_reset(handle)
-        throw error
+        throw error.thrown
     }
 
     /// Runs a statement whose parameters the caller bound one by one (with the typed binds) to its next row,
@@ -188,7 +191,7 @@ public final class Statement {
         let error = makeError(code)
         boundArguments = nil
         sqlite3_reset(handle)
-        throw error
+        throw error.thrown
     }
 
     /// Runs a statement whose parameters the caller bound one by one (with the typed binds) to its end, and
@@ -207,7 +210,7 @@ public final class Statement {
             boundArguments = nil
             endedRuns &+= 1
             sqlite3_reset(handle)
-            throw error
+            throw error.thrown
         }
         endedRuns &+= 1
         sqlite3_reset(handle)

@@ -43,10 +43,13 @@ final class TransactionGuard {
     /// What the connection's statements read and write, for observations; the same hooks tell it of commits
     /// and rollbacks.
     let changeTracker: ChangeTracker
+    /// The connection's busy handler state, told when a `PRAGMA busy_timeout = N` may replace the handler.
+    let busyWait: BusyWait
 
-    init(schemaCache: SchemaCache, changeTracker: ChangeTracker) {
+    init(schemaCache: SchemaCache, changeTracker: ChangeTracker, busyWait: BusyWait) {
         self.schemaCache = schemaCache
         self.changeTracker = changeTracker
+        self.busyWait = busyWait
     }
 
     /// What the commit hook answers: 0 lets the commit go ahead, anything else turns it into a rollback.
@@ -83,6 +86,10 @@ final class TransactionGuard {
         {
             refusedForeignKeysPragma = true
             return SQLITE_DENY
+        }
+        if action == SQLITE_PRAGMA, setsValue, let first, first.lowercased() == "busy_timeout" {
+            // SQLite's `sqlite3_busy_timeout` replaces the library's busy handler, whose waits are measured.
+            busyWait.noteHandlerReplaced()
         }
         changeTracker.noteAuthorization(action, table: first)
         if SchemaCache.changesSchema(action) {

@@ -337,6 +337,7 @@ struct RequestCompiler<Binding: RequestBinding> {
         case .like(let operand, let pattern, let escaped, let negated):
             tokens.append(.part(negated ? (escaped ? .notLikeEscaped : .notLike) : (escaped ? .likeEscaped : .like)))
             let name = columnName(in: operand) ?? context
+            try pattern.checkLikePatternHoldsNoNUL(column: name, table: table)
             try parenthesized(4, precedence) {
                 try $0.expression(operand, 5, context: context)
                 $0.write(negated ? " NOT LIKE " : " LIKE ")

@@ -30,11 +30,17 @@ extension SQLExpressible {
     /// `self LIKE ?` with `pattern` as you write it: `%` matches any text, `_` any one character, and ASCII
     /// letters match in either case. For text a user typed, use ``hasPrefix(_:)``, ``contains(_:)`` or
     /// ``hasSuffix(_:)``, which match it literally. See <https://www.sqlite.org/lang_expr.html#like>.
+    ///
+    /// A pattern that holds U+0000 is refused when the request runs: SQLite's LIKE reads its pattern only up
+    /// to the first U+0000, so `like("a\u{0}%")` would match as `like("a")`, and a delete would remove rows
+    /// the pattern does not describe. The request then throws ``RecordError/invalidQuery(table:reason:)``
+    /// naming the column and the U+0000's position, and nothing runs. To match text that holds U+0000, use
+    /// ``hasPrefix(_:)``, ``contains(_:)`` or ``hasSuffix(_:)``, which read the whole text.
     public func like(_ pattern: String) -> SQLExpression {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: false))
     }
 
-    /// `self NOT LIKE ?`.
+    /// `self NOT LIKE ?`; a pattern that holds U+0000 is refused as in ``like(_:)``.
     public func notLike(_ pattern: String) -> SQLExpression {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: true))
     }
@@ -81,6 +87,35 @@ extension SQLExpressible {
     /// The expression under the name `name` in a selection (`expression AS "name"`).
     public func forKey(_ name: String) -> SQLExpression {
         SQLExpression(.alias(sqlExpression.node, name))
+    }
+}
+
+extension ExpressionNode {
+    /// Throws when this node, the pattern of a LIKE, is text that holds U+0000: SQLite's LIKE reads a
+    /// pattern as a C string, up to its first U+0000 (<https://www.sqlite.org/c3ref/value_blob.html>), so it
+    /// would match more rows than the pattern says. The library's own matchers never write such a pattern
+    /// (``SearchTextMatch`` takes `instr` for that text); a pattern of the caller's own is refused.
+    /// - Parameters:
+    ///   - column: the column the pattern is matched against, for the message; nil when there is none.
+    ///   - table: the request's table.
+    /// - Throws: ``RecordError/invalidQuery(table:reason:)``.
+    func checkLikePatternHoldsNoNUL(column: String?, table: String) throws {
+        let text: String
+        switch self {
+        case .value(.forms(let forms)):
+            guard case .text(let pattern)? = forms.first else { return }
+            text = pattern
+        case .value(.searchText(let searchText, _)): text = searchText
+        default: return
+        }
+        guard let nul = text.firstIndex(of: "\u{0}") else { return }
+        let place = column.map { "column \"\($0)\"" } ?? "an expression"
+        let position = text.distance(from: text.startIndex, to: nul)
+        throw RecordError.invalidQuery(
+            table: table,
+            reason: "the LIKE pattern for \(place) holds U+0000 at character \(position) "
+                + "(counting from 0); SQLite's LIKE reads a pattern only up to U+0000, so it would match more than the "
+                + "pattern says; use hasPrefix, contains or hasSuffix to match text holding U+0000 literally")
     }
 }
 

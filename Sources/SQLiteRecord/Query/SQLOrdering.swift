@@ -52,11 +52,6 @@ extension SQLExpressible {
 extension Ordering: SQLOrderingTerm {
     /// The column, checked against the table as any request column is, in this direction.
     public var sqlOrdering: SQLOrdering {
-        switch self {
-        case .ascending(let column):
-            return SQLOrdering(expression: .column(Column(column)), isDescending: false, nulls: nil)
-        case .descending(let column):
-            return SQLOrdering(expression: .column(Column(column)), isDescending: true, nulls: nil)
-        }
+        SQLOrdering(expression: .column(requestColumn), isDescending: isDescending, nulls: nil)
     }
 }

@@ -43,10 +43,10 @@ final class DatabaseOpeningLockTests: XCTestCase {
         inside.wait()
     }
 
-    /// `message` with its measured seconds ("waited 0.31 seconds") replaced by "waited N seconds".
+    /// `message` with its measured seconds ("waited 0.31 s") replaced by "waited N s".
     private func withoutSeconds(_ message: String?) -> String? {
         message?.replacingOccurrences(
-            of: #"waited [0-9]+\.[0-9]{2} seconds"#, with: "waited N seconds", options: .regularExpression)
+            of: #"waited [0-9]+\.[0-9]{2} s"#, with: "waited N s", options: .regularExpression)
     }
 
     func testAPoolOpenedWhileAnotherConnectionWritesWaitsAndOpensOnceTheLockIsReleased() throws {
@@ -77,9 +77,10 @@ final class DatabaseOpeningLockTests: XCTestCase {
             XCTAssertEqual(error?.sql, "PRAGMA journal_mode = wal")
             XCTAssertEqual(
                 withoutSeconds(error?.message),
-                "cannot open a DatabasePool at \(path): database is locked (this connection waited N seconds, its "
-                    + "whole busy timeout, and another connection still held a lock on the file; raise "
-                    + "Database.Options.busyTimeout, or keep other connections' write transactions short)")
+                "cannot open a DatabasePool at \(path): database is locked: waited N s, this connection's busy "
+                    + "timeout is 0.3 s (another connection held a lock on the file that this statement needs all "
+                    + "that time; raise Database.Options.busyTimeout, or keep other connections' write transactions "
+                    + "short)")
         }
         let waited = Date().timeIntervalSince(start)
         XCTAssertGreaterThanOrEqual(waited, 0.3)

@@ -40,13 +40,14 @@ final class ErrorAdviceTests: XCTestCase {
         XCTAssertThrowsError(try waiter.execute(sql: "INSERT INTO t VALUES (1)")) { error in
             let error = error as? DatabaseError
             XCTAssertEqual(error?.isBusy, true)
+            let message = error?.message ?? ""
+            let seconds = message.split(separator: " ").dropFirst(4).first.flatMap { Double($0) } ?? -1
             XCTAssertEqual(
-                error?.message,
-                "database is locked (another connection holds a lock on the file that this statement needs; "
-                    + "SQLite waits for it up to this connection's busy timeout of 0.05 seconds, and fails at once "
-                    + "where waiting could deadlock, as when a transaction that has read asks to write; raise "
-                    + "Database.Options.busyTimeout, begin transactions that write IMMEDIATE, or keep other "
-                    + "connections' write transactions short)")
+                message,
+                "database is locked: waited \(String(format: "%.2f", seconds)) s, this connection's busy timeout is "
+                    + "0.05 s (another connection held a lock on the file that this statement needs all that time; "
+                    + "raise Database.Options.busyTimeout, or keep other connections' write transactions short)")
+            XCTAssertGreaterThanOrEqual(seconds, 0.05)
         }
         try holder.execute(sql: "ROLLBACK")
     }

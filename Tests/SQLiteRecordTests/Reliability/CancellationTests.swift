@@ -188,32 +188,73 @@ final class CancellationTests: XCTestCase {
         print("CancellationTests: \(cases) multi-record writes cancelled midway, each with 0 rows changed")
     }
 
-    func testAWriteCancelledWhileWaitingForAnotherConnectionsLockNeverStarts() async throws {
+    /// Starts `write` in a task while `holder` holds the write lock, cancels it once it waits in its busy
+    /// timeout, and checks that it threw `CancellationError` within 0.5 s of the cancel, the lock still held;
+    /// then releases the lock and checks with plain SQL that no row was written.
+    private func cancelWhileWaitingForTheLock(
+        round: Int, holder: Database, _ write: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        try holder.execute(sql: "BEGIN IMMEDIATE")
+        let task = Task { try await write() }
+        try await Task.sleep(nanoseconds: 60_000_000)  // the write now waits in its 5-second busy timeout
+        let cancelled = Date()
+        task.cancel()
+        do {
+            try await task.value
+            XCTFail("round \(round): the cancelled write returned")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "round \(round): \(error)")
+        }
+        let elapsed = Date().timeIntervalSince(cancelled)
+        XCTAssertLessThan(elapsed, 0.5, "round \(round): returned \(elapsed) s after the cancel")
+        try holder.execute(sql: "COMMIT")
+        XCTAssertEqual(try holder.fetchOne(Int.self, sql: "SELECT count(*) FROM items"), 0, "round \(round)")
+    }
+
+    func testAWriteCancelledWhileWaitingForAnotherConnectionsLockStopsWaitingAndNeverStarts() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("locked.sqlite")
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue(path: path, options: .init(busyTimeout: 5))
         try await queue.write { db in
             try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, parentId INTEGER, name TEXT NOT NULL)")
         }
         let holder = try Database(path: path)
         for round in 0..<Self.rounds {
-            try holder.execute(sql: "BEGIN IMMEDIATE")
-            let task = Task {
+            // BEGIN IMMEDIATE waits for the lock.
+            try await cancelWhileWaitingForTheLock(round: round, holder: holder) {
                 try await queue.write { db in try db.execute(sql: "INSERT INTO items (name) VALUES ('late')") }
             }
-            try await Task.sleep(nanoseconds: 30_000_000)  // the write now waits in its busy timeout
-            task.cancel()
-            try await Task.sleep(nanoseconds: 10_000_000)
-            try holder.execute(sql: "COMMIT")
-            do {
-                try await task.value
-                XCTFail("round \(round): the cancelled write committed")
-            } catch {
-                XCTAssertTrue(
-                    error is CancellationError || (error as? DatabaseError)?.isInterrupted == true,
-                    "round \(round): \(error)")
+            // An INSERT outside a transaction waits for it too.
+            try await cancelWhileWaitingForTheLock(round: round, holder: holder) {
+                try await queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "INSERT INTO items (name) VALUES ('late')")
+                }
             }
-            XCTAssertEqual(try holder.fetchOne(Int.self, sql: "SELECT count(*) FROM items"), 0, "round \(round)")
+            // A batch save waits at its BEGIN.
+            try await cancelWhileWaitingForTheLock(round: round, holder: holder) {
+                try await queue.write { db in
+                    var records = Self.items(20)
+                    try Item.save(db, &records)
+                }
+            }
+        }
+        // The queue goes on once the lock is free.
+        try await queue.write { db in try db.execute(sql: "INSERT INTO items (name) VALUES ('after')") }
+        XCTAssertEqual(try holder.fetchAll(String.self, sql: "SELECT name FROM items"), ["after"])
+    }
+
+    func testAPoolWriteCancelledWhileWaitingForAnotherConnectionsLockStopsWaiting() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("pool.sqlite")
+        let pool = try DatabasePool(path: path, options: .init(busyTimeout: 5))
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, parentId INTEGER, name TEXT NOT NULL)")
+        }
+        let holder = try Database(path: path)
+        for round in 0..<Self.rounds {
+            try await cancelWhileWaitingForTheLock(round: round, holder: holder) {
+                try await pool.write { db in try db.execute(sql: "INSERT INTO items (name) VALUES ('late')") }
+            }
         }
     }
 

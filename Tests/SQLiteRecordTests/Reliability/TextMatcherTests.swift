@@ -168,4 +168,35 @@ final class TextMatcherTests: XCTestCase {
         ).map { try $0["detail", as: String.self] }
         XCTAssertTrue(plan.contains { $0.contains("INDEX notes_body") }, "\(plan)")
     }
+
+    // MARK: like() with a pattern of the caller's own
+
+    private static func likeRefusal(_ position: Int) -> String {
+        "Invalid request on table \"notes\": the LIKE pattern for column \"body\" holds U+0000 at character "
+            + "\(position) (counting from 0); SQLite's LIKE reads a pattern only up to U+0000, so it would match more "
+            + "than the pattern says; use hasPrefix, contains or hasSuffix to match text holding U+0000 literally"
+    }
+
+    func testALikePatternHoldingNULIsRefusedAndDeletesNothing() throws {
+        let db = try makeDatabase()
+        let before = try db.fetchAll(Int.self, sql: "SELECT id FROM notes ORDER BY id")
+        // SQLite itself reads the pattern up to U+0000: 'a\0%' matches as 'a' (both cases of it).
+        XCTAssertEqual(
+            try db.scalar(Int.self, sql: "SELECT count(*) FROM notes WHERE body LIKE ?", arguments: ["a\u{0}%"]), 2)
+        XCTAssertThrowsError(try Note.filter(Column("body").like("a\u{0}%")).deleteAll(db)) { error in
+            XCTAssertEqual("\(error)", Self.likeRefusal(1))
+        }
+        XCTAssertThrowsError(try Note.filter(Column("body").notLike("%\u{0}")).deleteAll(db)) { error in
+            XCTAssertEqual("\(error)", Self.likeRefusal(1))
+        }
+        XCTAssertThrowsError(try Note.filter(Column("body").like("日本\u{0}%")).fetch(db)) { error in
+            XCTAssertEqual("\(error)", Self.likeRefusal(2), "counted in characters, not bytes")
+        }
+        XCTAssertThrowsError(try Note.filter(Column("body").like("\u{0}")).count(db)) { error in
+            XCTAssertEqual("\(error)", Self.likeRefusal(0))
+        }
+        XCTAssertEqual(try db.fetchAll(Int.self, sql: "SELECT id FROM notes ORDER BY id"), before, "nothing deleted")
+        // A pattern with no U+0000 runs as written.
+        XCTAssertEqual(try Note.filter(Column("body").like("a%")).count(db), 12)
+    }
 }
