@@ -560,6 +560,47 @@ final class AssociationCompositeKeyTests: XCTestCase {
         XCTAssertEqual(reloaded.map { $0.1 }, [cities])
     }
 
+    func testCreateTableWritesTheCompositeForeignKeyAndValidateSchemaChecksIt() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try Region.createTable(in: db)
+            try GeoCity.createTable(in: db)
+        }
+        let schema = try queue.read { db in
+            try db.fetchAll(sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'cities' ORDER BY type DESC, name")
+                .map { try $0[0, as: String.self] }
+        }
+        XCTAssertEqual(
+            schema,
+            [
+                #"CREATE TABLE "cities" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "population" INTEGER NOT NULL, "#
+                    + #""country_code" TEXT NOT NULL, "admin1_code" TEXT, FOREIGN KEY ("country_code", "admin1_code") "#
+                    + #"REFERENCES "regions" ("country_code", "admin1_code"))"#,
+                #"CREATE INDEX "cities_country_code_admin1_code" ON "cities" ("country_code", "admin1_code")"#,
+            ])
+        try queue.read { db in try GeoCity.validateSchema(in: db) }
+        // SQLite enforces it: a city of a region no row holds is refused, and nothing is written.
+        XCTAssertThrowsError(
+            try queue.write { db in
+                var city = GeoCity(id: nil, name: "Atlantis", countryCode: "CH", admin1Code: "ZZ", population: 20_000)
+                try city.save(db)
+            })
+        XCTAssertEqual(try queue.read { db in try GeoCity.count(db) }, 0)
+        // A table whose foreign key covers one of the two columns does not match the declaration.
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE cities;
+                    CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_code TEXT NOT NULL
+                        REFERENCES regions (country_code), admin1_code TEXT, population INTEGER NOT NULL);
+                    """)
+        }
+        XCTAssertThrowsError(try queue.read { db in try GeoCity.validateSchema(in: db) }) { error in
+            XCTAssertTrue(
+                "\(error)".contains(#"REFERENCES "regions"("country_code", "admin1_code")"#), "\(error)")
+        }
+    }
+
     // MARK: Columns that do not match the parent's key
 
     private func makeUnits() throws -> DatabaseQueue {
