@@ -189,6 +189,19 @@ private struct Reading: Record, Equatable {
     }
 }
 
+/// A reading of a tool that stores the station code as text.
+private struct TextCodedReading: Record, Equatable {
+    var id: Int64?
+    var network: String
+    var stationCode: String
+    var celsius: Double
+    static let tableName = "readings"
+    enum CodingKeys: String, CodingKey {
+        case id, network, celsius
+        case stationCode = "station_code"
+    }
+}
+
 private struct StationWithReadings: Decodable, Equatable {
     var station: Station
     var readings: [Reading]
@@ -414,6 +427,42 @@ final class AssociationCompositeKeyTests: XCTestCase {
     func testEagerLoadFollowsTheConnectionsLowerBoundValueLimit() throws {
         // 999, the default of SQLite builds before 3.32.
         try checkLoadOfFortyThousandStations(limit: 999, rowsPerStatement: 499)
+    }
+
+    func testChildrenWhoseForeignKeyColumnStoresTheKeyAsTextAreUnderTheirParent() throws {
+        // A readings table of another tool that declares the station code TEXT: SQLite stores and matches the
+        // integer code 12 as '12' there, and the readings come under station 12.
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE stations (network TEXT NOT NULL, code INTEGER NOT NULL, name TEXT NOT NULL,
+                        PRIMARY KEY (network, code)) WITHOUT ROWID;
+                    CREATE TABLE readings (id INTEGER PRIMARY KEY, network TEXT NOT NULL, station_code TEXT NOT NULL,
+                        day TEXT NOT NULL, celsius REAL NOT NULL);
+                    INSERT INTO stations VALUES ('wmo', 12, 'Zürich-Fluntern'), ('wmo', 120, 'Basel-Binningen');
+                    INSERT INTO readings VALUES (1, 'wmo', '12', '2024-01-01', 1.5), (2, 'wmo', 120, '2024-01-01', 2.5),
+                        (3, 'wmo', '012', '2024-01-02', 9.5);
+                    """)
+        }
+        let loaded = try queue.read { db in
+            try Station.order(Column("code").ascending)
+                .including(all: Station.hasMany(TextCodedReading.self, using: ["network", "station_code"]))
+                .fetchGroups(db)
+        }
+        XCTAssertEqual(loaded.map(\.0.name), ["Zürich-Fluntern", "Basel-Binningen"])
+        // '012' is not the text SQLite makes of the bound 12, so it matches no station, as a request for one
+        // station's readings with the key bound finds them.
+        XCTAssertEqual(loaded.map { $0.1.map(\.celsius) }, [[1.5], [2.5]])
+        let plain = try queue.read { db in
+            try [12, 120].map { code in
+                try db.fetchAll(
+                    sql: "SELECT id FROM readings WHERE network = ? AND station_code = ? ORDER BY id",
+                    arguments: ["wmo", code]
+                ).map { try $0[0, as: Int.self] }
+            }
+        }
+        XCTAssertEqual(plain, [[1], [2]])
     }
 
     // MARK: Joins
