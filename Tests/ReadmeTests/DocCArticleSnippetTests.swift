@@ -270,6 +270,30 @@ struct AuthorWithPortrait: Decodable {
     var portrait: Portrait?
 }
 
+struct Length: Record {
+    var id: Int64?
+    var unitAuthName: String
+    var unitCode: String
+    var value: Double
+    static let tableName = "lengths"
+    enum CodingKeys: String, CodingKey {
+        case id, value
+        case unitAuthName = "unit_auth_name"
+        case unitCode = "unit_code"
+    }
+    static let unit = belongsTo(Unit.self, using: ["unit_auth_name", "unit_code"])
+    static let parentAssociations: [any ParentAssociation] = [unit]
+}
+
+extension Unit {
+    static let lengths = hasMany(Length.self, using: ["unit_auth_name", "unit_code"])
+}
+
+struct UnitWithLengths: Decodable {
+    var unit: Unit
+    var lengths: [Length]
+}
+
 // WritingRecords.md
 
 struct Visit: Record {
@@ -950,6 +974,41 @@ final class DocCArticleSnippetTests: XCTestCase {
         }
     }
 
+    /// Associations.md, composite keys.
+    func testTheAssociationsArticlesCompositeKeysRun() throws {
+        let db = try Database()
+        try Unit.createTable(in: db)
+        try Length.createTable(in: db)
+        var metre = Unit(authName: "EPSG", code: "9001", name: "metre")
+        var lengths = [Length(id: nil, unitAuthName: "", unitCode: "", value: 8_848.86)]
+        try metre.save(db, children: &lengths)  // sets "unit_auth_name" and "unit_code" of each length
+        let units = try Unit.including(all: Unit.lengths).fetch(db, as: UnitWithLengths.self)
+        // SELECT * FROM "lengths" WHERE (("unit_auth_name", "unit_code") IN (VALUES (?, ?)))
+        let unit = try lengths[0].request(for: Length.unit).fetchOne(db)
+        // SELECT * FROM "units" WHERE "auth_name" = ? AND "code" = ? LIMIT ?
+        let pairs = try Length.including(required: Length.unit).fetchPairs(db)
+        // ... LEFT JOIN "units" ON "lengths"."unit_auth_name" = "units"."auth_name" AND "lengths"."unit_code" = "units"."code"
+
+        let stored = try db.fetchAll(sql: "SELECT unit_auth_name, unit_code, value FROM lengths")
+        XCTAssertEqual(stored.map { $0.values }, [[.text("EPSG"), .text("9001"), .real(8_848.86)]])
+        XCTAssertEqual(units.map(\.unit.name), ["metre"])
+        XCTAssertEqual(units.map { $0.lengths.map(\.value) }, [[8_848.86]])
+        XCTAssertEqual(unit?.name, "metre")
+        XCTAssertEqual(pairs.map { $0.1?.code }, ["9001"])
+        XCTAssertEqual(
+            try Length.including(required: Length.unit).sql(db).sql,
+            ##"SELECT "lengths".*, "units"."auth_name" AS "#unit", "units".* FROM "lengths" LEFT JOIN "units" "##
+                + #"ON "lengths"."unit_auth_name" = "units"."auth_name" AND "lengths"."unit_code" = "units"."code""#)
+        XCTAssertThrowsError(
+            try Unit.including(all: Unit.hasMany(Length.self, using: "unit_code")).fetchGroups(db)
+        ) { error in
+            XCTAssertTrue(
+                "\(error)".contains(
+                    #"the foreign key has 1 column ("unit_code") of table "lengths" and the key of table "units" "#
+                        + #"has 2 columns ("auth_name", "code")"#), "\(error)")
+        }
+    }
+
     /// Associations.md.
     func testTheAssociationsArticleRuns() throws {
         let db = try Database()
@@ -1072,7 +1131,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 45, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 48, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

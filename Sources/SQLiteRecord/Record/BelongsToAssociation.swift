@@ -20,8 +20,13 @@ public struct BelongsToAssociation<Origin: Record, Destination: Record>: Sendabl
     /// The association's name: the key of the parent in a nested result (`country`).
     public var key: String { link.key }
 
-    /// The foreign key column in the child table.
+    /// The foreign key column in the child table; for a foreign key of several columns, the first of
+    /// ``foreignKeyColumns``.
     public var foreignKey: String { link.foreignKey }
+
+    /// The foreign key columns in the child table, in the order of the parent key columns they hold: one for
+    /// most associations, several for a parent with a composite key (`["country_code", "admin1_code"]`).
+    public var foreignKeyColumns: [String] { link.foreignKeys }
 
     /// Only the parents that match `predicate`: in a joined fetch, the children of other parents are left
     /// out (``QueryInterfaceRequest/including(required:)->JoinedRequest<Base,Parent>``) or have a nil parent

@@ -43,19 +43,32 @@ extension AssociationLink {
         SQLExpression(.subquery(AssociationSubquery(prefix: prefix, body: Result { try subqueryBody(children) })))
     }
 
-    /// ` FROM "child" WHERE "child"."fk" = "parent"."key" AND (filter))`, with the filter's arguments: the
+    /// ` FROM "child" WHERE "child"."fk" = "parent"."key" AND (filter))` (every pair of columns equal, for a
+    /// link of several), with the filter's arguments: the
     /// body of a subquery on the children of the parent row the outer query is on.
-    /// - Throws: what compiling `children`'s filter throws (a value that does not encode).
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` for a link whose column counts differ,
+    ///   or what compiling `children`'s filter throws (a value that does not encode).
     func subqueryBody<Child: Record>(_ children: QueryInterfaceRequest<Child>) throws -> (String, StatementArguments) {
-        var sql =
-            " FROM " + SQLIdentifier.quoted(childTable) + " WHERE " + SQLIdentifier.quoted(childTable) + "."
-            + SQLIdentifier.quoted(foreignKey) + " = " + SQLIdentifier.quoted(parentTable) + "."
-            + SQLIdentifier.quoted(parentKey)
+        if isComposite { try checkColumnCounts() }
+        var sql = " FROM " + SQLIdentifier.quoted(childTable) + " WHERE " + joinCondition(childTable, parentTable)
         guard let filter = children.filter else { return (sql + ")", []) }
         var compiler = RequestCompiler(binding: RecordRequestBinding<Child>(), table: childTable, isWriting: true)
         compiler.qualifier = childTable
         try compiler.condition(filter)
         sql += " AND (" + compiler.sql + "))"
         return (sql, compiler.arguments)
+    }
+}
+
+extension AssociationLink {
+    /// `"child"."fk" = "parent"."key"`, ANDed over every pair of columns of a link of several:
+    /// `"cities"."country_code" = "regions"."country_code" AND "cities"."admin1_code" = "regions"."code"`. The
+    /// tables are named as `child` and `parent` (the tables themselves, or their aliases).
+    func joinCondition(_ child: String, _ parent: String) -> String {
+        let child = SQLIdentifier.quoted(child) + "."
+        let parent = SQLIdentifier.quoted(parent) + "."
+        return zip(foreignKeys, parentKeys).map { foreignKey, parentKey in
+            child + SQLIdentifier.quoted(foreignKey) + " = " + parent + SQLIdentifier.quoted(parentKey)
+        }.joined(separator: " AND ")
     }
 }

@@ -20,8 +20,13 @@ public struct HasOneAssociation<Origin: Record, Destination: Record>: Sendable {
     /// The association's name: the key of the child in a nested result (`anthem`).
     public var key: String { link.key }
 
-    /// The foreign key column in the child table.
+    /// The foreign key column in the child table; for a foreign key of several columns, the first of
+    /// ``foreignKeyColumns``.
     public var foreignKey: String { link.foreignKey }
+
+    /// The foreign key columns in the child table, in the order of the parent key columns they hold: one for
+    /// most associations, several for a parent with a composite key (`["country_code", "admin1_code"]`).
+    public var foreignKeyColumns: [String] { link.foreignKeys }
 
     /// Only the children that match `predicate` (ANDed with the filters so far): a parent whose child does
     /// not match has none.

@@ -26,6 +26,7 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
     ///   provides; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
     public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
         let link = association.link
+        if readsKeyRows { return try fetchByKeyRows(db, as: type) }
         guard !more.isEmpty else {
             return try fetchGroups(db).map { parent, children in
                 try T(
@@ -35,16 +36,7 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
             }
         }
         return try Base.explainingMissingTable {
-            var keys = Set([link.originKey, link.key])
-            for loader in more {
-                try loader.link.check(db)
-                if !keys.insert(loader.link.key).inserted {
-                    throw RecordError.invalidAssociation(
-                        association: loader.link.description,
-                        reason: "another association of the same eager load has the key \"\(loader.link.key)\": "
-                            + "give one another name with `key:`")
-                }
-            }
+            try checkAddedAssociations(db)
             let (parents, parentKeys, distinctKeys) = try fetchParents(db)
             let children = try association.children(db, of: distinctKeys)
             let others = try more.map { try $0.loadChildren(db, of: distinctKeys) }
@@ -62,7 +54,8 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
     /// with, not those of associations added with ``including(all:)`` (which ``fetch(_:as:)`` gives).
     /// - Throws: as ``fetch(_:as:)``.
     public func fetchGroups(_ db: Database) throws -> [(Base, [Child])] {
-        try Base.explainingMissingTable {
+        if association.link.isComposite { return try fetchGroupsByKeyRows(db) }
+        return try Base.explainingMissingTable {
             let (parents, keys, distinctKeys) = try fetchParents(db)
             let children = try association.children(db, of: distinctKeys)
             var groups: [(Base, [Child])] = []
@@ -78,6 +71,33 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
         var request = self
         request.more.append(association)
         return request
+    }
+
+    /// Throws unless each association added with ``including(all:)`` links columns its tables have and has a
+    /// key of its own in the nested result.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)``.
+    func checkAddedAssociations(_ db: Database) throws {
+        let link = association.link
+        var keys = Set([link.originKey, link.key])
+        for loader in more {
+            try loader.link.check(db)
+            if !keys.insert(loader.link.key).inserted {
+                throw RecordError.invalidAssociation(
+                    association: loader.link.description,
+                    reason: "another association of the same eager load has the key \"\(loader.link.key)\": "
+                        + "give one another name with `key:`")
+            }
+        }
+    }
+
+    /// True when a link of the load has several columns, or another parent column than the first link's: the
+    /// loads whose parent keys are rows of values (``fetchByKeyRows(_:as:)``). Every other load reads one
+    /// parent column, and groups children by a single value.
+    private var readsKeyRows: Bool {
+        let link = association.link
+        if link.isComposite { return true }
+        let parentKey = RowLayout.asciiLowercased(link.parentKey)
+        return more.contains { $0.link.isComposite || RowLayout.asciiLowercased($0.link.parentKey) != parentKey }
     }
 
     /// The parents, their keys in the same order, and the distinct keys that are not NULL.
@@ -170,6 +190,8 @@ protocol EagerLoadedAssociation: Sendable {
     var link: AssociationLink { get }
     /// ``HasManyAssociation/children(_:of:)``, each parent's children a `[Child]` in an `Any`.
     func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any]
+    /// ``HasManyAssociation/children(_:ofKeyRows:)``, each parent's children a `[Child]` in an `Any`.
+    func loadChildren(_ db: Database, ofKeyRows rows: [[SQLiteValue]]) throws -> [[SQLiteValue]: Any]
     /// The children of a parent that has none: an empty `[Child]`.
     var noChildren: Any { get }
 }
@@ -177,6 +199,10 @@ protocol EagerLoadedAssociation: Sendable {
 extension HasManyAssociation: EagerLoadedAssociation {
     func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any] {
         try children(db, of: keys)
+    }
+
+    func loadChildren(_ db: Database, ofKeyRows rows: [[SQLiteValue]]) throws -> [[SQLiteValue]: Any] {
+        try children(db, ofKeyRows: rows)
     }
 
     var noChildren: Any { [Destination]() }

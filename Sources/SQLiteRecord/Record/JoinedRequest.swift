@@ -53,10 +53,12 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
                 guard let boundary = names.firstIndex(of: marker) else {
                     throw RecordError.invalidQuery(table: Base.tableName, reason: "no \(marker) column in the join")
                 }
-                let foreignKeyIndex = Int32(
-                    names[..<boundary].firstIndex {
-                        RowLayout.asciiLowercased($0) == RowLayout.asciiLowercased(link.foreignKey)
-                    } ?? 0)
+                let foreignKeyIndexes = link.foreignKeys.map { foreignKey in
+                    Int32(
+                        names[..<boundary].firstIndex {
+                            RowLayout.asciiLowercased($0) == RowLayout.asciiLowercased(foreignKey)
+                        } ?? 0)
+                }
                 let associatedTable = joinsChild ? link.childTable : link.parentTable
                 let records = RowDecodingContext(
                     statement: statement, tableName: Base.tableName, missingOptionalColumnIsNil: false,
@@ -69,9 +71,11 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
                     let record = try records.decodeRow(Base.self)
                     if statement.value(at: Int32(boundary)) == .null {
                         if isRequired {
+                            let values = foreignKeyIndexes.map { statement.value(at: $0).description }
                             throw RecordError.missingParent(
-                                table: Base.tableName, column: link.foreignKey,
-                                value: statement.value(at: foreignKeyIndex).description, parentTable: link.parentTable)
+                                table: Base.tableName, column: link.foreignKeys.joined(separator: ", "),
+                                value: values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")",
+                                parentTable: link.parentTable)
                         }
                         pairs.append((record, nil))
                     } else {
@@ -102,11 +106,19 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
         }
         let (table, column) = joinsChild ? (link.childTable, link.foreignKey) : (link.parentTable, link.parentKey)
         let joinedTable = SQLIdentifier.quoted(table)
+        // The marker is the first key column: NOT NULL in every joined row, since each pair matched with `=`.
         let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
-        let baseKey =
-            SQLIdentifier.quoted(Base.tableName) + "."
-            + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
-        var on = joinedKey + " = " + baseKey
+        var on: String
+        if link.isComposite {
+            on =
+                joinsChild
+                ? link.joinCondition(link.childTable, Base.tableName) : link.joinCondition(Base.tableName, table)
+        } else {
+            let baseKey =
+                SQLIdentifier.quoted(Base.tableName) + "."
+                + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
+            on = joinedKey + " = " + baseKey
+        }
         var onArguments = StatementArguments()
         var request = base
         if let filter = joined.filter {

@@ -13,13 +13,29 @@ public protocol ParentAssociation: Sendable {
     var onDelete: ForeignKeyAction? { get }
     /// How the declaration reads, for errors.
     var associationDescription: String { get }
+    /// The columns of the child table that hold the parent's key, in the order of ``parentKeyColumns``:
+    /// `[foreignKey]` for a foreign key of one column.
+    var foreignKeyColumns: [String] { get }
+    /// The parent table's columns the foreign key refers to: `[parentKey]` for a foreign key of one column.
+    var parentKeyColumns: [String] { get }
+}
+
+extension ParentAssociation {
+    /// `[foreignKey]`: a foreign key of one column.
+    public var foreignKeyColumns: [String] { [foreignKey] }
+    /// `[parentKey]`: a foreign key of one column.
+    public var parentKeyColumns: [String] { [parentKey] }
 }
 
 extension BelongsToAssociation: ParentAssociation {
     /// The parent's table.
     public var parentTable: String { link.parentTable }
-    /// The parent table's column the foreign key refers to: the parent's ``Record/primaryKeyColumn``.
+    /// The parent table's column the foreign key refers to: the parent's ``Record/primaryKeyColumn``, or the
+    /// first of ``parentKeyColumns``.
     public var parentKey: String { link.parentKey }
+    /// The parent table's columns the foreign key refers to, in the order of ``foreignKeyColumns``: the
+    /// parent's key columns, or those the declaration named with `to:`.
+    public var parentKeyColumns: [String] { link.parentKeys }
     /// The declaration with its types, tables and columns:
     /// `City.belongsTo(Country) "country": "cities"."country_id" -> "countries"."id"`.
     public var associationDescription: String { link.description }

@@ -44,7 +44,7 @@ extension Record {
         do {
             try db.transaction(.immediate) {
                 try save(db)
-                let key = try link.map { try parentKeyValue(for: $0) }
+                let key = try link.map { try parentKeyValues(forChildrenOf: $0) }
                 for index in children.indices {
                     try db.checkCancellation()
                     if let link, let key {
@@ -73,27 +73,29 @@ extension Record {
                 + "save(_:children:) cannot tell which foreign key to set: name one with save(_:children:for:)")
     }
 
-    /// The value of this record's key column that `link`'s foreign key holds, as this record stores it.
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no such
-    ///   column, or `EncodingError`.
-    private func parentKeyValue(for link: AssociationLink) throws -> SQLiteValue {
+    /// The values of this record's key columns that `link`'s foreign key columns hold, in their order, as
+    /// this record stores them.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the link's column counts differ
+    ///   or this record encodes no such column, or `EncodingError`.
+    private func parentKeyValues(forChildrenOf link: AssociationLink) throws -> [SQLiteValue] {
+        if link.isComposite { try link.checkColumnCounts() }
         do {
-            return try storedValue(of: link.parentKey)
-        } catch RecordError.unknownColumn(_, _, let columns) {
+            return try link.parentKeys.map { try storedValue(of: $0) }
+        } catch RecordError.unknownColumn(_, let column, let columns) {
             throw RecordError.invalidAssociation(
-                association: link.description, reason: Self.encodesNoColumn(link.parentKey, columns))
+                association: link.description, reason: Self.encodesNoColumn(column, columns))
         }
     }
 
-    /// This child with `link`'s foreign key column set to `key`.
+    /// This child with `link`'s foreign key columns set to `key`, column by column.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no foreign
     ///   key column, or the errors of ``settingColumn(_:to:in:)``.
-    private func bound(by link: AssociationLink, to key: SQLiteValue, in db: Database) throws -> Self {
+    private func bound(by link: AssociationLink, to key: [SQLiteValue], in db: Database) throws -> Self {
         do {
-            return try settingColumn(link.foreignKey, to: key, in: db)
-        } catch RecordError.unknownColumn(_, _, let columns) {
+            return try settingColumns(link.foreignKeys, to: key, in: db)
+        } catch RecordError.unknownColumn(_, let column, let columns) {
             throw RecordError.invalidAssociation(
-                association: link.description, reason: Self.encodesNoColumn(link.foreignKey, columns))
+                association: link.description, reason: Self.encodesNoColumn(column, columns))
         }
     }
 

@@ -35,10 +35,17 @@ extension Record {
     ///   `EncodingError` when it does not encode, or the `DecodingError` of a value its type does not read
     ///   back (naming the column and the table).
     func settingColumn(_ column: String, to value: SQLiteValue, in db: Database) throws -> Self {
+        try settingColumns([column], to: [value], in: db)
+    }
+
+    /// This record with each of `columns` set to the value at the same place in `values`, in one encoding
+    /// and one decoding: ``settingColumn(_:to:in:)`` for several columns (the foreign key of a composite
+    /// parent key).
+    /// - Throws: as ``settingColumn(_:to:in:)``, for the first column the record does not encode.
+    func settingColumns(_ names: [String], to newValues: [SQLiteValue], in db: Database) throws -> Self {
         let columns = try Self.recordEncoder.encode(self)
-        let index = try Self.index(of: column, in: columns)
         var values = columns.values
-        values[index] = value
+        for (column, value) in zip(names, newValues) { values[try Self.index(of: column, in: columns)] = value }
         let sql = "SELECT " + columns.names.map { "? AS " + SQLIdentifier.quoted($0) }.joined(separator: ", ")
         return try db.withStatement(sql: sql, arguments: StatementArguments(values)) { statement in
             _ = try statement.step()

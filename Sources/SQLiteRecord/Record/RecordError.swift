@@ -53,7 +53,8 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidAssociation(association: String, reason: String)
     /// A joined fetch that requires a parent
     /// (``QueryInterfaceRequest/including(required:)->JoinedRequest<Base,Parent>``) found a child row whose
-    /// foreign key `value` matches no row of `parentTable` (or is NULL).
+    /// foreign key `value` matches no row of `parentTable` (or is NULL). For a foreign key of several columns,
+    /// `column` lists them separated by `, ` and `value` is their values in parentheses.
     case missingParent(table: String, column: String, value: String, parentTable: String)
     /// An upsert's conflict target (`onConflict:`) is neither the table's PRIMARY KEY nor a UNIQUE
     /// constraint on exactly those columns, which SQLite needs to know which row an insert collides with.

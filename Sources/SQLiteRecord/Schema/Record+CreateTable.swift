@@ -71,7 +71,13 @@ extension Record {
         let definition = try tableDefinitionSQL(probed: columns, keyColumns: keyColumns, ifNotExists: ifNotExists)
         var references: [String: String] = [:]
         var indexes: [String] = []
-        for association in parentAssociations {
+        var compositeKeys: [String] = []
+        for association in parentAssociations where association.foreignKeyColumns.count > 1 {
+            try compositeForeignKeySQL(
+                association, columns: columns, definition: definition, ifNotExists: ifNotExists,
+                constraints: &compositeKeys, indexes: &indexes)
+        }
+        for association in parentAssociations where association.foreignKeyColumns.count <= 1 {
             guard columns.contains(where: { $0.name == association.foreignKey }) else {
                 throw RecordError.invalidAssociation(
                     association: association.associationDescription,
@@ -105,12 +111,46 @@ extension Record {
         if keyColumns.count > 1 {
             definitions.append("PRIMARY KEY (" + keyColumns.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
         }
-        definitions += definition.constraints
+        definitions += definition.constraints + compositeKeys
         let table =
             "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLIdentifier.quoted(tableName) + " ("
             + definitions.joined(separator: ", ") + ")"
             + (withoutRowID && dialect.hasWithoutRowIDTables ? " WITHOUT ROWID" : "")
         return ([table] + definition.indexes + indexes).joined(separator: "; ")
+    }
+}
+
+extension Record {
+    /// `FOREIGN KEY ("a", "b") REFERENCES "parent" ("x", "y") [ON DELETE ...]` and an index on the columns, for
+    /// a ``parentAssociations`` declaration of several columns, appended to `constraints` and `indexes`;
+    /// nothing when the table definition declares a foreign key on the same columns (it is the one written).
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the column counts differ or the
+    ///   type encodes no such column.
+    fileprivate static func compositeForeignKeySQL(
+        _ association: any ParentAssociation, columns: [RecordColumn], definition: TableDefinitionSQL,
+        ifNotExists: Bool, constraints: inout [String], indexes: inout [String]
+    ) throws {
+        let foreignKeys = association.foreignKeyColumns
+        let parentKeys = association.parentKeyColumns
+        guard foreignKeys.count == parentKeys.count else {
+            throw RecordError.invalidAssociation(
+                association: association.associationDescription,
+                reason: "the foreign key has \(foreignKeys.count) columns and the parent key \(parentKeys.count)")
+        }
+        for column in foreignKeys where !columns.contains(where: { $0.name == column }) {
+            throw RecordError.invalidAssociation(
+                association: association.associationDescription, reason: "\(Self.self) encodes no \"\(column)\" column")
+        }
+        let folded = foreignKeys.map(RowLayout.asciiLowercased)
+        if definition.foreignKeyColumns.contains(where: { $0.map(RowLayout.asciiLowercased) == folded }) { return }
+        let list = { (names: [String]) in "(" + names.map(SQLIdentifier.quoted).joined(separator: ", ") + ")" }
+        constraints.append(
+            "FOREIGN KEY " + list(foreignKeys) + " REFERENCES " + SQLIdentifier.quoted(association.parentTable) + " "
+                + list(parentKeys) + (association.onDelete.map { " ON DELETE " + $0.rawValue } ?? ""))
+        indexes.append(
+            "CREATE INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
+                + SQLIdentifier.quoted(tableName + "_" + foreignKeys.joined(separator: "_")) + " ON "
+                + SQLIdentifier.quoted(tableName) + " " + list(foreignKeys))
     }
 }
 

@@ -58,7 +58,8 @@ extension Record {
         try diff.compare(
             probed: probed, keyColumns: keyColumns, keyIsRowID: keyIsRowID, withoutRowID: withoutRowID,
             shape: shape,
-            references: parentAssociations.map {
+            // A foreign key of several columns is kept as the table declares it, not added by a change.
+            references: parentAssociations.filter { $0.foreignKeyColumns.count <= 1 }.map {
                 ($0.foreignKey, $0.parentTable, $0.parentKey, $0.onDelete?.rawValue)
             })
         return try diff.plan()

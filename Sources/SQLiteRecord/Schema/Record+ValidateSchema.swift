@@ -68,21 +68,29 @@ extension Record {
         guard !parentAssociations.isEmpty, try db.tableExists(tableName) else { return [] }
         let keys = try db.foreignKeys(in: tableName)
         let folded = RowLayout.asciiLowercased
+        // A foreign key of several columns is named by its columns joined with ", ", and its parent columns
+        // listed the same way inside the parentheses.
         return parentAssociations.compactMap { association in
+            let foreignKeys = association.foreignKeyColumns
+            let name = foreignKeys.joined(separator: ", ")
             let declared =
-                "REFERENCES \"\(association.parentTable)\"(\"\(association.parentKey)\")"
+                "REFERENCES \"\(association.parentTable)\"("
+                + association.parentKeyColumns.map { "\"\($0)\"" }.joined(separator: ", ") + ")"
                 + (association.onDelete.map { " ON DELETE " + $0.rawValue } ?? "")
-            guard let key = keys.first(where: { $0.columns.map(folded) == [folded(association.foreignKey)] }) else {
-                return .foreignKey(association.foreignKey, declared: declared, table: nil)
+            guard let key = keys.first(where: { $0.columns.map(folded) == foreignKeys.map(folded) }) else {
+                return .foreignKey(name, declared: declared, table: nil)
             }
-            let parentColumn = key.parentColumns.first.flatMap { $0 }
+            let parentColumns = key.parentColumns.map { $0 ?? "" }
             let found =
-                "REFERENCES \"\(key.parentTable)\"(\"\(parentColumn ?? "")\") ON DELETE \(key.onDelete)"
+                "REFERENCES \"\(key.parentTable)\"(" + parentColumns.map { "\"\($0)\"" }.joined(separator: ", ")
+                + ") ON DELETE \(key.onDelete)"
             let sameTable = folded(key.parentTable) == folded(association.parentTable)
-            let sameColumn = parentColumn.map { folded($0) == folded(association.parentKey) } ?? true
+            // A foreign key that names no parent column refers to the parent's primary key.
+            let sameColumns =
+                key.parentColumns.allSatisfy { $0 == nil }
+                || parentColumns.map(folded) == association.parentKeyColumns.map(folded)
             let sameAction = association.onDelete.map { $0.rawValue == key.onDelete } ?? true
-            return sameTable && sameColumn && sameAction
-                ? nil : .foreignKey(association.foreignKey, declared: declared, table: found)
+            return sameTable && sameColumns && sameAction ? nil : .foreignKey(name, declared: declared, table: found)
         }
     }
 
