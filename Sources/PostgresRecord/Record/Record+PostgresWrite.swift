@@ -8,12 +8,14 @@ extension Record {
     /// other record is inserted with its key. Then ``Record/didInsert(rowID:)`` is called with the rowid (0
     /// for other keys).
     ///
-    /// `willSave(_:)` and `willDelete(_:)` take SQLite's `Database` and are not called on PostgreSQL.
+    /// A type that adopts ``PostgresWriteCallbacks`` has its ``PostgresWriteCallbacks/willSave(_:)`` called
+    /// first; a throw aborts the insert.
     /// - Throws: ``PostgresError`` (SQLSTATE 23505 with the constraint for a duplicate key, 23502 with the
     ///   column for a NULL into a NOT NULL column), `EncodingError` for a value PostgreSQL cannot store,
     ///   `SchemaProbeError` when the type cannot be probed.
     public mutating func insert(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
+        try callWillSave(connection)
         if case .rowID(let column) = shape.key, (id as? Int64?) == .some(nil) {
             let rows = try connection.query(
                 shape.insertWithoutKeySQL, try shape.values(of: self, for: shape.nonKeyColumns))
@@ -34,6 +36,7 @@ extension Record {
     public func update(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
         let key = try shape.keyValues(id)
+        try callWillSave(connection)
         guard let sql = shape.updateSQL else {
             guard try Self.exists(connection, id: id) else {
                 throw RecordError.recordNotFound(table: shape.table, id: "\(id)")
@@ -65,6 +68,7 @@ extension Record {
         let shape = try PostgresRecordShape.of(Self.self)
         if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return try insert(connection) }
         _ = try shape.keyValues(id)
+        try callWillSave(connection)
         _ = try connection.query(shape.upsertSQL, try shape.values(of: self, for: shape.columns))
     }
 
@@ -75,7 +79,9 @@ extension Record {
     @discardableResult
     public func delete(_ connection: PostgresConnection) throws -> Bool {
         let shape = try PostgresRecordShape.of(Self.self)
-        let deleted = try connection.execute(shape.deleteSQL, try shape.keyValues(id)) > 0
+        let key = try shape.keyValues(id)
+        try callWillDelete(connection)
+        let deleted = try connection.execute(shape.deleteSQL, key) > 0
         didDelete(deleted)
         return deleted
     }
@@ -128,6 +134,7 @@ extension Record {
         let original = records
         do {
             try connection.transaction {
+                for record in records { try record.callWillSave(connection) }
                 var withoutKey: [Int] = []
                 var withKey: [Int] = []
                 for index in records.indices {

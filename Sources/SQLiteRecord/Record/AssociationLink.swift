@@ -1,23 +1,23 @@
 /// How a child table points at its parent table: the child's foreign key column and the parent's key
 /// column it holds, with the names errors use. Shared by ``BelongsToAssociation`` and
 /// ``HasManyAssociation``, which read it from opposite ends.
-struct AssociationLink: Sendable {
+package struct AssociationLink: Sendable {
     /// The association's name, also the key of its values in a nested result.
-    let key: String
+    package let key: String
     /// The key of the declaring type's record in a nested result: its name in lower camel case (`country`
     /// for `Country.hasMany(City)`). Made once with the declaration, since naming a type is slow.
-    let originKey: String
+    package let originKey: String
     /// How the declaration reads, for errors: `City.belongsTo(Country) "country"`.
     let declaration: String
-    let childTable: String
-    let parentTable: String
+    package let childTable: String
+    package let parentTable: String
     /// The child table's column that holds the parent's key.
-    let foreignKey: String
+    package let foreignKey: String
     /// The parent table's column the foreign key refers to: its primary key column.
-    let parentKey: String
+    package let parentKey: String
 
     /// The declaration and the columns it links, for errors.
-    var description: String {
+    package var description: String {
         declaration + ": \"\(childTable)\".\"\(foreignKey)\" -> \"\(parentTable)\".\"\(parentKey)\""
     }
 
