@@ -79,7 +79,9 @@ extension HasManyAssociation {
     /// The children of the parents whose keys are `keys`, by parent key, in one query; the association's
     /// limit applies per parent, as on SQLite. No query for no keys.
     /// - Throws: what the query throws.
-    func children(_ connection: PostgresConnection, of keys: [PostgresKey.Bound]) throws -> [PostgresKey: [Destination]] {
+    func children(
+        _ connection: PostgresConnection, of keys: [PostgresKey.Bound]
+    ) throws -> [PostgresKey: [Destination]] {
         guard !keys.isEmpty else { return [:] }
         var childRequest = request
         let perParent = childRequest.parts.limit

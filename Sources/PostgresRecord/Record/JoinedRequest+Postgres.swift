@@ -33,7 +33,8 @@ extension JoinedRequest {
         let joinedTable = SQLIdentifier.quoted(table)
         let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
         let baseKey =
-            SQLIdentifier.quoted(Base.tableName) + "." + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
+            SQLIdentifier.quoted(Base.tableName) + "."
+            + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
         var on = joinedKey + " = " + baseKey
         var onArguments = PostgresArguments.empty
         var joinFilter: (sql: String, arguments: PostgresArguments)?
@@ -58,7 +59,8 @@ extension JoinedRequest {
         let names = readNames.values.sorted()
         var selection = joinedKey + " AS " + SQLIdentifier.quoted(Self.marker(link))
         for name in names {
-            selection += ", " + joinedTable + "." + SQLIdentifier.quoted(name) + " AS " + SQLIdentifier.quoted(prefix + name)
+            selection +=
+                ", " + joinedTable + "." + SQLIdentifier.quoted(name) + " AS " + SQLIdentifier.quoted(prefix + name)
         }
         var writer = RequestCompiler(
             binding: PostgresRequestBinding<Base>(shape: baseShape), table: Base.tableName, isWriting: true)
@@ -82,7 +84,9 @@ extension JoinedRequest {
             let record = try Base(from: PostgresRowDecoder(rows: rows, row: row, columnNames: baseShape.decoderNames))
             if case .null = rows.result.cell(row: row, column: marker) {
                 if isRequired {
-                    let foreignKey = rows.columnIndex(link.foreignKey).map { rows.result.cell(row: row, column: $0).summary }
+                    let foreignKey = rows.columnIndex(link.foreignKey).map {
+                        rows.result.cell(row: row, column: $0).summary
+                    }
                     throw RecordError.missingParent(
                         table: Base.tableName, column: link.foreignKey, value: foreignKey ?? "NULL",
                         parentTable: link.parentTable)

@@ -15,7 +15,9 @@ package protocol RequestBinding {
     mutating func forms(of value: QueryValue, column: String?) throws -> [Arguments.BoundValue]
     /// How a list of more than ``RequestCompiler/jsonListThreshold`` forms, compared with `column`, is bound.
     /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for forms no one value holds.
-    mutating func longList(_ forms: [Arguments.BoundValue], column: String?) throws -> RequestListForm<Arguments.BoundValue>
+    mutating func longList(
+        _ forms: [Arguments.BoundValue], column: String?
+    ) throws -> RequestListForm<Arguments.BoundValue>
 }
 
 extension RequestBinding {
@@ -30,7 +32,8 @@ extension RequestBinding where Arguments == StatementArguments {
 }
 
 /// How a long list is bound: as JSON arrays that SQLite's `json_each` reads, or as one array value that
-/// PostgreSQL compares with `= ANY($n)` (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
+/// PostgreSQL compares with `= ANY($n)`
+/// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
 package enum RequestListForm<Value> {
     /// Scalars, BLOBs as hex, and text holding U+0000 as hex (nil when there is none).
     case json(scalars: String, blobs: String, nulTexts: String?)
@@ -640,7 +643,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
                 quote = character
             } else if character == "$" {
                 var end = text.index(after: index)
-                while end < text.endIndex, let digit = text[end].wholeNumberValue, digit < 10 { end = text.index(after: end) }
+                while end < text.endIndex, text[end].isASCII, text[end].isNumber { end = text.index(after: end) }
                 if end > text.index(after: index), let number = Int(text[text.index(after: index)..<end]) {
                     result += "$" + String(number + count)
                     index = end
