@@ -8,12 +8,14 @@ extension Record {
     /// other record is inserted with its key. Then ``Record/didInsert(rowID:)`` is called with the rowid (0
     /// for other keys).
     ///
-    /// `willSave(_:)` and `willDelete(_:)` take SQLite's `Database` and are not called on PostgreSQL.
+    /// A type that adopts ``PostgresWriteCallbacks`` has its ``PostgresWriteCallbacks/willSave(_:)`` called
+    /// first; a throw aborts the insert.
     /// - Throws: ``PostgresError`` (SQLSTATE 23505 with the constraint for a duplicate key, 23502 with the
     ///   column for a NULL into a NOT NULL column), `EncodingError` for a value PostgreSQL cannot store,
     ///   `SchemaProbeError` when the type cannot be probed.
     public mutating func insert(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
+        try callWillSave(connection)
         if case .rowID(let column) = shape.key, (id as? Int64?) == .some(nil) {
             let rows = try connection.query(
                 shape.insertWithoutKeySQL, try shape.values(of: self, for: shape.nonKeyColumns))
@@ -34,6 +36,7 @@ extension Record {
     public func update(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
         let key = try shape.keyValues(id)
+        try callWillSave(connection)
         guard let sql = shape.updateSQL else {
             guard try Self.exists(connection, id: id) else {
                 throw RecordError.recordNotFound(table: shape.table, id: "\(id)")
@@ -65,6 +68,7 @@ extension Record {
         let shape = try PostgresRecordShape.of(Self.self)
         if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return try insert(connection) }
         _ = try shape.keyValues(id)
+        try callWillSave(connection)
         _ = try connection.query(shape.upsertSQL, try shape.values(of: self, for: shape.columns))
     }
 
@@ -75,7 +79,9 @@ extension Record {
     @discardableResult
     public func delete(_ connection: PostgresConnection) throws -> Bool {
         let shape = try PostgresRecordShape.of(Self.self)
-        let deleted = try connection.execute(shape.deleteSQL, try shape.keyValues(id)) > 0
+        let key = try shape.keyValues(id)
+        try callWillDelete(connection)
+        let deleted = try connection.execute(shape.deleteSQL, key) > 0
         didDelete(deleted)
         return deleted
     }
@@ -129,7 +135,8 @@ extension Record {
     /// round trip rather than one a row (see
     /// <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>). A rowid record whose id is nil
     /// gets the id its row's identity column chose, read from that row's own `RETURNING`; any other record
-    /// is inserted with its key. Then ``Record/didInsert(rowID:)`` is called for each, in order.
+    /// is inserted with its key. ``PostgresWriteCallbacks/willSave(_:)`` runs for each record first, inside
+    /// the transaction; ``Record/didInsert(rowID:)`` for each afterwards, in order.
     ///
     /// All or nothing: when one row fails (a constraint), the server runs none of the rows after it, the
     /// transaction rolls back, and every record keeps the values it came with (none gains an id).
@@ -139,23 +146,25 @@ extension Record {
     public static func insertAll(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         guard !records.isEmpty else { return }
         let shape = try PostgresRecordShape.of(Self.self)
-        var identityColumn: String?
-        var statements: [(sql: String, arguments: [PostgresValue])] = []
-        statements.reserveCapacity(records.count)
-        var takesIdentity: [Bool] = []
-        takesIdentity.reserveCapacity(records.count)
-        for record in records {
-            if case .rowID(let column) = shape.key, (record.id as? Int64?) == .some(nil) {
-                identityColumn = column
-                statements.append((shape.insertWithoutKeySQL, try shape.values(of: record, for: shape.nonKeyColumns)))
-                takesIdentity.append(true)
-            } else {
-                statements.append((shape.insertSQL, try shape.values(of: record, for: shape.columns)))
-                takesIdentity.append(false)
-            }
-        }
         var inserted = records
         try connection.transaction {
+            // Each record's willSave, in order, inside the batch's transaction: a throw writes nothing.
+            for record in records { try record.callWillSave(connection) }
+            var identityColumn: String?
+            var statements: [(sql: String, arguments: [PostgresValue])] = []
+            statements.reserveCapacity(records.count)
+            var takesIdentity: [Bool] = []
+            takesIdentity.reserveCapacity(records.count)
+            for record in records {
+                if case .rowID(let column) = shape.key, (record.id as? Int64?) == .some(nil) {
+                    identityColumn = column
+                    statements.append((shape.insertWithoutKeySQL, try shape.values(of: record, for: shape.nonKeyColumns)))
+                    takesIdentity.append(true)
+                } else {
+                    statements.append((shape.insertSQL, try shape.values(of: record, for: shape.columns)))
+                    takesIdentity.append(false)
+                }
+            }
             let results = try connection.runPipelined(statements)
             for (index, result) in results.enumerated() {
                 guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }

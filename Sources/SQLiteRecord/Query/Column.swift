@@ -14,7 +14,7 @@ public struct Column: Sendable, ColumnExpression {
     /// The name as given: the coding key's string value, or the string.
     public let name: String
     /// True when ``name`` is a coding key's string value, which the record type's key strategy converts.
-    let isCodingKey: Bool
+    package let isCodingKey: Bool
 
     /// The column called `name`, exactly (no key strategy applies).
     public init(_ name: String) {

@@ -99,6 +99,14 @@ public struct QueryInterfaceRequest<Base: Record>: Sendable {
 }
 
 extension QueryInterfaceRequest {
+    /// The request without its limit and offset (an eager load applies the limit per parent).
+    package var unlimited: Self {
+        var request = self
+        request.limitCount = nil
+        request.offsetCount = nil
+        return request
+    }
+
     /// The `where:` dictionary as ANDed equalities in column-name order, so equal dictionaries give equal
     /// SQL; `forms` as ``FilterValue`` made them (a UUID in its three forms, nil as NULL).
     func filter(equalities: [String: FilterValue]) -> Self {

@@ -1,54 +1,89 @@
-/// What the Record layer supplies to compile a request: the table's names and the values as its record type
-/// stores them.
-protocol RequestBinding {
+/// What the Record layer supplies to compile a request: the table's names, the values as its record type
+/// stores them on one engine, and that engine's ``SQLDialect``.
+package protocol RequestBinding {
+    /// The arguments of the engine the request runs on.
+    associatedtype Arguments: RequestArguments = StatementArguments
+    /// The SQL spellings the compiler writes.
+    static var dialect: SQLDialect { get }
+
     /// The column's name in the table (a coding key through the type's key strategy).
     mutating func name(of column: Column) -> String
     /// `value` as the stored forms that count as equal to it, compared with `column` (named in errors):
     /// empty for NULL, one form, or several for a UUID.
     /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
     ///   column's value.
-    mutating func forms(of value: QueryValue, column: String?) throws -> [SQLiteValue]
+    mutating func forms(of value: QueryValue, column: String?) throws -> [Arguments.BoundValue]
+    /// How a list of more than ``RequestCompiler/jsonListThreshold`` forms, compared with `column`, is bound.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for forms no one value holds.
+    mutating func longList(
+        _ forms: [Arguments.BoundValue], column: String?
+    ) throws -> RequestListForm<Arguments.BoundValue>
+}
+
+extension RequestBinding {
+    package static var dialect: SQLDialect { .sqlite }
+}
+
+extension RequestBinding where Arguments == StatementArguments {
+    package mutating func longList(_ forms: [SQLiteValue], column: String?) throws -> RequestListForm<SQLiteValue> {
+        let (scalars, blobs, nulTexts) = JSONList.arrays(forms)
+        return .json(scalars: scalars, blobs: blobs, nulTexts: nulTexts)
+    }
+}
+
+/// How a long list is bound: as JSON arrays that SQLite's `json_each` reads, or as one array value that
+/// PostgreSQL compares with `= ANY($n)`
+/// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
+package enum RequestListForm<Value> {
+    /// Scalars, BLOBs as hex, and text holding U+0000 as hex (nil when there is none).
+    case json(scalars: String, blobs: String, nulTexts: String?)
+    case array(Value)
 }
 
 /// What a compiled request's statement does.
-enum RequestStatement: UInt8 {
+package enum RequestStatement: UInt8 {
     case select, count, exists, delete, update
 }
 
 /// A request made into SQL: one walk binds its values and records its shape; the SQL text is written in
 /// the same walk only when the shape is new (``isWriting``), so that a request run again with other values
 /// costs no string building. Identifiers are quoted by ``SQLIdentifier``; values are bound.
-struct RequestCompiler<Binding: RequestBinding> {
+package struct RequestCompiler<Binding: RequestBinding> {
     /// A list longer than this many values is bound as JSON arrays (see ``SQLExpressible/in(_:)``): SQLite
     /// limits the bound values of a statement (999 on builds older than 3.32), and every list length would
     /// otherwise be a statement of its own in the cache.
     static var jsonListThreshold: Int { 512 }
 
     var binding: Binding
-    let table: String
+    package let table: String
     /// True when the SQL text is written; false when only the shape and arguments are wanted.
     let isWriting: Bool
-    private(set) var sql = ""
+    package private(set) var sql = ""
     private(set) var tokens: [ShapeToken] = []
-    private(set) var arguments = StatementArguments()
+    package private(set) var arguments = Binding.Arguments.empty
     /// Every column name the request uses, in order (recorded only while writing), for the check against
     /// the table.
-    private(set) var columns: [String] = []
+    package private(set) var columns: [String] = []
     /// The selection's aliases, which ORDER BY and HAVING may name as columns.
-    private(set) var aliases: [String] = []
+    package private(set) var aliases: [String] = []
     /// The table written before every column (`"cities"."name"`), for a request that joins another table
     /// whose columns may have the same names; nil writes bare column names.
-    var qualifier: String?
+    package var qualifier: String?
     /// A JOIN written after `FROM "table"`, with its own arguments, and what it adds to a `*` selection
     /// (see ``AssociationJoin``).
-    var join: (sql: String, selection: String, arguments: StatementArguments)?
+    package var join: (sql: String, selection: String, arguments: Binding.Arguments)?
+    /// A condition on the joined table, with its own arguments, written first in a SELECT's WHERE clause
+    /// (a required parent's filter on PostgreSQL, where SQL of another binding cannot be a literal).
+    package var joinFilter: (sql: String, arguments: Binding.Arguments)?
 
-    init(binding: Binding, table: String, isWriting: Bool) {
+    private var dialect: SQLDialect { Binding.dialect }
+
+    package init(binding: Binding, table: String, isWriting: Bool) {
         self.binding = binding
         self.table = table
         self.isWriting = isWriting
         tokens.reserveCapacity(16)
-        arguments.values.reserveCapacity(8)
+        arguments.reserveCapacity(8)
         if isWriting { sql.reserveCapacity(128) }
     }
 
@@ -58,7 +93,7 @@ struct RequestCompiler<Binding: RequestBinding> {
     /// asked for only when a delete or update has a LIMIT.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` for a delete or update of a grouped request,
     ///   and what ``RequestBinding/forms(of:column:)`` throws.
-    mutating func compile(
+    package mutating func compile(
         _ parts: RequestParts, as statement: RequestStatement, assignments: [ColumnAssignment] = [],
         keyColumns: () throws -> [String]? = { nil }
     ) throws {
@@ -74,7 +109,8 @@ struct RequestCompiler<Binding: RequestBinding> {
             } else {
                 write("SELECT count(*) FROM (")
                 try select(parts, keepingOrder: false)
-                write(")")
+                // PostgreSQL before 16 needs a name for a subquery in FROM.
+                write(dialect == .postgres ? ") AS \"counted\"" : ")")
             }
         case .exists:
             write("SELECT EXISTS (")
@@ -159,13 +195,29 @@ struct RequestCompiler<Binding: RequestBinding> {
         }
         if let join, parts.selection.isEmpty { write(", " + join.selection) }
         write(" FROM " + SQLIdentifier.quoted(table))
-        if let search = parts.search { try searchJoin(search) }
+        if let search = parts.search {
+            guard dialect == .sqlite else {
+                throw RecordError.invalidQuery(
+                    table: table, reason: "full-text search is SQLite's FTS5: PostgreSQL requests cannot match(...)")
+            }
+            try searchJoin(search)
+        }
         if let join {
             tokens.append(.name(join.sql))
             write(join.sql)
-            arguments.values += join.arguments.values
+            arguments.append(arguments: join.arguments)
         }
-        try whereClause(parts.filter)
+        if let joinFilter {
+            tokens.append(.name(joinFilter.sql))
+            write(" WHERE (" + joinFilter.sql + ")")
+            arguments.append(arguments: joinFilter.arguments)
+            if let filter = parts.filter {
+                write(" AND ")
+                try expression(filter, 3, context: nil)
+            }
+        } else {
+            try whereClause(parts.filter)
+        }
         if !parts.grouping.isEmpty {
             tokens.append(.part(.groupBy))
             write(" GROUP BY ")
@@ -209,7 +261,9 @@ struct RequestCompiler<Binding: RequestBinding> {
             guard let index = search.columns.firstIndex(where: { RowLayout.asciiLowercased($0) == folded }) else {
                 throw RecordError.unknownColumn(table: search.table, column: name, columns: search.columns)
             }
-            arguments.values += [.integer(Int64(index)), .text(excerpt.open), .text(excerpt.close)]
+            arguments.append(sqlite: .integer(Int64(index)))
+            arguments.append(sqlite: .text(excerpt.open))
+            arguments.append(sqlite: .text(excerpt.close))
             switch excerpt.kind {
             case .highlight:
                 tokens.append(.part(.highlight))
@@ -217,12 +271,13 @@ struct RequestCompiler<Binding: RequestBinding> {
             case .snippet(let ellipsis, let count):
                 tokens.append(.part(.snippet))
                 write(", snippet(" + fts + ", ?, ?, ?, ?, ?)")
-                arguments.values += [.text(ellipsis), .integer(Int64(count))]
+                arguments.append(sqlite: .text(ellipsis))
+                arguments.append(sqlite: .integer(Int64(count)))
             }
             write(" AS " + SQLIdentifier.quoted(FullTextSearchPart.excerptColumn))
         }
         write(" FROM " + fts + " WHERE " + fts + " MATCH ?) AS " + SQLIdentifier.quoted(FullTextSearchPart.alias))
-        arguments.values.append(.text(search.pattern))
+        arguments.append(sqlite: .text(search.pattern))
         write(" ON " + SQLIdentifier.quoted(table) + ".rowid = " + searchColumn(FullTextSearchPart.rowIDColumn))
     }
 
@@ -251,17 +306,18 @@ struct RequestCompiler<Binding: RequestBinding> {
         }
     }
 
-    /// `LIMIT ?` and `OFFSET ?`, bound: SQLite needs a LIMIT before an OFFSET, and a negative limit is none.
+    /// `LIMIT ?` and `OFFSET ?`, bound: SQLite needs a LIMIT before an OFFSET, and a negative limit is none
+    /// (bound as -1 on SQLite, NULL on PostgreSQL, whose `LIMIT NULL` is `LIMIT ALL`).
     private mutating func limitClause(_ parts: RequestParts) {
         if parts.limit != nil || parts.offset != nil {
             tokens.append(.part(.limit))
-            write(" LIMIT ?")
-            arguments.values.append(.integer(Int64(parts.limit ?? -1)))
+            write(" LIMIT " + nextParameter)
+            arguments.append(limit: parts.limit)
         }
         if let offset = parts.offset {
             tokens.append(.part(.offset))
-            write(" OFFSET ?")
-            arguments.values.append(.integer(Int64(offset)))
+            write(" OFFSET " + nextParameter)
+            arguments.append(limit: offset)
         }
     }
 
@@ -276,15 +332,19 @@ struct RequestCompiler<Binding: RequestBinding> {
         case .value(let value):
             tokens.append(.part(.value))
             let forms = try binding.forms(of: value, column: context)
-            write("?")
-            arguments.values.append(forms.first ?? .null)
+            write(nextParameter)
+            arguments.append(forms.first ?? Binding.Arguments.null)
         case .literal(let text, let literalArguments):
             tokens.append(.part(.literal))
             tokens.append(.name(text))
-            write("(" + text + ")")
-            arguments.values += literalArguments.values
-            for (name, value) in literalArguments.namedValues { arguments.namedValues[name] = value }
-            if arguments.conversionFailure == nil { arguments.conversionFailure = literalArguments.conversionFailure }
+            if dialect == .postgres && text == "0" && literalArguments.values.isEmpty {
+                // A parent request for a NULL foreign key (Record.request(for:) of a belongsTo) matches no
+                // row: SQLite's `0`, PostgreSQL's boolean.
+                write("(FALSE)")
+            } else {
+                write("(" + (dialect == .postgres ? Self.renumbered(text, after: arguments.count) : text) + ")")
+            }
+            arguments.append(literal: literalArguments)
         case .null:
             tokens.append(.part(.null))
             write("NULL")
@@ -338,11 +398,42 @@ struct RequestCompiler<Binding: RequestBinding> {
             tokens.append(.part(negated ? (escaped ? .notLikeEscaped : .notLike) : (escaped ? .likeEscaped : .like)))
             let name = columnName(in: operand) ?? context
             try pattern.checkLikePatternHoldsNoNUL(column: name, table: table)
+            // PostgreSQL's LIKE tells case apart; ILIKE matches letters in either case as SQLite's LIKE does
+            // ASCII's, and serves the Unicode case-insensitive matchers in place of the case-fold function
+            // (<https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-LIKE>).
+            let (matched, like): (ExpressionNode, String)
+            if dialect == .postgres {
+                if case .function(.caseFold, let folded, false) = operand, folded.count == 1, let only = folded.first {
+                    matched = only
+                } else {
+                    matched = operand
+                }
+                like = negated ? " NOT ILIKE " : " ILIKE "
+            } else {
+                (matched, like) = (operand, negated ? " NOT LIKE " : " LIKE ")
+            }
             try parenthesized(4, precedence) {
-                try $0.expression(operand, 5, context: context)
-                $0.write(negated ? " NOT LIKE " : " LIKE ")
+                try $0.expression(matched, 5, context: context)
+                $0.write(like)
                 try $0.expression(pattern, 5, context: name)
                 if escaped { $0.write(" ESCAPE '\\'") }
+            }
+        case .textMatch(let operand, let text, let match, let caseFolded):
+            // SQLite's forms read past U+0000 (see SearchTextMatch); PostgreSQL's text holds none, so its
+            // ILIKE alone is exact, and search text holding one is refused by the binding. PostgreSQL's ILIKE
+            // folds both sides itself, as its database's LC_CTYPE says: the search text goes as it was typed.
+            if dialect == .postgres {
+                try expression(
+                    .like(operand, .value(.searchText(text, match)), escaped: true, negated: false), precedence,
+                    context: context)
+            } else if caseFolded {
+                try expression(
+                    .like(
+                        .function(.caseFold, [operand], distinct: false),
+                        .value(.searchText(Database.caseFolded(text), match)), escaped: true, negated: false),
+                    precedence, context: context)
+            } else {
+                try expression(match.condition(operand, text), precedence, context: context)
             }
         case .collate(let operand, let collation):
             tokens.append(.part(.collate))
@@ -352,19 +443,31 @@ struct RequestCompiler<Binding: RequestBinding> {
         case .function(let function, let operands, let distinct):
             tokens.append(.function(function))
             tokens.append(.count(distinct ? -operands.count : operands.count))
-            write(function.name + (distinct ? "(DISTINCT " : "("))
+            // PostgreSQL has no `total`: `coalesce(sum(x), 0)` is its value (0 for no rows), and `lower`
+            // stands for the case-fold function.
+            let isTotal = dialect == .postgres && function == .total
+            write(
+                isTotal
+                    ? "coalesce(sum" : (dialect == .postgres && function == .caseFold ? "lower" : function.name))
+            write(distinct ? "(DISTINCT " : "(")
             for (index, operand) in operands.enumerated() {
                 if index > 0 { write(", ") }
                 try expression(operand, 0, context: context)
             }
-            write(")")
+            write(isTotal ? "), 0)" : ")")
         case .subquery(let subquery):
             // Its SQL is its shape: written every time (it is short), recorded as a name.
             let (text, subqueryArguments) = try subquery.compile()
+            if dialect == .postgres && !subqueryArguments.values.isEmpty {
+                throw RecordError.invalidQuery(
+                    table: table,
+                    reason: "an association's exists or count with a filter of its own is not written for "
+                        + "PostgreSQL: filter the association's request(for:) instead")
+            }
             tokens.append(.part(.subquery))
             tokens.append(.name(subquery.prefix + text))
             write(subquery.prefix + text)
-            arguments.values += subqueryArguments.values
+            for value in subqueryArguments.values { arguments.append(sqlite: value) }
         case .alias(let operand, let name):
             // An alias outside a selection names nothing: the expression stands for itself.
             tokens.append(.part(.alias))
@@ -387,14 +490,15 @@ struct RequestCompiler<Binding: RequestBinding> {
             case 0:
                 $0.write(negated ? " IS NOT NULL" : " IS NULL")
             case 1:
-                $0.write(negated ? " <> ?" : " = ?")
+                $0.write(negated ? " <> " : " = ")
+                $0.write($0.nextParameter)
             default:
                 $0.write(negated ? " NOT IN (" : " IN (")
                 $0.writeParameters(forms.count)
                 $0.write(")")
             }
         }
-        arguments.values += forms
+        arguments.append(contentsOf: forms)
     }
 
     /// `operand IN (?, ...)` over every stored form of every value; `0` (or `1` negated) for an empty list,
@@ -403,11 +507,11 @@ struct RequestCompiler<Binding: RequestBinding> {
         _ operand: ExpressionNode, _ values: [QueryValue], negated: Bool, _ precedence: Int
     ) throws {
         let name = columnName(in: operand)
-        var forms: [SQLiteValue] = []
+        var forms: [Binding.Arguments.BoundValue] = []
         forms.reserveCapacity(values.count)
         for value in values {
             let valueForms = try binding.forms(of: value, column: name)
-            if valueForms.isEmpty { forms.append(.null) } else { forms += valueForms }
+            if valueForms.isEmpty { forms.append(Binding.Arguments.null) } else { forms += valueForms }
         }
         if forms.isEmpty {
             tokens.append(.count(0))
@@ -415,11 +519,26 @@ struct RequestCompiler<Binding: RequestBinding> {
             let (savedSQL, savedArguments) = (sql, arguments)
             try expression(operand, 5, context: name)
             (sql, arguments) = (savedSQL, savedArguments)
-            write(negated ? "1" : "0")
+            // PostgreSQL's WHERE takes a boolean, not SQLite's 0 and 1.
+            write(dialect == .postgres ? (negated ? "TRUE" : "FALSE") : (negated ? "1" : "0"))
             return
         }
         if forms.count > Self.jsonListThreshold {
-            let (scalars, blobs, nulTexts) = JSONList.arrays(forms)
+            let form = try binding.longList(forms, column: name)
+            if case .array(let array) = form {
+                tokens.append(.count(-3))
+                // `NOT (e = ANY(...))` rather than `e <> ALL(...)`: a NULL in the array then leaves every row
+                // out, as `NOT IN` with a NULL does.
+                try parenthesized(negated ? 3 : 4, precedence) {
+                    if negated { $0.write("NOT (") }
+                    try $0.expression(operand, 5, context: name)
+                    $0.write(" = ANY(" + $0.nextParameter + ")")
+                    if negated { $0.write(")") }
+                }
+                arguments.append(array)
+                return
+            }
+            guard case .json(let scalars, let blobs, let nulTexts) = form else { return }
             tokens.append(.count(nulTexts == nil ? -1 : -2))
             // Values are appended in the order their parameters are written: the operand may hold some.
             try parenthesized(negated ? 3 : 1, precedence) {
@@ -430,20 +549,20 @@ struct RequestCompiler<Binding: RequestBinding> {
                 // applies to the values as it does to `IN (?, ...)`'s parameters (a TEXT column matches the
                 // integer 1 as '1'). See <https://www.sqlite.org/datatype3.html#affinity_of_expressions>.
                 $0.write(" IN (SELECT +value FROM json_each(?))")
-                $0.arguments.values.append(.text(scalars))
+                $0.arguments.append(sqlite: .text(scalars))
                 $0.write(" OR (typeof(")
                 try $0.expression(operand, 0, context: name)
                 $0.write(") = 'blob' AND hex(")
                 try $0.expression(operand, 0, context: name)
                 $0.write(") IN (SELECT value FROM json_each(?)))")
-                $0.arguments.values.append(.text(blobs))
+                $0.arguments.append(sqlite: .text(blobs))
                 if let nulTexts {
                     $0.write(" OR (typeof(")
                     try $0.expression(operand, 0, context: name)
                     $0.write(") = 'text' AND hex(")
                     try $0.expression(operand, 0, context: name)
                     $0.write(") IN (SELECT value FROM json_each(?)))")
-                    $0.arguments.values.append(.text(nulTexts))
+                    $0.arguments.append(sqlite: .text(nulTexts))
                 }
                 $0.write(")")
             }
@@ -456,13 +575,20 @@ struct RequestCompiler<Binding: RequestBinding> {
             $0.writeParameters(forms.count)
             $0.write(")")
         }
-        arguments.values += forms
+        arguments.append(contentsOf: forms)
     }
 
     /// Writes `node` alone, as a condition (the ON clause of a join).
     /// - Throws: what ``RequestBinding/forms(of:column:)`` throws.
     mutating func condition(_ node: ExpressionNode) throws {
         try expression(node, 3, context: nil)
+    }
+
+    /// Writes the filter of `parts` alone, as a condition (the ON clause of a join); nothing when it has none.
+    /// - Throws: what ``RequestBinding/forms(of:column:)`` throws.
+    package mutating func condition(of parts: RequestParts) throws {
+        guard let filter = parts.filter else { return }
+        try condition(filter)
     }
 
     // MARK: Text
@@ -490,8 +616,45 @@ struct RequestCompiler<Binding: RequestBinding> {
 
     private mutating func writeParameters(_ count: Int) {
         guard isWriting else { return }
+        guard dialect == .sqlite else {
+            sql += dialect.parameters(from: arguments.count + 1, count: count)
+            return
+        }
         sql += "?"
         for _ in 1..<count { sql += ", ?" }
+    }
+
+    /// The parameter of the next value appended to ``arguments``: `?`, or `$n` on PostgreSQL.
+    private var nextParameter: String {
+        dialect == .sqlite ? "?" : dialect.parameter(arguments.count + 1)
+    }
+
+    /// `text` with each `$n` parameter outside quotes moved past the `count` values bound before it: SQL of
+    /// the caller's own numbers its parameters from `$1`, as a statement of its own would.
+    static func renumbered(_ text: String, after count: Int) -> String {
+        guard count > 0, text.contains("$") else { return text }
+        var result = ""
+        var quote: Character?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "$" {
+                var end = text.index(after: index)
+                while end < text.endIndex, text[end].isASCII, text[end].isNumber { end = text.index(after: end) }
+                if end > text.index(after: index), let number = Int(text[text.index(after: index)..<end]) {
+                    result += "$" + String(number + count)
+                    index = end
+                    continue
+                }
+            }
+            result.append(character)
+            index = text.index(after: index)
+        }
+        return result
     }
 
     /// Runs `body` between parentheses when an operator of `inner` precedence sits where `outer` is needed.
@@ -511,6 +674,7 @@ extension ExpressionNode {
         switch self {
         case .column(let column): return column
         case .value, .literal, .null, .countAll, .subquery: return nil
+        case .textMatch(let operand, _, _, _): return operand.firstColumn
         case .unary(_, let operand), .isNull(let operand, _), .list(let operand, _, _), .collate(let operand, _),
             .alias(let operand, _), .between(let operand, _, _, _), .like(let operand, _, _, _):
             return operand.firstColumn

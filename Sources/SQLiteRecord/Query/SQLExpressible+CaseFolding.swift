@@ -37,9 +37,6 @@ extension SQLExpressible {
     }
 
     private func caseFoldedLike(_ text: String, _ match: SearchTextMatch) -> SQLExpression {
-        SQLExpression(
-            .like(
-                .function(.caseFold, [sqlExpression.node], distinct: false),
-                .value(.searchText(Database.caseFolded(text), match)), escaped: true, negated: false))
+        SQLExpression(.textMatch(sqlExpression.node, text, match, caseFolded: true))
     }
 }

@@ -53,7 +53,7 @@ extension SQLExpressible {
     /// pattern limit (50,000 bytes), which LIKE cannot read whole, is matched with `instr(lower(self), lower(?))
     /// = 1` instead: every character counts, and no index serves it.
     public func hasPrefix(_ text: String) -> SQLExpression {
-        SQLExpression(SearchTextMatch.prefix.condition(sqlExpression.node, text))
+        SQLExpression(.textMatch(sqlExpression.node, text, .prefix, caseFolded: false))
     }
 
     /// Text that holds `text` anywhere, taken literally: the rows Swift's `contains` picks on the stored text,
@@ -61,7 +61,7 @@ extension SQLExpressible {
     /// stored text that holds U+0000 (where LIKE stops reading) `instr(lower(self), lower(?)) > 0`; search
     /// text that holds U+0000 or is over LIKE's pattern limit takes the `instr` form alone.
     public func contains(_ text: String) -> SQLExpression {
-        SQLExpression(SearchTextMatch.contains.condition(sqlExpression.node, text))
+        SQLExpression(.textMatch(sqlExpression.node, text, .contains, caseFolded: false))
     }
 
     /// Text that ends with `text`, taken literally: the rows Swift's `hasSuffix` picks on the stored text,
@@ -69,7 +69,7 @@ extension SQLExpressible {
     /// text with no U+0000, and a comparison of the last bytes (`substr(hex(lower(self)), ?) = hex(lower(?))`)
     /// for the rest and for search text that holds U+0000 or is over LIKE's pattern limit.
     public func hasSuffix(_ text: String) -> SQLExpression {
-        SQLExpression(SearchTextMatch.suffix.condition(sqlExpression.node, text))
+        SQLExpression(.textMatch(sqlExpression.node, text, .suffix, caseFolded: false))
     }
 
     /// `self COLLATE name`: compares and sorts under `collation`. `Column("name").collating(.nocase) == "paris"`

@@ -67,6 +67,9 @@ indirect enum ExpressionNode: Sendable {
     case like(ExpressionNode, ExpressionNode, escaped: Bool, negated: Bool)
     /// `e COLLATE name`.
     case collate(ExpressionNode, String)
+    /// `hasPrefix`, `contains`, `hasSuffix` of search text (`caseFolded`: their case-insensitive twins),
+    /// written in the form the dialect needs (see ``SearchTextMatch``).
+    case textMatch(ExpressionNode, String, SearchTextMatch, caseFolded: Bool)
     /// An aggregate or scalar function of the library's choosing: `count`, `sum`, `min`, ...
     case function(SQLFunction, [ExpressionNode], distinct: Bool)
     /// `e AS "name"`, in selections.
@@ -150,7 +153,7 @@ enum SQLFunction: UInt8, Sendable {
 }
 
 /// A value in an expression, before or after conversion.
-enum QueryValue: Sendable {
+package enum QueryValue: Sendable {
     /// A Swift value, encoded with the record type's encoder when the request runs.
     case encodable(any Encodable & Sendable)
     /// Values already converted (the `where:` dictionaries): the stored forms that count as equal, the

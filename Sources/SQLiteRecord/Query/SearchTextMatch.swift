@@ -15,7 +15,7 @@
 /// On 234,908 GeoNames names (`sqlite3` shell, `.timer on`, the figures in the Queries article), the guarded
 /// `contains` scans in 1.2 times LIKE's time and the guarded `hasSuffix` in 1.5 times; the `instr` forms take
 /// 2 to 4 times, and a prefix under `instr` is a scan where LIKE is an index search.
-enum SearchTextMatch: UInt8, Sendable {
+package enum SearchTextMatch: UInt8, Sendable {
     case prefix, contains, suffix
 
     /// The longest LIKE pattern, in UTF-8 bytes, a matcher writes: SQLite's default
@@ -23,7 +23,7 @@ enum SearchTextMatch: UInt8, Sendable {
     static let likePatternLimit = 50_000
 
     /// `text` as a LIKE pattern with `\` as its escape character, matching `text` literally.
-    func pattern(_ text: String) -> String {
+    package func pattern(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 2)
         if self != .prefix { escaped.append("%") }

@@ -8,28 +8,28 @@
 /// parent when every pair is equal, as SQL's `FOREIGN KEY (a, b) REFERENCES parent (x, y)` does
 /// (<https://www.sqlite.org/foreignkeys.html#fk_composite>): a NULL in any foreign key column links to no
 /// parent.
-struct AssociationLink: Sendable {
+package struct AssociationLink: Sendable {
     /// The association's name, also the key of its values in a nested result.
-    let key: String
+    package let key: String
     /// The key of the declaring type's record in a nested result: its name in lower camel case (`country`
     /// for `Country.hasMany(City)`). Made once with the declaration, since naming a type is slow.
-    let originKey: String
+    package let originKey: String
     /// How the declaration reads, for errors: `City.belongsTo(Country) "country"`.
     let declaration: String
-    let childTable: String
-    let parentTable: String
+    package let childTable: String
+    package let parentTable: String
     /// The child table's columns that hold the parent's key, in the order of ``parentKeys``.
-    let foreignKeys: [String]
+    package let foreignKeys: [String]
     /// The parent table's columns the foreign key refers to: its primary key columns, or the columns the
     /// declaration named with `to:`.
-    let parentKeys: [String]
+    package let parentKeys: [String]
     /// True when the declaration named the parent's columns (`to:`): they must be the parent table's primary
     /// key or a `UNIQUE` constraint on exactly those columns, which ``check(_:)`` verifies.
     let namesParentKeys: Bool
     /// The first of ``foreignKeys``: the whole foreign key of a one-column link.
-    let foreignKey: String
+    package let foreignKey: String
     /// The first of ``parentKeys``: the whole key of a one-column link.
-    let parentKey: String
+    package let parentKey: String
 
     init(
         key: String, originKey: String, declaration: String, childTable: String, parentTable: String,
@@ -49,12 +49,12 @@ struct AssociationLink: Sendable {
 
     /// True for a link of more than one column on either side (a mismatched one included): what the
     /// one-column paths leave to the paths that read every column.
-    var isComposite: Bool { foreignKeys.count != 1 || parentKeys.count != 1 }
+    package var isComposite: Bool { foreignKeys.count != 1 || parentKeys.count != 1 }
 
     /// The declaration and the columns it links, for errors: `"cities"."country_id" -> "countries"."id"`
     /// for one column, `"cities" ("country_code", "admin1_code") -> "regions" ("country_code", "code")` for
     /// several.
-    var description: String {
+    package var description: String {
         guard isComposite else {
             return declaration + ": \"\(childTable)\".\"\(foreignKey)\" -> \"\(parentTable)\".\"\(parentKey)\""
         }

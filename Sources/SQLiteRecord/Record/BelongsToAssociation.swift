@@ -9,9 +9,9 @@
 /// let rows = try City.all().including(required: City.country).fetch(db, as: CityWithCountry.self)
 /// ```
 public struct BelongsToAssociation<Origin: Record, Destination: Record>: Sendable {
-    let link: AssociationLink
+    package let link: AssociationLink
     /// A filter on the parents, for joined fetches.
-    var request: QueryInterfaceRequest<Destination>
+    package var request: QueryInterfaceRequest<Destination>
 
     /// What deleting the parent does to the children, as ``Record/createTable(in:ifNotExists:)`` writes it
     /// (`ON DELETE CASCADE`, ...); nil for SQLite's default.

@@ -13,9 +13,9 @@
 /// Refine it with ``filter(_:)``, ``order(_:)`` and ``limit(_:)`` to say which children, in which order,
 /// and how many per parent an eager load gives.
 public struct HasManyAssociation<Origin: Record, Destination: Record>: Sendable {
-    let link: AssociationLink
+    package let link: AssociationLink
     /// The children's filter and order; its limit applies per parent.
-    var request: QueryInterfaceRequest<Destination>
+    package var request: QueryInterfaceRequest<Destination>
 
     /// The association's name: the key of the children in a nested result (`cities`).
     public var key: String { link.key }

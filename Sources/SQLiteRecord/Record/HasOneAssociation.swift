@@ -13,9 +13,9 @@
 /// The child table should hold at most one row per parent (a `UNIQUE` foreign key): a joined fetch gives
 /// one row per matching child, as SQL's JOIN does.
 public struct HasOneAssociation<Origin: Record, Destination: Record>: Sendable {
-    let link: AssociationLink
+    package let link: AssociationLink
     /// The child's filter, for the request of one record's child and for joined fetches.
-    var request: QueryInterfaceRequest<Destination>
+    package var request: QueryInterfaceRequest<Destination>
 
     /// The association's name: the key of the child in a nested result (`anthem`).
     public var key: String { link.key }

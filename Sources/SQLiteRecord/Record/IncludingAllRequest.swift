@@ -15,10 +15,10 @@
 /// The result type's keys are the base record type's name in lower camel case (`country`) and the
 /// association's ``HasManyAssociation/key`` (`cities`).
 public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
-    let base: QueryInterfaceRequest<Base>
-    let association: HasManyAssociation<Base, Child>
+    package let base: QueryInterfaceRequest<Base>
+    package let association: HasManyAssociation<Base, Child>
     /// The associations added with ``including(all:)``, each loaded by one more query.
-    var more: [any EagerLoadedAssociation] = []
+    package var more: [any EagerLoadedAssociation] = []
 
     /// The parents with their children, each as a value of `type`.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key
@@ -186,7 +186,7 @@ extension HasManyAssociation {
 
 /// One more association of an eager load, with its child type erased: what
 /// ``IncludingAllRequest/including(all:)`` adds to a request.
-protocol EagerLoadedAssociation: Sendable {
+package protocol EagerLoadedAssociation: Sendable {
     var link: AssociationLink { get }
     /// ``HasManyAssociation/children(_:of:)``, each parent's children a `[Child]` in an `Any`.
     func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any]
@@ -197,7 +197,7 @@ protocol EagerLoadedAssociation: Sendable {
 }
 
 extension HasManyAssociation: EagerLoadedAssociation {
-    func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any] {
+    package func loadChildren(_ db: Database, of keys: [SQLiteValue]) throws -> [SQLiteValue: Any] {
         try children(db, of: keys)
     }
 
@@ -205,7 +205,7 @@ extension HasManyAssociation: EagerLoadedAssociation {
         try children(db, ofKeyRows: rows)
     }
 
-    var noChildren: Any { [Destination]() }
+    package var noChildren: Any { [Destination]() }
 }
 
 extension QueryInterfaceRequest {

@@ -17,14 +17,14 @@
 /// Both tables may have columns of the same names (`id`, `name`): each record is decoded from its own
 /// table's columns, and the request's filters and orderings name the base table's columns.
 public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
-    let base: QueryInterfaceRequest<Base>
-    let link: AssociationLink
+    package let base: QueryInterfaceRequest<Base>
+    package let link: AssociationLink
     /// The association's filter on the joined records.
-    let joined: QueryInterfaceRequest<Associated>
+    package let joined: QueryInterfaceRequest<Associated>
     /// True when the joined table holds the foreign key (a has-one child), false when the base table does
     /// (a belongs-to parent).
-    let joinsChild: Bool
-    let isRequired: Bool
+    package let joinsChild: Bool
+    package let isRequired: Bool
 
     /// The records with their parents or children, each as a value of `type`, whose keys are the base type's
     /// name in lower camel case (`city`) and the association's key (`country`, an Optional for
@@ -89,7 +89,7 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
 
     /// The name of the result column that holds the joined row's key (the parent's key, or the child's
     /// foreign key) and separates the two tables' columns; NULL when no row was joined.
-    static func marker(_ link: AssociationLink) -> String { "#" + link.key }
+    package static func marker(_ link: AssociationLink) -> String { "#" + link.key }
 
     /// `SELECT "child".*, "parent"."key" AS "#key", "parent".* FROM "child" LEFT JOIN "parent" ON ...`: a
     /// LEFT JOIN in both cases, so that a required parent that is missing is an error rather than a row

@@ -1,6 +1,15 @@
 /// Decodes a nested result (`struct CountryWithCities: Decodable { var country: Country; var cities: [City] }`)
 /// from records an association request already decoded: each key of the result type is either the base
 /// record's key or the association's, and its value is handed over as it is, with no second decoding.
+extension AssociationLink {
+    /// `type` decoded from `values` (see ``NestedResultDecoder``), for the engines' association requests.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when `type`'s keys are not those of
+    ///   `values`, or what decoding a value throws.
+    package func decodeNested<T: Decodable>(_ type: T.Type, values: [(key: String, value: Any)]) throws -> T {
+        try T(from: NestedResultDecoder(values: values, association: self, resultType: T.self))
+    }
+}
+
 struct NestedResultDecoder: Decoder {
     /// The values by key, in the order errors list them.
     let values: [(key: String, value: Any)]

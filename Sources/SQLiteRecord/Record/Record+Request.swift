@@ -99,7 +99,7 @@ extension QueryInterfaceRequest {
     }
 
     /// The request with a limit of one row (none when its own limit is 0), its offset kept.
-    var limitedToOne: Self { limit(limitCount == 0 ? 0 : 1, offset: offsetCount) }
+    package var limitedToOne: Self { limit(limitCount == 0 ? 0 : 1, offset: offsetCount) }
 
     /// The selected columns of every row, decoded as `type`: a selection with aggregates, or a few columns,
     /// into a `Decodable` type of your own (a column it does not ask for is ignored; an Optional property
@@ -220,7 +220,7 @@ extension QueryInterfaceRequest {
 
     // MARK: Compiling
 
-    var parts: RequestParts {
+    package var parts: RequestParts {
         RequestParts(
             selection: selection, isDistinct: isDistinct, filter: filter, grouping: grouping, having: havingFilter,
             orderings: orderings, limit: limitCount, offset: offsetCount, search: fullTextSearch)

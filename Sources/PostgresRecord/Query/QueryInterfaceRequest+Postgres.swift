@@ -1,0 +1,158 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+/// Running a request on PostgreSQL: the same request as on SQLite (`City.filter(...).order(...).limit(...)`),
+/// compiled by the same compiler in PostgreSQL's dialect: `$n` parameters, `ILIKE` for the text matchers,
+/// `= ANY($n)` with one array for a long list. Column names are checked against the table before anything
+/// runs, and every value is bound, encoded as ``Record/insert(_:)`` stores it.
+///
+/// ```swift
+/// let big = try City.filter(Column("population") > 1_000_000).order(Column("name").ascending).limit(10)
+///     .fetch(connection)
+/// // SELECT * FROM "cities" WHERE "population" > $1 ORDER BY "name" ASC LIMIT $2
+/// ```
+extension QueryInterfaceRequest {
+    /// The records the request selects.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the table does not have,
+    ///   ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value PostgreSQL cannot hold (text
+    ///   with U+0000), ``RecordError/invalidQuery(table:reason:)`` for what PostgreSQL requests do not have
+    ///   (full-text search), all before anything runs; ``PostgresError`` for SQL the server refuses (42P01 for
+    ///   a missing table); `DecodingError` naming the column whose value does not fit.
+    public func fetch(_ connection: PostgresConnection) throws -> [Base] {
+        let (sql, arguments, shape) = try postgresSQL(connection, .select)
+        return try Base.decodeAll(connection.query(sql, arguments), shape: shape)
+    }
+
+    /// The first record the request selects, or nil.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetchOne(_ connection: PostgresConnection) throws -> Base? {
+        try limitedToOne.fetch(connection).first
+    }
+
+    /// The selected columns of every row decoded as `type` (a type of your own, or `Int`, `String`... for a
+    /// selection of one column), as on SQLite.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
+        let (sql, arguments, _) = try postgresSQL(connection, .select)
+        return try connection.query(sql, arguments).decode(T.self)
+    }
+
+    /// The first selected row decoded as `type`, or nil when there is none; a single value that is NULL
+    /// (the `max` of no rows) is nil too.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetchOne<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> T? {
+        let (sql, arguments, _) = try limitedToOne.postgresSQL(connection, .select)
+        let rows = try connection.query(sql, arguments)
+        guard rows.count > 0 else { return nil }
+        if rows.columnNames.count == 1, case .null = rows.result.cell(row: 0, column: 0) { return nil }
+        return try rows[0].decode(T.self)
+    }
+
+    /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or counted in a
+    /// subquery when the request is grouped, distinct or limited.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``, except decoding.
+    public func count(_ connection: PostgresConnection) throws -> Int {
+        let (sql, arguments, _) = try postgresSQL(connection, .count)
+        return Int(try connection.query(sql, arguments)[0].decode(Int64.self, at: 0))
+    }
+
+    /// True when the request selects at least one row: `SELECT EXISTS (SELECT ...)`.
+    /// - Throws: as ``count(_:)-(PostgresConnection)``.
+    public func exists(_ connection: PostgresConnection) throws -> Bool {
+        let (sql, arguments, _) = try postgresSQL(connection, .exists)
+        return try connection.query(sql, arguments)[0].decode(Bool.self, at: 0)
+    }
+
+    /// Deletes every row the request selects, without decoding them (callbacks are not called, as on
+    /// SQLite). A request with a limit deletes the rows it would fetch, in its order (`WHERE "id" IN (SELECT
+    /// "id" ... LIMIT $n)`, by the record type's key).
+    /// - Returns: how many rows were deleted.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``, ``RecordError/invalidQuery(table:reason:)`` for a
+    ///   grouped request, ``PostgresError`` (23503 when another row still references one).
+    @discardableResult
+    public func deleteAll(_ connection: PostgresConnection) throws -> Int {
+        let (sql, arguments, _) = try postgresSQL(connection, .delete)
+        return try connection.execute(sql, arguments)
+    }
+
+    /// Sets columns of every row the request selects in one UPDATE, without decoding them:
+    /// `updateAll(connection, Column("population").set(to: Column("population") + 1))`.
+    /// - Returns: how many rows were updated; 0, running nothing, when `assignments` is empty.
+    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``, and ``PostgresError`` for a constraint the new
+    ///   values break.
+    @discardableResult
+    public func updateAll(_ connection: PostgresConnection, _ assignments: ColumnAssignment...) throws -> Int {
+        try updateAll(connection, assignments)
+    }
+
+    /// ``updateAll(_:_:)-(PostgresConnection,ColumnAssignment...)`` with the assignments in an array.
+    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``.
+    @discardableResult
+    public func updateAll(_ connection: PostgresConnection, _ assignments: [ColumnAssignment]) throws -> Int {
+        guard !assignments.isEmpty else { return 0 }
+        let (sql, arguments, _) = try postgresSQL(connection, .update, assignments: assignments)
+        return try connection.execute(sql, arguments)
+    }
+
+    /// The request as PostgreSQL SQL and its arguments, its columns checked against the table (aliases of
+    /// the selection count as columns for ORDER BY and HAVING).
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``,
+    ///   ``RecordError/invalidQueryValue(table:column:type:reason:)``, ``RecordError/invalidQuery(table:reason:)``,
+    ///   ``PostgresError`` reading the table's columns.
+    func postgresSQL(
+        _ connection: PostgresConnection, _ statement: RequestStatement, assignments: [ColumnAssignment] = []
+    ) throws -> (sql: String, arguments: [PostgresValue], shape: PostgresRecordShape) {
+        let shape = try PostgresRecordShape.of(Base.self)
+        var compiler = RequestCompiler(
+            binding: PostgresRequestBinding<Base>(shape: shape), table: shape.table, isWriting: true)
+        try compiler.compile(parts, as: statement, assignments: assignments) { shape.key.columns }
+        let arguments = try compiler.arguments.checked(table: shape.table)
+        let aliases = Set(compiler.aliases)
+        try connection.checkColumns(compiler.columns.filter { !aliases.contains($0) }, of: shape.table)
+        return (compiler.sql, arguments, shape)
+    }
+}
+
+/// The request calls through a ``PostgresPool``: each runs in a transaction of its own on one of the pool's
+/// connections, a read-only one for reads.
+extension QueryInterfaceRequest where Base: Sendable {
+    /// ``fetch(_:)-(PostgresConnection)`` in a read-only transaction.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetch(_ pool: PostgresPool) async throws -> [Base] {
+        try await pool.read { connection in try self.fetch(connection) }
+    }
+
+    /// ``fetchOne(_:)-(PostgresConnection)`` in a read-only transaction.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetchOne(_ pool: PostgresPool) async throws -> Base? {
+        try await pool.read { connection in try self.fetchOne(connection) }
+    }
+
+    /// ``fetch(_:as:)-(PostgresConnection,_)`` in a read-only transaction.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetch<T: Decodable & Sendable>(_ pool: PostgresPool, as type: T.Type) async throws -> [T] {
+        try await pool.read { connection in try self.fetch(connection, as: T.self) }
+    }
+
+    /// ``count(_:)-(PostgresConnection)`` in a read-only transaction.
+    /// - Throws: as ``count(_:)-(PostgresConnection)``.
+    public func count(_ pool: PostgresPool) async throws -> Int {
+        try await pool.read { connection in try self.count(connection) }
+    }
+
+    /// ``deleteAll(_:)-(PostgresConnection)`` in a transaction of its own.
+    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is deleted then.
+    @discardableResult
+    public func deleteAll(_ pool: PostgresPool) async throws -> Int {
+        try await pool.write { connection in try self.deleteAll(connection) }
+    }
+
+    /// ``updateAll(_:_:)-(PostgresConnection,[ColumnAssignment])`` in a transaction of its own.
+    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is updated then.
+    @discardableResult
+    public func updateAll(_ pool: PostgresPool, _ assignments: [ColumnAssignment]) async throws -> Int {
+        try await pool.write { connection in try self.updateAll(connection, assignments) }
+    }
+}
+#endif

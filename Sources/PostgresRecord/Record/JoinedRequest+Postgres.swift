@@ -1,0 +1,108 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+/// Joined fetches on PostgreSQL (``QueryInterfaceRequest/including(required:)-(BelongsToAssociation<Base,Parent>)``
+/// and the others): one query, `LEFT JOIN` or `JOIN` as on SQLite. The joined record's columns are selected
+/// under names of their own (`"#country.name"`), since PostgreSQL's rows keep both tables' `"id"`.
+extension JoinedRequest {
+    /// Each record with its joined record, as a value of `type` whose keys are the base record type's name
+    /// in lower camel case and the association's key (see ``fetch(_:as:)``).
+    /// - Throws: ``RecordError/missingParent(table:column:value:parentTable:)`` for a required parent that is
+    ///   missing, ``RecordError/unknownColumn(table:column:columns:)`` for a foreign key or column the tables do
+    ///   not have, otherwise as ``QueryInterfaceRequest/fetch(_:)-(PostgresConnection)``.
+    public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
+        try fetchPairs(connection).map { record, associated in
+            let value: Any = isRequired ? (associated as Any) : (associated as Associated? as Any)
+            return try link.decodeNested(T.self, values: [(link.originKey, record), (link.key, value)])
+        }
+    }
+
+    /// Each record with its joined record: nil for an optional association that has none.
+    /// - Throws: as ``fetch(_:as:)-(PostgresConnection,_)``.
+    public func fetchPairs(_ connection: PostgresConnection) throws -> [(Base, Associated?)] {
+        guard base.parts.selectsRecords else {
+            throw RecordError.invalidQuery(
+                table: Base.tableName, reason: "a joined fetch needs whole records: remove the select(...)")
+        }
+        guard !link.isComposite else {
+            throw RecordError.invalidQuery(
+                table: Base.tableName,
+                reason: "a joined fetch over a key of several columns is SQLite only for now: \(link.description)")
+        }
+        let baseShape = try PostgresRecordShape.of(Base.self)
+        let joinedShape = try PostgresRecordShape.of(Associated.self)
+        let (table, column) = joinsChild ? (link.childTable, link.foreignKey) : (link.parentTable, link.parentKey)
+        try connection.checkColumns([column], of: table)
+        try connection.checkColumns([joinsChild ? link.parentKey : link.foreignKey], of: Base.tableName)
+        let joinedTable = SQLIdentifier.quoted(table)
+        let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
+        let baseKey =
+            SQLIdentifier.quoted(Base.tableName) + "."
+            + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
+        var on = joinedKey + " = " + baseKey
+        var onArguments = PostgresArguments.empty
+        var joinFilter: (sql: String, arguments: PostgresArguments)?
+        var filter = RequestCompiler(
+            binding: PostgresRequestBinding<Associated>(shape: joinedShape), table: table, isWriting: true)
+        filter.qualifier = table
+        try filter.condition(of: joined.parts)
+        if !filter.sql.isEmpty {
+            try connection.checkColumns(filter.columns, of: table)
+            if isRequired && !joinsChild {
+                // In WHERE, after a LEFT JOIN: a parent the filter leaves out leaves its child out, and a
+                // missing parent is still seen, and reported.
+                joinFilter = (filter.sql, filter.arguments)
+            } else {
+                on += " AND (" + filter.sql + ")"
+                onArguments = filter.arguments
+            }
+        }
+        // The joined record's columns by the names its decoder reads, each under "#key.name".
+        let prefix = Self.marker(link) + "."
+        let readNames = joinedShape.decoderNames ?? Dictionary(joinedShape.columns.map { ($0, $0) }) { a, _ in a }
+        let names = readNames.values.sorted()
+        var selection = joinedKey + " AS " + SQLIdentifier.quoted(Self.marker(link))
+        for name in names {
+            selection +=
+                ", " + joinedTable + "." + SQLIdentifier.quoted(name) + " AS " + SQLIdentifier.quoted(prefix + name)
+        }
+        var writer = RequestCompiler(
+            binding: PostgresRequestBinding<Base>(shape: baseShape), table: Base.tableName, isWriting: true)
+        writer.qualifier = Base.tableName
+        writer.join = (
+            sql: (isRequired && joinsChild ? " JOIN " : " LEFT JOIN ") + joinedTable + " ON " + on,
+            selection: selection, arguments: onArguments
+        )
+        writer.joinFilter = joinFilter
+        try writer.compile(base.parts, as: .select)
+        let arguments = try writer.arguments.checked(table: Base.tableName)
+        try connection.checkColumns(writer.columns.filter { !writer.aliases.contains($0) }, of: Base.tableName)
+        let rows = try connection.query(writer.sql, arguments)
+        guard let marker = rows.columnIndex(Self.marker(link)) else {
+            throw RecordError.invalidQuery(table: Base.tableName, reason: "no \(Self.marker(link)) column in the join")
+        }
+        let joinedNames = readNames.mapValues { prefix + $0 }
+        var pairs: [(Base, Associated?)] = []
+        pairs.reserveCapacity(rows.count)
+        for row in 0..<rows.count {
+            let record = try Base(from: PostgresRowDecoder(rows: rows, row: row, columnNames: baseShape.decoderNames))
+            if case .null = rows.result.cell(row: row, column: marker) {
+                if isRequired {
+                    let foreignKey = rows.columnIndex(link.foreignKey).map {
+                        rows.result.cell(row: row, column: $0).summary
+                    }
+                    throw RecordError.missingParent(
+                        table: Base.tableName, column: link.foreignKey, value: foreignKey ?? "NULL",
+                        parentTable: link.parentTable)
+                }
+                pairs.append((record, nil))
+            } else {
+                pairs.append(
+                    (record, try Associated(from: PostgresRowDecoder(rows: rows, row: row, columnNames: joinedNames))))
+            }
+        }
+        return pairs
+    }
+}
+#endif
