@@ -201,7 +201,7 @@ extension HasManyAssociation: EagerLoadedAssociation {
         try children(db, of: keys)
     }
 
-    func loadChildren(_ db: Database, ofKeyRows rows: [[SQLiteValue]]) throws -> [[SQLiteValue]: Any] {
+    package func loadChildren(_ db: Database, ofKeyRows rows: [[SQLiteValue]]) throws -> [[SQLiteValue]: Any] {
         try children(db, ofKeyRows: rows)
     }
 
