@@ -50,7 +50,13 @@ final class GeneratedModelsCompileTests: XCTestCase {
         try write(
             manifest(root: root, targets: cases.map(\.target)), to: package.appendingPathComponent("Package.swift"))
 
-        let build = try run(["swift", "build", "--package-path", package.path], in: package)
+        var build = try run(["swift", "build", "--package-path", package.path], in: package)
+        if build.status != 0, build.output.contains("because of missing inputs") {
+            // The kept build of this package still lists a source file of SQLiteRecord that has since been
+            // deleted or renamed, which SwiftPM does not notice by itself: build it afresh once.
+            try? fileManager.removeItem(at: package.appendingPathComponent(".build"))
+            build = try run(["swift", "build", "--package-path", package.path], in: package)
+        }
         XCTAssertEqual(build.status, 0, build.output)
         guard build.status == 0 else { return }
         let warnings = build.output.components(separatedBy: "\n").filter {

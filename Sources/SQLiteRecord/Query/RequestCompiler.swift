@@ -397,7 +397,9 @@ package struct RequestCompiler<Binding: RequestBinding> {
         case .like(let operand, let pattern, let escaped, let negated):
             tokens.append(.part(negated ? (escaped ? .notLikeEscaped : .notLike) : (escaped ? .likeEscaped : .like)))
             let name = columnName(in: operand) ?? context
-            try pattern.checkLikePatternHoldsNoNUL(column: name, table: table)
+            // SQLite's LIKE stops reading its pattern at U+0000; PostgreSQL's text holds none, and its binding
+            // refuses such a value naming the column.
+            if dialect != .postgres { try pattern.checkLikePatternHoldsNoNUL(column: name, table: table) }
             // PostgreSQL's LIKE tells case apart; ILIKE matches letters in either case as SQLite's LIKE does
             // ASCII's, and serves the Unicode case-insensitive matchers in place of the case-fold function
             // (<https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-LIKE>).

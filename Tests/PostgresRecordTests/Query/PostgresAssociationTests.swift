@@ -157,8 +157,8 @@ final class PostgresAssociationTests: PostgresTestCase {
             var countryCode: String
             var code: String
             enum CodingKeys: String, CodingKey {
-                case code
                 case countryCode = "country_code"
+                case code
             }
         }
         var countryCode: String

@@ -4,14 +4,15 @@ import XCTest
 
 @testable import SQLiteRecord
 
-/// Hostile tests of the write plans (RecordWritePlan): the second and later inserts and updates of a record
-/// type on a connection bind straight into a prepared statement. Each test tries to make those writes differ
-/// from what the first (collected) write does, lose or corrupt data, or crash.
+/// The write plans (RecordWritePlan) agree with the collected way under hostile records and schemas: the
+/// second and later inserts and updates of a record type on a connection bind straight into a prepared
+/// statement. Each test tries to make those writes differ from what the first (collected) write does, lose
+/// or corrupt data, or crash.
 ///
 /// Most tests use an oracle: the same records are written on two fresh databases, one where the plans are
 /// made and used, one where the plans are dropped before every write (so every write goes the collected
 /// way). Each write's outcome (the id, or the full error) and the final rows must be the same.
-final class RecordWritePlanHostileTests: XCTestCase {
+final class WritePlanAgreementTests: XCTestCase {
 
     // MARK: - Oracle
 
