@@ -36,6 +36,16 @@ enum PostgresValueReader {
         }
     }
 
+    /// The date `micros` microseconds after 2000-01-01 UTC (a `timestamptz`'s binary form).
+    @inline(__always)
+    static func date(microseconds micros: Int64) -> Date {
+        // Whole seconds and microseconds apart, so that the Double sum loses as little as it can.
+        let seconds = micros.quotientAndRemainder(dividingBy: 1_000_000)
+        return Date(
+            timeIntervalSinceReferenceDate: Double(seconds.quotient) - PostgresType.referenceDateOffset
+                + Double(seconds.remainder) / 1_000_000)
+    }
+
     struct Context {
         let cell: PostgresCell
         let column: String
@@ -178,12 +188,7 @@ enum PostgresValueReader {
 
         func date() throws -> Date {
             switch cell {
-            case .timestamp(let micros, _):
-                // Whole seconds and microseconds apart, so that the Double sum loses as little as it can.
-                let seconds = micros.quotientAndRemainder(dividingBy: 1_000_000)
-                return Date(
-                    timeIntervalSinceReferenceDate: Double(seconds.quotient) - PostgresType.referenceDateOffset
-                        + Double(seconds.remainder) / 1_000_000)
+            case .timestamp(let micros, _): return PostgresValueReader.date(microseconds: micros)
             case .date(let days):
                 return Date(timeIntervalSinceReferenceDate: Double(days) * 86_400 - PostgresType.referenceDateOffset)
             default: throw mismatch(Date.self)

@@ -31,13 +31,7 @@ enum PostgresValueWriter {
     static func direct(_ value: Any, codingPath: [any CodingKey]) throws -> PostgresValue? {
         // Each case is a dynamic cast from Any, tried in order: the types records hold most come first.
         switch value {
-        case let v as String:
-            do {
-                return try PostgresValue(text: v)
-            } catch EncodingError.invalidValue(let value, let context) {
-                throw EncodingError.invalidValue(
-                    value, EncodingError.Context(codingPath: codingPath, debugDescription: context.debugDescription))
-            }
+        case let v as String: return try text(v, codingPath: codingPath)
         case let v as Int64: return PostgresValue(v)
         case let v as Int: return PostgresValue(Int64(v))
         case let v as Double: return PostgresValue(v)
@@ -62,6 +56,16 @@ enum PostgresValueWriter {
             return PostgresValue(v)
         case let v as URL: return try PostgresValue(text: v.absoluteString)
         default: return nil
+        }
+    }
+
+    /// Text, its error (a NUL character) at `codingPath`.
+    static func text(_ value: String, codingPath: @autoclosure () -> [any CodingKey]) throws -> PostgresValue {
+        do {
+            return try PostgresValue(text: value)
+        } catch EncodingError.invalidValue(let value, let context) {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: codingPath(), debugDescription: context.debugDescription))
         }
     }
 

@@ -7,8 +7,9 @@ import Foundation
 /// Invariants (this is one of the two files of the module that touch libpq memory, with
 /// `PostgresConnection.swift`):
 /// - `handle` is a non-null `PGresult *` this object alone owns; it is cleared once, in `deinit`.
-/// - A cell's bytes (`PQgetvalue`) are read only inside `cell(row:column:)`, while `self` is alive, and are
-///   copied into Swift values (``PostgresCell``) before it returns: nothing outside this file sees a pointer.
+/// - A cell's bytes (`PQgetvalue`) are read only inside this file's methods (`cell(row:column:)` and the typed
+///   reads `isNull`, `int64`, `double`, `bool`, `timestampMicroseconds`, `string`), while `self` is alive, and
+///   are copied into Swift values before each returns: nothing outside this file sees a pointer.
 /// - Row and column indexes are checked against `PQntuples`/`PQnfields` before libpq is asked.
 /// - Binary values are decoded as PostgreSQL's send functions write them (big-endian), see
 ///   <https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-FORMAT-CODES>; a value whose
@@ -100,6 +101,89 @@ final class PostgresResult {
             return .text(String(decoding: bytes, as: UTF8.self), type: type)
         }
         return Self.binaryCell(bytes, type: type)
+    }
+
+    /// True when the cell at `row`, `column` is NULL (`PQgetisnull`); out-of-range indexes count as NULL,
+    /// as ``cell(row:column:)`` gives `.null` for them.
+    func isNull(row: Int, column: Int) -> Bool {
+        guard row >= 0, row < rowCount, column >= 0, column < columnCount else { return true }
+        return PQgetisnull(handle, Int32(row), Int32(column)) != 0
+    }
+
+    /// The bytes of a non-NULL binary cell of column type `types` (checked first, from the column's OID read
+    /// once), handed to `read` while libpq holds them; nil for NULL, text format, another column type or an
+    /// out-of-range index. The decoders' fast paths read in place through the typed methods below; anything
+    /// they return nil for goes through ``cell(row:column:)``, which gives the same value or the error.
+    @inline(__always)
+    private func binaryBytes<R>(
+        row: Int, column: Int, _ accepts: (UInt32) -> Bool, _ read: (UnsafeRawBufferPointer) -> R?
+    ) -> R? {
+        guard row >= 0, row < rowCount, column >= 0, column < columnCount, columnFormats[column] == 1,
+            accepts(columnTypes[column])
+        else { return nil }
+        let r = Int32(row)
+        let c = Int32(column)
+        if PQgetisnull(handle, r, c) != 0 { return nil }
+        guard let start = PQgetvalue(handle, r, c) else { return nil }
+        return read(UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: Int(PQgetlength(handle, r, c))))
+    }
+
+    /// A big-endian signed integer of exactly `size` bytes, sign-extended (PostgreSQL's int2/int4/int8 send
+    /// form); nil for any other length.
+    @inline(__always)
+    private static func bigEndian(_ bytes: UnsafeRawBufferPointer, size: Int) -> Int64? {
+        guard bytes.count == size else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes { value = value << 8 | UInt64(byte) }
+        let shift = UInt64(64 - size * 8)
+        return Int64(bitPattern: value << shift) >> shift
+    }
+
+    /// A `smallint`, `integer` or `bigint` cell's value, read in place; nil for anything else (see
+    /// ``cell(row:column:)``).
+    func int64(row: Int, column: Int) -> Int64? {
+        binaryBytes(
+            row: row, column: column,
+            { $0 == PostgresType.int8 || $0 == PostgresType.int4 || $0 == PostgresType.int2 }
+        ) { bytes in
+            switch bytes.count {
+            case 8, 4, 2: return Self.bigEndian(bytes, size: bytes.count)
+            default: return nil
+            }
+        }
+    }
+
+    /// A `double precision` cell's value, every bit kept; nil for anything else.
+    func double(row: Int, column: Int) -> Double? {
+        binaryBytes(row: row, column: column, { $0 == PostgresType.float8 }) { bytes in
+            Self.bigEndian(bytes, size: 8).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+        }
+    }
+
+    /// A `boolean` cell's value; nil for anything else.
+    func bool(row: Int, column: Int) -> Bool? {
+        binaryBytes(row: row, column: column, { $0 == PostgresType.bool }) { bytes in
+            bytes.count == 1 ? bytes[0] != 0 : nil
+        }
+    }
+
+    /// A `timestamptz` or `timestamp` cell's microseconds since 2000-01-01 UTC; nil for anything else.
+    func timestampMicroseconds(row: Int, column: Int) -> Int64? {
+        binaryBytes(
+            row: row, column: column, { $0 == PostgresType.timestamptz || $0 == PostgresType.timestamp }
+        ) { bytes in Self.bigEndian(bytes, size: 8) }
+    }
+
+    /// A `text`, `varchar`, `char(n)` or `name` cell's text, made straight from libpq's bytes (invalid UTF-8
+    /// repaired as ``cell(row:column:)`` repairs it); nil for anything else.
+    func string(row: Int, column: Int) -> String? {
+        binaryBytes(
+            row: row, column: column,
+            {
+                $0 == PostgresType.text || $0 == PostgresType.varchar || $0 == PostgresType.bpchar
+                    || $0 == PostgresType.identifier
+            }
+        ) { bytes in String(decoding: bytes, as: UTF8.self) }
     }
 
     private static func binaryCell(_ bytes: UnsafeRawBufferPointer, type: UInt32) -> PostgresCell {

@@ -92,10 +92,8 @@ struct PostgresRecordShape: Sendable {
     /// The record's values for `columns`, NULL for a column its `encode(to:)` skipped (a nil Optional
     /// written with `encodeIfPresent`), so that an update clears it.
     func values<R: Record>(of record: R, for columns: [String]) throws -> [PostgresValue] {
-        let encoded = try PostgresRecordEncoder.encode(record, columnNames: encoderNames)
-        var byName: [String: PostgresValue] = [:]
-        for (name, value) in zip(encoded.columns, encoded.values) { byName[name] = value }
-        return columns.map { byName[$0] ?? .null }
+        try PostgresRecordEncoder.values(
+            of: record, plan: try PostgresEncodingPlan.of(R.self, columns: columns, encoderNames: encoderNames))
     }
 
     /// The key's values, in key column order.

@@ -13,10 +13,10 @@
 /// checks again, which costs nothing once specialized, throwing rather than reinterpreting memory when the
 /// caller's check was wrong. Its tests (`SameTypeCastTests`) run under the address sanitizer with types of
 /// other sizes, where a cast without the check would read past the value.
-enum SameTypeCast {
+package enum SameTypeCast {
     /// `value` as `U` when `T` is `U`; nil otherwise (never a reinterpretation of another type's bits).
     @inline(__always)
-    static func cast<T, U>(_ value: T, to type: U.Type) -> U? {
+    package static func cast<T, U>(_ value: T, to type: U.Type) -> U? {
         guard T.self == U.self else { return nil }
         return unsafeBitCast(value, to: U.self)
     }
@@ -26,7 +26,7 @@ enum SameTypeCast {
     /// - Throws: `DecodingError.typeMismatch` when `T` is not `U` (never a reinterpretation of another type's
     ///   bits).
     @inline(__always)
-    static func cast<T, U>(checked value: T, to type: U.Type) throws -> U {
+    package static func cast<T, U>(checked value: T, to type: U.Type) throws -> U {
         guard T.self == U.self else { throw mismatch(T.self, U.self) }
         return unsafeBitCast(value, to: U.self)
     }
@@ -35,7 +35,7 @@ enum SameTypeCast {
     /// nil for any other object and for nil. For a slot typed `AnyObject` in a lower layer that one upper-layer
     /// class fills (``Database``'s record cache): `as?` would search the class hierarchy on every call.
     @inline(__always)
-    static func exactly<T: AnyObject>(_ object: AnyObject?, as type: T.Type) -> T? {
+    package static func exactly<T: AnyObject>(_ object: AnyObject?, as type: T.Type) -> T? {
         guard let object, ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) else { return nil }
         return unsafeDowncast(object, to: T.self)
     }
