@@ -198,13 +198,11 @@ struct CountriesCities {
     }
 
     static func printWorld(_ db: Database, output: (String) -> Void) throws {
-        output("\(grouped(try Country.count(db))) countries, \(grouped(try City.count(db))) cities")
-        output("The ten most populous cities of the world:")
+        worldHeading(countries: try Country.count(db), cities: try City.count(db)).forEach(output)
         let cities = try City.fetch(db, orderBy: [.descending("population"), .ascending("name")], limit: 10)
         for (rank, city) in cities.enumerated() {
             let country = try city.countryId.flatMap { try Country.fetchOne(db, id: $0) }
-            let place = country.map { "\(city.name), \($0.name)" } ?? city.name
-            output(String(format: "%2d. ", rank + 1) + "\(place) (\(grouped(city.population)))")
+            output(rankedLine(rank, city, in: country))
         }
     }
 
@@ -212,16 +210,11 @@ struct CountriesCities {
         guard let country = try Country.fetch(db, where: ["iso": iso]).first else {
             throw SampleError.unknownCountry(iso)
         }
-        let capital = country.capital.map { ", capital \($0)" } ?? ""
-        output(
-            "\(country.name) (\(country.iso), \(country.iso3)): population \(grouped(country.population))"
-                + "\(capital), continent \(country.continentCode)")
-        let total = try City.count(db, where: ["country_id": country.id])
-        output("\(grouped(total)) cities over 15,000 inhabitants; the most populous:")
+        countryHeading(country, cities: try City.count(db, where: ["country_id": country.id])).forEach(output)
         let cities = try City.fetch(
             db, where: ["country_id": country.id], orderBy: [.descending("population"), .ascending("name")], limit: 10)
         for (rank, city) in cities.enumerated() {
-            output(String(format: "%2d. ", rank + 1) + "\(city.name) (\(grouped(city.population)))")
+            output(rankedLine(rank, city, in: nil))
         }
     }
 
@@ -261,9 +254,30 @@ struct CountriesCities {
         let cities = try ordered.limit(10).fetch(db)
         for (rank, city) in cities.enumerated() {
             let country = try city.countryId.flatMap { try Country.fetchOne(db, id: $0) }
-            let place = country.map { "\(city.name), \($0.name)" } ?? city.name
-            output(String(format: "%2d. ", rank + 1) + "\(place) (\(grouped(city.population)))")
+            output(rankedLine(rank, city, in: country))
         }
+    }
+
+    /// The world answer's first lines: the counts, then the heading of the ten most populous cities.
+    static func worldHeading(countries: Int, cities: Int) -> [String] {
+        ["\(grouped(countries)) countries, \(grouped(cities)) cities", "The ten most populous cities of the world:"]
+    }
+
+    /// A country answer's first lines: the country, then the heading of its most populous cities.
+    static func countryHeading(_ country: Country, cities: Int) -> [String] {
+        let capital = country.capital.map { ", capital \($0)" } ?? ""
+        return [
+            "\(country.name) (\(country.iso), \(country.iso3)): population \(grouped(country.population))"
+                + "\(capital), continent \(country.continentCode)",
+            "\(grouped(cities)) cities over 15,000 inhabitants; the most populous:",
+        ]
+    }
+
+    /// One line of a ranking, `rank` counted from 0: ` 1. Tokyo, Japan (9,733,276)`, without the country when
+    /// `country` is nil.
+    static func rankedLine(_ rank: Int, _ city: City, in country: Country?) -> String {
+        let place = country.map { "\(city.name), \($0.name)" } ?? city.name
+        return String(format: "%2d. ", rank + 1) + "\(place) (\(grouped(city.population)))"
     }
 
     static func grouped<T: BinaryInteger>(_ value: T) -> String {

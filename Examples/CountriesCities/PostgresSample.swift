@@ -85,14 +85,12 @@
 
         /// Counts, then the ten most populous cities of the world with their countries.
         static func printWorld(_ connection: PostgresConnection, output: (String) -> Void) throws {
-            let countries = CountriesCities.grouped(try Country.count(connection))
-            output("\(countries) countries, \(CountriesCities.grouped(try City.count(connection))) cities")
-            output("The ten most populous cities of the world:")
+            CountriesCities.worldHeading(countries: try Country.count(connection), cities: try City.count(connection))
+                .forEach(output)
             let cities = try City.fetch(connection, orderBy: [.descending("population"), .ascending("name")], limit: 10)
             for (rank, city) in cities.enumerated() {
                 let country = try city.countryId.flatMap { try Country.fetchOne(connection, id: $0) }
-                let place = country.map { "\(city.name), \($0.name)" } ?? city.name
-                output(String(format: "%2d. ", rank + 1) + "\(place) (\(CountriesCities.grouped(city.population)))")
+                output(CountriesCities.rankedLine(rank, city, in: country))
             }
         }
 
@@ -102,17 +100,13 @@
             guard let country = try Country.fetch(connection, where: ["iso": iso]).first else {
                 throw SampleError.unknownCountry(iso)
             }
-            let capital = country.capital.map { ", capital \($0)" } ?? ""
-            output(
-                "\(country.name) (\(country.iso), \(country.iso3)): population "
-                    + "\(CountriesCities.grouped(country.population))\(capital), continent \(country.continentCode)")
-            let total = try City.count(connection, where: ["country_id": country.id])
-            output("\(CountriesCities.grouped(total)) cities over 15,000 inhabitants; the most populous:")
+            CountriesCities.countryHeading(country, cities: try City.count(connection, where: ["country_id": country.id]))
+                .forEach(output)
             let cities = try City.fetch(
                 connection, where: ["country_id": country.id],
                 orderBy: [.descending("population"), .ascending("name")], limit: 10)
             for (rank, city) in cities.enumerated() {
-                output(String(format: "%2d. ", rank + 1) + "\(city.name) (\(CountriesCities.grouped(city.population)))")
+                output(CountriesCities.rankedLine(rank, city, in: nil))
             }
         }
 
