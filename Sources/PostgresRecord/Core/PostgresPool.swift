@@ -6,7 +6,7 @@ import Foundation
 /// transaction semantics of SQLiteRecord's `DatabaseQueue`.
 ///
 /// ```swift
-/// let pool = try PostgresPool(configuration: PostgresConfiguration(
+/// let pool = PostgresPool(configuration: PostgresConfiguration(
 ///     connectionString: "postgresql://app@127.0.0.1/world", maximumConnections: 8))
 /// try await pool.write { connection in try france.save(connection) }
 /// let cities = try await pool.read { connection in try City.fetch(connection, where: ["country_id": 1]) }
