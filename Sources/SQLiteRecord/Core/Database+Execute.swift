@@ -43,9 +43,7 @@ extension Database {
         try ByteView.withCString(sql) { text in
             var start = 0
             while start < text.count {
-                schemaCache.preparedStatementEffect = .none
-                changeTracker.preparedReads.removeAll(keepingCapacity: true)
-                changeTracker.preparedWrites.removeAll(keepingCapacity: true)
+                forgetPreparedStatementNotes()
                 let (code, prepared, end) = text.prepare(from: start, on: handle)
                 guard code == SQLITE_OK else {
                     sqlite3_finalize(prepared)
@@ -60,9 +58,7 @@ extension Database {
                 start = end
                 guard let prepared else { continue }  // only whitespace or comments
                 let statement = Statement(handle: prepared, connection: handle, sql: statementText)
-                statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
-                statement.noteAccess(
-                    reads: changeTracker.preparedReads, writes: changeTracker.preparedWrites, on: changeTracker)
+                notePreparedStatement(statement)
                 changeTracker.noteUse(of: statement)
                 statement.showsArgumentsInErrors = options.showsArgumentsInErrors
                 statement.transactionGuard = transactionGuard

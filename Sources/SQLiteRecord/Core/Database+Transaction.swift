@@ -14,7 +14,6 @@ extension Database {
         if isInsideTransaction {
             return try savepoint(body)
         }
-        try allowWrites()
         try run(sql: kind.beginSQL)
         // Another connection may have changed the schema since the last transaction; within this one, only
         // this connection's own statements can.

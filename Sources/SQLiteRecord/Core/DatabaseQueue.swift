@@ -82,8 +82,9 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// The body reads one snapshot: it runs in a DEFERRED transaction, so every statement in it sees the
     /// same committed state of the database, even while other processes write the file, and it cannot
     /// write: a statement that would (an INSERT, a `save(db)`, a CREATE) fails with `SQLITE_READONLY` and a
-    /// message that names ``write(_:)-3p679`` as the place for it (SQLite's `PRAGMA query_only`). See
-    /// <https://www.sqlite.org/isolation.html>.
+    /// message that names ``write(_:)-3p679`` as the place for it, before it runs (SQLite's
+    /// `sqlite3_stmt_readonly` tells which statements may write). See <https://www.sqlite.org/isolation.html>
+    /// and <https://www.sqlite.org/c3ref/stmt_readonly.html>.
     /// - Throws: what `body` throws; ``DatabaseError`` with `SQLITE_READONLY` for a write inside it,
     ///   ``DatabaseError`` from BEGIN or COMMIT, or ``DatabaseError`` with `SQLITE_MISUSE` when called from
     ///   inside another `read` or `write` on this queue (use the `Database` the outer closure has instead).

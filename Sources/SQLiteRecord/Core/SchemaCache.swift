@@ -95,13 +95,26 @@ extension Database {
     /// Prepares with `prepare` and marks the statement with what the authorizer saw it do to the schema, so
     /// that running it drops the schema cache when it must.
     func notingSchemaEffects(_ prepare: () throws -> Statement) rethrows -> Statement {
+        forgetPreparedStatementNotes()
+        let statement = try prepare()
+        notePreparedStatement(statement)
+        return statement
+    }
+
+    /// Clears what the authorizer noted of the last statement prepared, before the next prepare.
+    func forgetPreparedStatementNotes() {
         schemaCache.preparedStatementEffect = .none
         changeTracker.preparedReads.removeAll(keepingCapacity: true)
         changeTracker.preparedWrites.removeAll(keepingCapacity: true)
-        let statement = try prepare()
+        transactionGuard.preparedStatementKeepsContent = false
+    }
+
+    /// Marks `statement`, just prepared, with what the authorizer saw it do: its effect on the schema, the
+    /// tables it reads and writes, and whether a read may run it though SQLite counts it as a write.
+    func notePreparedStatement(_ statement: Statement) {
         statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
         statement.noteAccess(
             reads: changeTracker.preparedReads, writes: changeTracker.preparedWrites, on: changeTracker)
-        return statement
+        if transactionGuard.preparedStatementKeepsContent { statement.noteKeepsContent() }
     }
 }

@@ -29,9 +29,16 @@ public final class Statement {
     var isCheckedOut = false
     /// The parameter names, index 0 for parameter 1, read once when named arguments first meet the statement.
     var parameterNamesCache: [String?]?
-    /// True for a statement that changes the schema, rolls back or writes rows (as the connection's
-    /// authorizer saw it prepared): running it tells ``schemaCache`` and the change tracker. Checked on every step, so a plain flag.
+    /// True for a statement that may write (see ``mayWrite``), changes the schema, rolls back or writes rows
+    /// (as the connection's authorizer saw it prepared): running it is checked against a read's refusal of
+    /// writes and tells ``schemaCache`` and the change tracker. Checked on every step, so a plain flag.
     private(set) var announcesEffects = false
+    /// False when SQLite knows the statement cannot change the database file (`sqlite3_stmt_readonly`: a
+    /// SELECT, a transaction statement, a pragma that only reads). Read once, when the statement is
+    /// prepared: a cached statement prepared inside a `write` is still refused when it runs inside a `read`.
+    /// False too for `PRAGMA journal_mode` and `wal_checkpoint` (see ``noteKeepsContent()``).
+    /// See <https://www.sqlite.org/c3ref/stmt_readonly.html>.
+    private var mayWrite: Bool
     private var schemaEffect = SchemaCache.SchemaEffect.none
     /// The schema cache of the connection, for such a statement; weak, as a statement may outlive its
     /// `Database`.
@@ -55,6 +62,11 @@ public final class Statement {
         announcesEffects = true
     }
 
+    /// Marks the statement as one a read may run though SQLite counts it as a write: `PRAGMA journal_mode`
+    /// or `wal_checkpoint`, as the authorizer saw it prepared (see
+    /// ``TransactionGuard/preparedStatementKeepsContent``).
+    func noteKeepsContent() { mayWrite = false }
+
     /// Records the tables the statement reads and writes, which `tracker` hears of when it runs.
     func noteAccess(reads: Set<String>, writes: Set<String>, on tracker: ChangeTracker) {
         if !reads.isEmpty { readTables = Array(reads) }
@@ -65,10 +77,17 @@ public final class Statement {
         announcesEffects = true
     }
 
-    /// Tells the schema cache and the change tracker that the statement is about to run. Not inlined: few
-    /// statements need it.
+    /// Refuses the statement inside a read when it may write, else tells the schema cache and the change
+    /// tracker that it is about to run. Not inlined: few statements need it.
+    /// - Throws: ``DatabaseError`` with `SQLITE_READONLY` when the statement may write and its connection
+    ///   is inside a `read` (see ``TransactionGuard/refusesWrites``); the statement is reset, never run.
     @inline(never)
-    private func announceEffects() {
+    private func announceEffects(boundArguments arguments: () -> StatementArguments?) throws {
+        if mayWrite, let transactionGuard, transactionGuard.refusesWrites {
+            endedRuns &+= 1
+            sqlite3_reset(handle)
+            throw makeError(.readOnly, TransactionGuard.writeInsideRead, arguments: arguments())
+        }
         // The weak references are read only when there is something to tell: a statement that writes rows
         // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
@@ -104,6 +123,8 @@ public final class Statement {
         self.handle = handle
         self.connection = connection
         self.sql = sql
+        mayWrite = sqlite3_stmt_readonly(handle) == 0
+        announcesEffects = mayWrite
     }
 
     /// Throws when `sql` holds a NUL character: SQLite reads SQL text only up to its first NUL, so
@@ -124,6 +145,8 @@ public final class Statement {
         self.handle = handle
         self.connection = connection
         self.sql = sql
+        mayWrite = sqlite3_stmt_readonly(handle) == 0
+        announcesEffects = mayWrite
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -165,7 +188,7 @@ public final class Statement {
     ///   call it runs in was cancelled while it waited for such a lock.
     @discardableResult
     public func step() throws -> Bool {
-        if announcesEffects { announceEffects() }
+        if announcesEffects { try announceEffects { self.boundArguments } }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         endedRuns &+= 1
@@ -182,7 +205,7 @@ public final class Statement {
     /// - Returns: true when a row is available to read, false when the statement is done.
     /// - Throws: ``DatabaseError`` as ``step()`` does.
     func step(boundArguments arguments: () -> StatementArguments?) throws -> Bool {
-        if announcesEffects { announceEffects() }
+        if announcesEffects { try announceEffects(boundArguments: arguments) }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         endedRuns &+= 1
@@ -201,7 +224,7 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` as ``step()`` does.
     func runToEnd(boundArguments arguments: () -> StatementArguments?) throws {
         while true {
-            if announcesEffects { announceEffects() }
+            if announcesEffects { try announceEffects(boundArguments: arguments) }
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
             if code == SQLITE_ROW { continue }

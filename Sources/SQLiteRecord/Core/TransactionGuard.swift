@@ -27,8 +27,16 @@ final class TransactionGuard {
     var transactionWasRolledBack = false
     /// True while the library rolls back the transaction it holds.
     var rollsBackOwnTransaction = false
-    /// True while `PRAGMA query_only` is on because the library set it (inside a read): writes then fail with
-    /// `SQLITE_READONLY`, which ``explanation(for:)`` words for the reader.
+    /// True while a read runs, from the library's BEGIN of its snapshot to its ROLLBACK: a statement that may
+    /// write is refused before it runs, with `SQLITE_READONLY` and ``writeInsideRead`` (see ``Statement``),
+    /// and the commit hook refuses every commit, so that statements run through `sqlite3_exec` on the raw
+    /// connection commit nothing either.
+    ///
+    /// A flag of the library's, not `PRAGMA query_only`: changing that pragma expires every prepared statement
+    /// of the connection, so a queue that alternates reads and writes would prepare its statements again at
+    /// each turn. Nor the authorizer: it runs when a statement is prepared, and a cached INSERT prepared in a
+    /// `write` would run in a later `read` unchecked. `sqlite3_stmt_readonly`, read once per prepared
+    /// statement, holds for every run of it. See <https://www.sqlite.org/c3ref/stmt_readonly.html>.
     var refusesWrites = false
     /// True while a ``DatabaseMigrator`` migration body runs: the authorizer then refuses `PRAGMA
     /// foreign_keys = ...`, which SQLite ignores inside the migration's transaction.
@@ -36,6 +44,11 @@ final class TransactionGuard {
     /// Set by the authorizer when it refused a `PRAGMA foreign_keys`, so the migrator reports it even when
     /// the body caught the error.
     var refusedForeignKeysPragma = false
+    /// Set by the authorizer while a statement is prepared when it is `PRAGMA journal_mode` or `PRAGMA
+    /// wal_checkpoint`: SQLite counts both as writes (`sqlite3_stmt_readonly` is false) though neither changes
+    /// a row or the schema, and a read may run them, as SQLite's `PRAGMA query_only` lets it. Read right after
+    /// the prepare.
+    var preparedStatementKeepsContent = false
     /// `sqlite3_total_changes64` when the current read snapshot began: a read whose body changed rows throws.
     var changesAtSnapshotStart: Int64 = 0
     /// The connection's schema cache, which the same hooks keep honest.
@@ -55,8 +68,8 @@ final class TransactionGuard {
     /// What the commit hook answers: 0 lets the commit go ahead, anything else turns it into a rollback.
     func commitHookAnswer() -> Int32 {
         if holdsTransaction && !commitsOwnTransaction { return 1 }
-        // Inside a read, or after one until the next write: a body that turned `query_only` off cannot
-        // commit either.
+        // Inside a read: a body that ended the read's transaction and wrote through the raw connection
+        // cannot commit either.
         if refusesWrites { return 1 }
         schemaCache.changedSchemaInTransaction = false
         changeTracker.transactionWillCommit()
@@ -87,9 +100,13 @@ final class TransactionGuard {
             refusedForeignKeysPragma = true
             return SQLITE_DENY
         }
-        if action == SQLITE_PRAGMA, setsValue, let first, first.lowercased() == "busy_timeout" {
-            // SQLite's `sqlite3_busy_timeout` replaces the library's busy handler, whose waits are measured.
-            busyWait.noteHandlerReplaced()
+        if action == SQLITE_PRAGMA, let first {
+            let name = first.lowercased()
+            if setsValue, name == "busy_timeout" {
+                // SQLite's `sqlite3_busy_timeout` replaces the library's busy handler, whose waits are measured.
+                busyWait.noteHandlerReplaced()
+            }
+            if name == "journal_mode" || name == "wal_checkpoint" { preparedStatementKeepsContent = true }
         }
         changeTracker.noteAuthorization(action, table: first)
         if SchemaCache.changesSchema(action) {
@@ -107,8 +124,8 @@ final class TransactionGuard {
     /// other error.
     func explanation(for resultCode: ResultCode) -> String? {
         if resultCode == .constraintCommitHook && refusesWrites && !holdsTransaction {
-            return "a read cannot write: DatabaseQueue.read runs its body in one read-only snapshot, and a commit "
-                + "inside it is refused even with PRAGMA query_only turned off; write inside DatabaseQueue.write"
+            return "a read cannot write: DatabaseQueue.read and DatabasePool.read run their body in one read-only "
+                + "snapshot, and a commit inside it is refused; write inside write"
         }
         if resultCode == .constraintCommitHook && holdsTransaction {
             return "this statement ran after the transaction of its write had ended (SQLite rolls a whole "
@@ -117,10 +134,11 @@ final class TransactionGuard {
                 + "on its own; it was rolled back instead. Nothing in a write body commits but the write itself: "
                 + "let the error end the body, or run the rest in a new write"
         }
-        if resultCode.primary == .readOnly && refusesWrites {
-            return "a read cannot write: DatabaseQueue.read and DatabasePool.read run their body in one read-only "
-                + "snapshot (PRAGMA query_only); run this statement inside write instead"
-        }
         return nil
     }
+
+    /// The message of a statement refused because it may write inside a read.
+    static let writeInsideRead =
+        "a read cannot write: DatabaseQueue.read and DatabasePool.read run their body in one read-only "
+        + "snapshot; run this statement inside write instead"
 }

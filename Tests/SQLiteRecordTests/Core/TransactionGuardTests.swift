@@ -220,7 +220,7 @@ final class TransactionGuardTests: XCTestCase {
                 try db.execute(sql: "COMMIT; PRAGMA query_only = 0; INSERT INTO job (name) VALUES ('sneaky')")
             }
         ) { error in
-            XCTAssertEqual((error as? DatabaseError)?.resultCode, .constraintCommitHook)
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .readOnly)
             XCTAssertTrue("\(error)".contains("a read cannot write"), "\(error)")
         }
         XCTAssertEqual(try jobNames(queue), [])

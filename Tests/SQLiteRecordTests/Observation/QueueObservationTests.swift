@@ -1,3 +1,4 @@
+import CSQLiteRecord
 import Foundation
 import XCTest
 
@@ -45,6 +46,28 @@ final class QueueObservationTests: XCTestCase {
         XCTAssertEqual(reads.withLock { $0 }, [0, 1, 3, 5])
         let values = try await observed.wait(count: 4)
         XCTAssertEqual(values, [0, 1, 3, 5])
+        observed.cancel()
+    }
+
+    func testTheObservedReadAfterEachCommitPreparesNoStatementAgain() async throws {
+        let queue = try makeQueue()
+        let reads = Locked<[Int]>([])
+        let observed = ObservedValues(countObservation(noting: reads).values(in: queue))
+        _ = try await observed.wait(count: 1)
+        for index in 1...10 { try Self.insertItem("\(index)", into: queue) }
+        XCTAssertEqual(reads.withLock { $0 }, Array(0...10))
+        // SQLite prepares a statement again after it was expired (as changing PRAGMA query_only expires every
+        // statement of the connection): neither the INSERT nor the observed SELECT may need it.
+        let reprepares = try await queue.read { db -> Int32 in
+            var total: Int32 = 0
+            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+            while let current = statement {
+                total += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)
+                statement = sqlite3_next_stmt(db.sqliteConnection, current)
+            }
+            return total
+        }
+        XCTAssertEqual(reprepares, 0)
         observed.cancel()
     }
 
