@@ -19,19 +19,6 @@ final class ReadSnapshotTests: XCTestCase {
         try queue.read { db in try db.fetchAll(String.self, sql: "SELECT name FROM job ORDER BY id") }
     }
 
-    /// How many times SQLite prepared the connection's live statements again (`SQLITE_STMTSTATUS_REPREPARE`
-    /// summed over `sqlite3_next_stmt`): it does so after a statement was expired, as changing `PRAGMA
-    /// query_only` expires every statement of the connection.
-    private func reprepares(_ db: Database) -> Int32 {
-        var total: Int32 = 0
-        var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
-        while let current = statement {
-            total += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)
-            statement = sqlite3_next_stmt(db.sqliteConnection, current)
-        }
-        return total
-    }
-
     func testReadsBetweenWritesPrepareNoStatementAgain() throws {
         let queue = try makeQueue()
         for index in 0..<10 {
@@ -39,7 +26,7 @@ final class ReadSnapshotTests: XCTestCase {
             let count = try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM job") }
             XCTAssertEqual(count, index + 1)
         }
-        XCTAssertEqual(try queue.read { db in reprepares(db) }, 0)
+        XCTAssertEqual(try queue.read { db in db.reprepares }, 0)
         XCTAssertEqual(try jobNames(queue).count, 10)
     }
 

@@ -1,4 +1,3 @@
-import CSQLiteRecord
 import Foundation
 import XCTest
 
@@ -58,15 +57,7 @@ final class QueueObservationTests: XCTestCase {
         XCTAssertEqual(reads.withLock { $0 }, Array(0...10))
         // SQLite prepares a statement again after it was expired (as changing PRAGMA query_only expires every
         // statement of the connection): neither the INSERT nor the observed SELECT may need it.
-        let reprepares = try await queue.read { db -> Int32 in
-            var total: Int32 = 0
-            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
-            while let current = statement {
-                total += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)
-                statement = sqlite3_next_stmt(db.sqliteConnection, current)
-            }
-            return total
-        }
+        let reprepares = try await queue.read { db in db.reprepares }
         XCTAssertEqual(reprepares, 0)
         observed.cancel()
     }
