@@ -35,9 +35,13 @@ package enum SearchTextMatch: UInt8, Sendable {
         return escaped
     }
 
-    /// The condition that `operand` matches `text` this way.
-    func condition(_ operand: ExpressionNode, _ text: String) -> ExpressionNode {
-        let like = ExpressionNode.like(operand, .value(.searchText(text, self)), escaped: true, negated: false)
+    /// The condition that `operand` matches `text` this way. With `caseFolded`, the condition that
+    /// `sqliterecord_casefold(operand)` matches `text`, which the caller has case-folded: the stored text's
+    /// U+0000 test reads `operand` itself (folding neither adds nor removes one), so a row pays for the
+    /// folding once unless its text holds U+0000.
+    func condition(_ operand: ExpressionNode, _ text: String, caseFolded: Bool = false) -> ExpressionNode {
+        let matched = caseFolded ? ExpressionNode.function(.caseFold, [operand], distinct: false) : operand
+        let like = ExpressionNode.like(matched, .value(.searchText(text, self)), escaped: true, negated: false)
         let hasNUL = text.utf8.contains(0)
         // An empty text matches any text, NUL or not: `LIKE '%'` says so, and the forms below would not.
         if text.isEmpty { return like }
@@ -48,17 +52,17 @@ package enum SearchTextMatch: UInt8, Sendable {
                 return like
             case .contains:
                 // LIKE's answer on the text before the first U+0000 is right when true; else look at the rest.
-                return .binary(.or, like, .binary(.and, Self.holdsNUL(operand), Self.instr(operand, text, ">")))
+                return .binary(.or, like, .binary(.and, Self.holdsNUL(operand), Self.instr(matched, text, ">")))
             case .suffix:
                 return .binary(
                     .or, .binary(.and, like, .binary(.equal, Self.nulPosition(operand), Self.integer(0))),
-                    .binary(.and, Self.holdsNUL(operand), Self.hexSuffix(operand, text)))
+                    .binary(.and, Self.holdsNUL(operand), Self.hexSuffix(matched, text)))
             }
         }
         switch self {
-        case .prefix: return Self.instr(operand, text, "=")
-        case .contains: return Self.instr(operand, text, ">")
-        case .suffix: return Self.hexSuffix(operand, text)
+        case .prefix: return Self.instr(matched, text, "=")
+        case .contains: return Self.instr(matched, text, ">")
+        case .suffix: return Self.hexSuffix(matched, text)
         }
     }
 

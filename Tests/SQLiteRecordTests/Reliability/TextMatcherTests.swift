@@ -1,3 +1,4 @@
+import CSQLiteRecord
 import Foundation
 import SQLiteRecord
 import XCTest
@@ -198,5 +199,151 @@ final class TextMatcherTests: XCTestCase {
         XCTAssertEqual(try db.fetchAll(Int.self, sql: "SELECT id FROM notes ORDER BY id"), before, "nothing deleted")
         // A pattern with no U+0000 runs as written.
         XCTAssertEqual(try Note.filter(Column("body").like("a%")).count(db), 12)
+    }
+
+    private static func lengthRefusal(_ length: Int) -> String {
+        "Invalid request on table \"notes\": the LIKE pattern for column \"body\" is \(length) bytes of UTF-8, "
+            + "over SQLite's limit of 50000 (SQLITE_LIMIT_LIKE_PATTERN_LENGTH), past which LIKE fails with \"LIKE "
+            + "or GLOB pattern too complex\"; use hasPrefix, contains or hasSuffix to match long text literally"
+    }
+
+    func testALikePatternOverSQLitesLimitIsRefusedNamingItAndChangesNothing() throws {
+        let db = try makeDatabase()
+        let long = String(repeating: "a", count: 49_999) + "%"  // 50,000 bytes: the longest pattern SQLite takes
+        let changed = Note(id: 1, body: String(repeating: "A", count: 50_000) + "\u{0}")
+        try changed.update(db)
+        let before = try db.fetchAll(String.self, sql: "SELECT hex(body) FROM notes ORDER BY id")
+        // SQLite's own answer past its limit, and its limit on this connection.
+        XCTAssertThrowsError(
+            try db.scalar(Int.self, sql: "SELECT count(*) FROM notes WHERE body LIKE ?", arguments: [long + "%"])
+        ) { error in
+            XCTAssertTrue("\(error)".contains("LIKE or GLOB pattern too complex"), "\(error)")
+        }
+        // Asking for a higher limit gets SQLite's hard upper bound, the same 50,000.
+        XCTAssertEqual(sqlite3Limit(db), 50_000)
+        var cases = 0
+        for pattern in [long + "%", "%" + long, long + "日", String(repeating: "本", count: 20_000)] {
+            let length = pattern.utf8.count
+            XCTAssertThrowsError(try Note.filter(Column("body").like(pattern)).fetch(db)) { error in
+                XCTAssertEqual("\(error)", Self.lengthRefusal(length))
+            }
+            XCTAssertThrowsError(try Note.filter(Column("body").like(pattern)).count(db)) { error in
+                XCTAssertEqual("\(error)", Self.lengthRefusal(length))
+            }
+            XCTAssertThrowsError(try Note.filter(Column("body").notLike(pattern)).deleteAll(db)) { error in
+                XCTAssertEqual("\(error)", Self.lengthRefusal(length))
+            }
+            XCTAssertThrowsError(try Note.filter(Column("body").like(pattern)).deleteAll(db)) { error in
+                XCTAssertEqual("\(error)", Self.lengthRefusal(length))
+            }
+            XCTAssertThrowsError(
+                try Note.filter(Column("body").like(pattern)).updateAll(db, Column("body").set(to: "changed"))
+            ) { error in
+                XCTAssertEqual("\(error)", Self.lengthRefusal(length))
+            }
+            cases += 5
+        }
+        XCTAssertEqual(try db.fetchAll(String.self, sql: "SELECT hex(body) FROM notes ORDER BY id"), before)
+        // A pattern of exactly 50,000 bytes runs, and picks what SQLite's LIKE picks.
+        let sqlite = try db.fetchAll(
+            Int64.self, sql: "SELECT id FROM notes WHERE body LIKE ? ORDER BY id", arguments: [long])
+        XCTAssertEqual(sqlite, [1])
+        XCTAssertEqual(
+            try Note.filter(Column("body").like(long)).order(Column("id")).fetch(db).compactMap(\.id), sqlite)
+        XCTAssertEqual(try Note.filter(Column("body").like(long)).deleteAll(db), 1)
+        XCTAssertEqual(
+            try db.fetchAll(String.self, sql: "SELECT hex(body) FROM notes ORDER BY id"), Array(before.dropFirst()))
+        print("TextMatcherTests: \(cases) like() patterns over 50,000 bytes refused, 0 rows changed")
+    }
+
+    /// The connection's `SQLITE_LIMIT_LIKE_PATTERN_LENGTH`, and what asking for more sets it to.
+    private func sqlite3Limit(_ db: Database) -> Int {
+        let current = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 1_000_000)
+        return Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, current))
+    }
+
+    // MARK: Case-insensitive matchers
+
+    private static func caseInsensitiveCondition(_ matcher: Int, _ needle: String) -> SQLExpression {
+        switch matcher {
+        case 0: return Column("body").caseInsensitiveHasPrefix(needle)
+        case 1: return Column("body").caseInsensitiveContains(needle)
+        default: return Column("body").caseInsensitiveHasSuffix(needle)
+        }
+    }
+
+    /// Swift's answer for the case-insensitive matchers: Swift's answer on both texts after Unicode full case
+    /// folding, which the matchers promise.
+    private static func caseInsensitiveAnswer(_ matcher: Int, stored: String, needle: String) -> Bool {
+        swiftAnswer(
+            matcher, stored: stored.folding(options: .caseInsensitive, locale: nil),
+            needle: needle.folding(options: .caseInsensitive, locale: nil))
+    }
+
+    func testTheCaseInsensitiveMatchersPickWhatSwiftPicksOnTheFoldedTextWithNULAnywhere() throws {
+        let db = try makeDatabase()
+        // Folding keeps every U+0000: Swift's answer below reads the whole folded text.
+        XCTAssertEqual(
+            "Ab\u{0}ÇD".folding(options: .caseInsensitive, locale: nil).unicodeScalars.map(\.value),
+            [97, 98, 0, 231, 100])
+        var cases = 0
+        var failures: [String] = []
+        for needle in Self.needles + ["SÃO\u{0}PAULO", "\u{0}ÇA", "ÇA\u{0}VA", "日本\u{0}"] {
+            for matcher in 0..<3 {
+                let expected = Self.stored.indices.filter {
+                    Self.caseInsensitiveAnswer(matcher, stored: Self.stored[$0], needle: needle)
+                }.map { Int64($0 + 1) }
+                let condition = Self.caseInsensitiveCondition(matcher, needle)
+                let picked = try Note.filter(condition).order(Column("id")).fetch(db).compactMap(\.id)
+                let counted = try Note.filter(condition).count(db)
+                if picked != expected || counted != expected.count {
+                    failures.append(
+                        "caseInsensitive \(Self.names[matcher])(\(needle.debugDescription)): \(picked) != \(expected)")
+                }
+                cases += 1
+            }
+        }
+        print("TextMatcherTests: \(cases) case-insensitive matcher cases over \(Self.stored.count) stored texts")
+        XCTAssertEqual(failures, [])
+        // A delete by a U+0000 filter: LIKE would read "\0zzzz" as "" and delete every row.
+        let before = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes")
+        XCTAssertEqual(try Note.filter(Column("body").caseInsensitiveContains("\u{0}ZZZZ")).deleteAll(db), 0)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes"), before)
+        // "x\0zzz" and "\0zzz" hold "ZZZ" after their U+0000, where LIKE stops reading: deleted with "zzz" and
+        // "zzz\0".
+        XCTAssertEqual(try Note.filter(Column("body").caseInsensitiveContains("ZZZ")).deleteAll(db), 4)
+        XCTAssertEqual(
+            try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes WHERE instr(body, 'zzz') > 0"), 0)
+        XCTAssertEqual(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM notes"), before.map { $0 - 4 })
+    }
+
+    func testCaseInsensitiveSearchTextOverLIKEsPatternLimitMatchesAsSwiftDoes() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        let long = String(repeating: "äb%_", count: 12_000)  // 60,000 bytes, 84,000 once escaped
+        let bodies = [
+            "x" + long + "y", long.uppercased(), long.dropLast() + "Z", "ÄB%_" + long, "nothing",
+            "x" + long.uppercased() + "\u{0}", "\u{0}" + long,
+        ]
+        for (index, body) in bodies.enumerated() {
+            var note = Note(id: Int64(index + 1), body: body)
+            try note.insert(db)
+        }
+        var cases = 0
+        for needle in [long, long.uppercased(), "\u{0}" + long, long + "\u{0}"] {
+            for matcher in 0..<3 {
+                let expected = bodies.indices.filter {
+                    Self.caseInsensitiveAnswer(matcher, stored: bodies[$0], needle: needle)
+                }.map { Int64($0 + 1) }
+                let condition = Self.caseInsensitiveCondition(matcher, needle)
+                let picked = try Note.filter(condition).order(Column("id")).fetch(db).compactMap(\.id)
+                XCTAssertEqual(picked, expected, "caseInsensitive \(Self.names[matcher]) of \(needle.utf8.count) bytes")
+                XCTAssertEqual(try Note.filter(condition).count(db), expected.count)
+                cases += 1
+            }
+        }
+        XCTAssertEqual(try Note.filter(Column("body").caseInsensitiveContains(long.uppercased())).deleteAll(db), 5)
+        XCTAssertEqual(try db.fetchAll(Int64.self, sql: "SELECT id FROM notes ORDER BY id"), [3, 5])
+        print("TextMatcherTests: \(cases) case-insensitive long-pattern cases")
     }
 }
