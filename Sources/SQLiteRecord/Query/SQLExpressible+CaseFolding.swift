@@ -15,7 +15,7 @@ extension SQLExpressible {
     /// folded text holds the folded `text`, as ``contains(_:)`` picks them on the folded text, U+0000 and
     /// text of any length included. `sqliterecord_casefold(self) LIKE ? ESCAPE '\'` with `%folded text%`,
     /// and for stored text that holds U+0000 `instr` on the folded text; search text that holds U+0000 or
-    /// is over LIKE's pattern limit takes the `instr` form alone.
+    /// whose pattern is over 64 bytes takes the `instr` form alone, as in ``contains(_:)``.
     /// `Column("name").caseInsensitiveContains("ärzte")` matches "Praxis der Ärzte". NULL matches nothing.
     public func caseInsensitiveContains(_ text: String) -> SQLExpression {
         caseFoldedLike(text, .contains)

@@ -69,7 +69,8 @@ extension SQLExpressible {
     /// Text that holds `text` anywhere, taken literally: the rows Swift's `contains` picks on the stored text,
     /// ASCII letters in either case, as ``hasPrefix(_:)``. `self LIKE ? ESCAPE '\'` with `%text%`, and for
     /// stored text that holds U+0000 (where LIKE stops reading) `instr(lower(self), lower(?)) > 0`; search
-    /// text that holds U+0000 or is over LIKE's pattern limit takes the `instr` form alone.
+    /// text that holds U+0000, or whose pattern is over 64 bytes (where LIKE's cost per row could grow to
+    /// that many scans of the row), takes the `instr` form alone.
     public func contains(_ text: String) -> SQLExpression {
         SQLExpression(.textMatch(sqlExpression.node, text, .contains, caseFolded: false))
     }
@@ -77,7 +78,8 @@ extension SQLExpressible {
     /// Text that ends with `text`, taken literally: the rows Swift's `hasSuffix` picks on the stored text,
     /// ASCII letters in either case, as ``hasPrefix(_:)``. `self LIKE ? ESCAPE '\'` with `%text` for stored
     /// text with no U+0000, and a comparison of the last bytes (`substr(hex(lower(self)), ?) = hex(lower(?))`)
-    /// for the rest and for search text that holds U+0000 or is over LIKE's pattern limit.
+    /// for the rest and for search text that holds U+0000 or whose pattern is over 64 bytes, as in
+    /// ``contains(_:)``.
     public func hasSuffix(_ text: String) -> SQLExpression {
         SQLExpression(.textMatch(sqlExpression.node, text, .suffix, caseFolded: false))
     }

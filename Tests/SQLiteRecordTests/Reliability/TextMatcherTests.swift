@@ -165,11 +165,20 @@ final class TextMatcherTests: XCTestCase {
     }
 
     func testSearchTextOverLIKEsPatternLimitMatchesAsSwiftDoes() throws {
-        let long = String(repeating: "ab%_", count: 15_000)  // 60,000 bytes, 90,000 once escaped
-        let bodies = ["x" + long + "y", long, long.dropLast() + "Z", "AB%_" + long, "nothing", "x" + long.uppercased() + "\u{0}"]
-        let (db, cases) = try matchLongText(long, in: bodies, caseInsensitive: false)
-        XCTAssertEqual(try Note.filter(Column("body").contains(long)).deleteAll(db), 4)
-        XCTAssertEqual(try db.fetchAll(Int64.self, sql: "SELECT id FROM notes ORDER BY id"), [3, 5])
+        var cases = 0
+        // 60,000 bytes, 90,000 once escaped (over LIKE's limit); 100 bytes, 150 escaped (over the 64 bytes a
+        // contains or hasSuffix writes as LIKE, not over a prefix's limit); 12 bytes, 18 escaped (LIKE).
+        for repeats in [15_000, 25, 3] {
+            let long = String(repeating: "ab%_", count: repeats)
+            let bodies = [
+                "x" + long + "y", long, long.dropLast() + "Z", "AB%_" + long, "nothing",
+                "x" + long.uppercased() + "\u{0}",
+            ]
+            let (db, count) = try matchLongText(long, in: bodies, caseInsensitive: false)
+            XCTAssertEqual(try Note.filter(Column("body").contains(long)).deleteAll(db), 4)
+            XCTAssertEqual(try db.fetchAll(Int64.self, sql: "SELECT id FROM notes ORDER BY id"), [3, 5])
+            cases += count
+        }
         print("TextMatcherTests: \(cases) long-pattern cases")
     }
 
@@ -182,6 +191,12 @@ final class TextMatcherTests: XCTestCase {
             _ = try Note.filter(Column("body").contains("a")).fetch(db)
             _ = try Note.filter(Column("body").hasSuffix("a")).fetch(db)
             _ = try Note.filter(Column("body").contains("a\u{0}")).fetch(db)
+            // Patterns of 64 bytes are LIKE; of 65, instr and hex, whose cost per row cannot grow with the
+            // search text's length as LIKE's can; a prefix stays LIKE (and an index search) at any length.
+            _ = try Note.filter(Column("body").contains(String(repeating: "a", count: 62))).fetch(db)
+            _ = try Note.filter(Column("body").contains(String(repeating: "a", count: 63))).fetch(db)
+            _ = try Note.filter(Column("body").hasSuffix(String(repeating: "a", count: 64))).fetch(db)
+            _ = try Note.filter(Column("body").hasPrefix(String(repeating: "a", count: 1_000))).fetch(db)
         }
         XCTAssertEqual(
             log.filter { $0.hasPrefix(#"SELECT * FROM "notes""#) },
@@ -190,6 +205,10 @@ final class TextMatcherTests: XCTestCase {
                 #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\' OR instr("body", ?) > ? AND instr(lower("body"), lower(?)) > ?"#,
                 #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\' AND instr("body", ?) = ? OR instr("body", ?) > ? AND substr(hex(lower("body")), ?) = hex(lower(?))"#,
                 #"SELECT * FROM "notes" WHERE instr(lower("body"), lower(?)) > ?"#,
+                #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\' OR instr("body", ?) > ? AND instr(lower("body"), lower(?)) > ?"#,
+                #"SELECT * FROM "notes" WHERE instr(lower("body"), lower(?)) > ?"#,
+                #"SELECT * FROM "notes" WHERE substr(hex(lower("body")), ?) = hex(lower(?))"#,
+                #"SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\'"#,
             ])
         let plan = try db.fetchAll(
             sql: #"EXPLAIN QUERY PLAN SELECT * FROM "notes" WHERE "body" LIKE ? ESCAPE '\'"#, arguments: ["San%"]
