@@ -397,9 +397,10 @@ package struct RequestCompiler<Binding: RequestBinding> {
         case .like(let operand, let pattern, let escaped, let negated):
             tokens.append(.part(negated ? (escaped ? .notLikeEscaped : .notLike) : (escaped ? .likeEscaped : .like)))
             let name = columnName(in: operand) ?? context
-            // SQLite's LIKE stops reading its pattern at U+0000; PostgreSQL's text holds none, and its binding
-            // refuses such a value naming the column.
-            if dialect != .postgres { try pattern.checkLikePatternHoldsNoNUL(column: name, table: table) }
+            // SQLite's LIKE stops reading its pattern at U+0000 and refuses one over its length limit;
+            // PostgreSQL's text holds no U+0000 (its binding refuses such a value naming the column), and its
+            // LIKE has no length limit.
+            if dialect != .postgres { try pattern.checkLikePattern(column: name, table: table) }
             // PostgreSQL's LIKE tells case apart; ILIKE matches letters in either case as SQLite's LIKE does
             // ASCII's, and serves the Unicode case-insensitive matchers in place of the case-fold function
             // (<https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-LIKE>).
@@ -428,14 +429,9 @@ package struct RequestCompiler<Binding: RequestBinding> {
                 try expression(
                     .like(operand, .value(.searchText(text, match)), escaped: true, negated: false), precedence,
                     context: context)
-            } else if caseFolded {
-                try expression(
-                    .like(
-                        .function(.caseFold, [operand], distinct: false),
-                        .value(.searchText(Database.caseFolded(text), match)), escaped: true, negated: false),
-                    precedence, context: context)
             } else {
-                try expression(match.condition(operand, text), precedence, context: context)
+                let matched = caseFolded ? Database.caseFolded(text) : text
+                try expression(match.condition(operand, matched, caseFolded: caseFolded), precedence, context: context)
             }
         case .collate(let operand, let collation):
             tokens.append(.part(.collate))

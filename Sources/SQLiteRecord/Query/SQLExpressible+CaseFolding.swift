@@ -11,21 +11,24 @@ import Foundation
 /// article for the cost. See <https://www.unicode.org/reports/tr44/#CaseFolding.txt> and
 /// <https://www.sqlite.org/lang_expr.html#like>.
 extension SQLExpressible {
-    /// Text that holds `text` anywhere, taken literally, in any case (Unicode case folding):
-    /// `sqliterecord_casefold(self) LIKE ? ESCAPE '\'` with `%folded text%`.
+    /// Text that holds `text` anywhere, taken literally, in any case (Unicode case folding): the rows whose
+    /// folded text holds the folded `text`, as ``contains(_:)`` picks them on the folded text, U+0000 and
+    /// text of any length included. `sqliterecord_casefold(self) LIKE ? ESCAPE '\'` with `%folded text%`,
+    /// and for stored text that holds U+0000 `instr` on the folded text; search text that holds U+0000 or
+    /// whose pattern is over 64 bytes takes the `instr` form alone, as in ``contains(_:)``.
     /// `Column("name").caseInsensitiveContains("ärzte")` matches "Praxis der Ärzte". NULL matches nothing.
     public func caseInsensitiveContains(_ text: String) -> SQLExpression {
         caseFoldedLike(text, .contains)
     }
 
     /// Text that starts with `text`, taken literally, in any case (Unicode case folding), as
-    /// ``caseInsensitiveContains(_:)``.
+    /// ``caseInsensitiveContains(_:)``: ``hasPrefix(_:)`` on the folded text.
     public func caseInsensitiveHasPrefix(_ text: String) -> SQLExpression {
         caseFoldedLike(text, .prefix)
     }
 
     /// Text that ends with `text`, taken literally, in any case (Unicode case folding), as
-    /// ``caseInsensitiveContains(_:)``.
+    /// ``caseInsensitiveContains(_:)``: ``hasSuffix(_:)`` on the folded text.
     public func caseInsensitiveHasSuffix(_ text: String) -> SQLExpression {
         caseFoldedLike(text, .suffix)
     }

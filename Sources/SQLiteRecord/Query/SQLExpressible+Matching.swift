@@ -36,11 +36,21 @@ extension SQLExpressible {
     /// the pattern does not describe. The request then throws ``RecordError/invalidQuery(table:reason:)``
     /// naming the column and the U+0000's position, and nothing runs. To match text that holds U+0000, use
     /// ``hasPrefix(_:)``, ``contains(_:)`` or ``hasSuffix(_:)``, which read the whole text.
+    ///
+    /// A pattern longer than 50,000 bytes of UTF-8 is refused the same way, naming the column, the pattern's
+    /// length and the limit, before anything runs: SQLite's LIKE fails with "LIKE or GLOB pattern too
+    /// complex" on a pattern over `SQLITE_LIMIT_LIKE_PATTERN_LENGTH`, whose default, 50,000, is also the
+    /// highest value `sqlite3_limit` can set unless SQLite is built with another
+    /// `SQLITE_MAX_LIKE_PATTERN_LENGTH` (<https://www.sqlite.org/limits.html#max_like_pattern_length>).
+    /// ``hasPrefix(_:)``, ``contains(_:)`` and ``hasSuffix(_:)`` take text of any length. On a connection
+    /// whose limit you lowered with `sqlite3_limit`, a pattern between that limit and 50,000 bytes fails with
+    /// SQLite's own error.
     public func like(_ pattern: String) -> SQLExpression {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: false))
     }
 
-    /// `self NOT LIKE ?`; a pattern that holds U+0000 is refused as in ``like(_:)``.
+    /// `self NOT LIKE ?`; a pattern that holds U+0000 or is longer than 50,000 bytes is refused as in
+    /// ``like(_:)``.
     public func notLike(_ pattern: String) -> SQLExpression {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: true))
     }
@@ -59,7 +69,8 @@ extension SQLExpressible {
     /// Text that holds `text` anywhere, taken literally: the rows Swift's `contains` picks on the stored text,
     /// ASCII letters in either case, as ``hasPrefix(_:)``. `self LIKE ? ESCAPE '\'` with `%text%`, and for
     /// stored text that holds U+0000 (where LIKE stops reading) `instr(lower(self), lower(?)) > 0`; search
-    /// text that holds U+0000 or is over LIKE's pattern limit takes the `instr` form alone.
+    /// text that holds U+0000, or whose pattern is over 64 bytes (where LIKE's cost per row could grow to
+    /// that many scans of the row), takes the `instr` form alone.
     public func contains(_ text: String) -> SQLExpression {
         SQLExpression(.textMatch(sqlExpression.node, text, .contains, caseFolded: false))
     }
@@ -67,7 +78,8 @@ extension SQLExpressible {
     /// Text that ends with `text`, taken literally: the rows Swift's `hasSuffix` picks on the stored text,
     /// ASCII letters in either case, as ``hasPrefix(_:)``. `self LIKE ? ESCAPE '\'` with `%text` for stored
     /// text with no U+0000, and a comparison of the last bytes (`substr(hex(lower(self)), ?) = hex(lower(?))`)
-    /// for the rest and for search text that holds U+0000 or is over LIKE's pattern limit.
+    /// for the rest and for search text that holds U+0000 or whose pattern is over 64 bytes, as in
+    /// ``contains(_:)``.
     public func hasSuffix(_ text: String) -> SQLExpression {
         SQLExpression(.textMatch(sqlExpression.node, text, .suffix, caseFolded: false))
     }
@@ -91,31 +103,36 @@ extension SQLExpressible {
 }
 
 extension ExpressionNode {
-    /// Throws when this node, the pattern of a LIKE, is text that holds U+0000: SQLite's LIKE reads a
-    /// pattern as a C string, up to its first U+0000 (<https://www.sqlite.org/c3ref/value_blob.html>), so it
-    /// would match more rows than the pattern says. The library's own matchers never write such a pattern
-    /// (``SearchTextMatch`` takes `instr` for that text); a pattern of the caller's own is refused.
+    /// Throws when this node, the pattern of a LIKE of the caller's own, is text SQLite's LIKE cannot read as
+    /// written: text that holds U+0000, which LIKE reads as a C string, up to its first U+0000
+    /// (<https://www.sqlite.org/c3ref/value_blob.html>), so that it would match more rows than the pattern
+    /// says; or text longer than ``SearchTextMatch/likePatternLimit`` bytes of UTF-8, which LIKE refuses with
+    /// "LIKE or GLOB pattern too complex" once a row reaches it
+    /// (<https://www.sqlite.org/limits.html#max_like_pattern_length>). The library's own matchers never
+    /// write such a pattern (``SearchTextMatch`` takes `instr` for that text).
     /// - Parameters:
     ///   - column: the column the pattern is matched against, for the message; nil when there is none.
     ///   - table: the request's table.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)``.
-    func checkLikePatternHoldsNoNUL(column: String?, table: String) throws {
-        let text: String
-        switch self {
-        case .value(.forms(let forms)):
-            guard case .text(let pattern)? = forms.first else { return }
-            text = pattern
-        case .value(.searchText(let searchText, _)): text = searchText
-        default: return
-        }
-        guard let nul = text.firstIndex(of: "\u{0}") else { return }
+    func checkLikePattern(column: String?, table: String) throws {
+        guard case .value(.forms(let forms)) = self, case .text(let text)? = forms.first else { return }
         let place = column.map { "column \"\($0)\"" } ?? "an expression"
-        let position = text.distance(from: text.startIndex, to: nul)
+        if let nul = text.firstIndex(of: "\u{0}") {
+            let position = text.distance(from: text.startIndex, to: nul)
+            throw RecordError.invalidQuery(
+                table: table,
+                reason: "the LIKE pattern for \(place) holds U+0000 at character \(position) (counting from 0); "
+                    + "SQLite's LIKE reads a pattern only up to U+0000, so it would match more than the pattern "
+                    + "says; use hasPrefix, contains or hasSuffix to match text holding U+0000 literally")
+        }
+        let length = text.utf8.count
+        guard length > SearchTextMatch.likePatternLimit else { return }
         throw RecordError.invalidQuery(
             table: table,
-            reason: "the LIKE pattern for \(place) holds U+0000 at character \(position) "
-                + "(counting from 0); SQLite's LIKE reads a pattern only up to U+0000, so it would match more than the "
-                + "pattern says; use hasPrefix, contains or hasSuffix to match text holding U+0000 literally")
+            reason: "the LIKE pattern for \(place) is \(length) bytes of UTF-8, over SQLite's limit of "
+                + "\(SearchTextMatch.likePatternLimit) (SQLITE_LIMIT_LIKE_PATTERN_LENGTH), past which LIKE fails "
+                + "with \"LIKE or GLOB pattern too complex\"; use hasPrefix, contains or hasSuffix to match long "
+                + "text literally")
     }
 }
 

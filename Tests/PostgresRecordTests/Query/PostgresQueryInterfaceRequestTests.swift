@@ -142,6 +142,31 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         }
     }
 
+    func testPatternsPastSQLitesLikeLimitRunOnPostgreSQLAndMatchAsSwiftDoes() throws {
+        // 60,000 bytes, past the 50,000 that SQLite's LIKE takes (like(_:) is refused there): PostgreSQL's
+        // LIKE and ILIKE have no such limit.
+        let long = String(repeating: "a", count: 60_000)
+        var upper = City(id: nil, countryCode: "XX", name: long.uppercased() + "ville", population: 1, token: nil)
+        var lower = City(id: nil, countryCode: "XX", name: "x" + long, population: 2, token: nil)
+        try upper.insert(connection)
+        try lower.insert(connection)
+        let names = try text("SELECT string_agg(name, ',' ORDER BY id) FROM cities")
+        XCTAssertEqual(try City.filter(Column("name").like(long + "%")).fetch(connection).map(\.id), [upper.id])
+        XCTAssertEqual(try City.filter(Column("name").like("%x" + long)).count(connection), 1)
+        XCTAssertEqual(
+            try City.filter(Column("name").contains(long)).order(Column("id").ascending).fetch(connection).map(\.id),
+            [upper.id, lower.id])
+        XCTAssertEqual(try City.filter(Column("name").hasPrefix(long + "VILLE")).count(connection), 1)
+        XCTAssertEqual(try City.filter(Column("name").caseInsensitiveHasSuffix("x" + long)).count(connection), 1)
+        // Many wildcards: PostgreSQL gives up at the first `%` that cannot match, with no deep recursion.
+        let wild = String(repeating: "%a", count: 30_000) + "b"
+        XCTAssertEqual(try City.filter(Column("name").like(wild)).count(connection), 0)
+        XCTAssertEqual(try City.filter(Column("name").like(wild)).deleteAll(connection), 0)
+        XCTAssertEqual(try text("SELECT string_agg(name, ',' ORDER BY id) FROM cities"), names)
+        XCTAssertEqual(try City.filter(Column("name").notLike(long + "%")).deleteAll(connection), 5)
+        XCTAssertEqual(try text("SELECT string_agg(name, ',' ORDER BY id) FROM cities"), upper.name)
+    }
+
     func testShortListsAreInAndLongListsOneArrayWithAny() throws {
         XCTAssertEqual(
             try sql(City.filter(Column("name").in(["Paris", "Lyon"]))),

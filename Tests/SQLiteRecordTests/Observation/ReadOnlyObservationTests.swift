@@ -50,4 +50,21 @@ final class ReadOnlyObservationTests: XCTestCase {
         XCTAssertEqual(values, [[], ["elsewhere"]])
         observed.cancel()
     }
+
+    func testACheckThatCannotRunEndsTheSequenceWithItsError() async throws {
+        // A rollback-journal file: another connection's exclusive lock keeps every reader out, so the check
+        // of `data_version` fails with SQLITE_BUSY once its busy timeout runs out.
+        let path = folder.path("locked.sqlite")
+        let holder = try Database(path: path, options: .init(journalMode: .delete))
+        try holder.execute(sql: observationSchema)
+        let queue = try DatabaseQueue(path: path, options: .init(readOnly: true, busyTimeout: 0.05))
+        let observation = ValueObservation.tracking(itemNames).checkingOtherConnections(every: 0.02)
+        let observed = ObservedValues(observation.values(in: queue))
+        _ = try await observed.wait(count: 1)
+        try holder.execute(sql: "BEGIN EXCLUSIVE")
+        try await waitUntil { observed.isFinished }
+        try holder.execute(sql: "ROLLBACK")
+        XCTAssertEqual(observed.values, [[]])
+        XCTAssertEqual((observed.error as? DatabaseError)?.resultCode, .busy, "\(String(describing: observed.error))")
+    }
 }

@@ -60,9 +60,18 @@ final class CaseFoldingMatchTests: XCTestCase {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE clinics (id INTEGER PRIMARY KEY, name TEXT)")
         let query = try Clinic.filter(Column("name").caseInsensitiveContains("ÄRZTE_%")).compiled(db, .select)
+        // The folded text's LIKE, and for a name that holds U+0000 (where LIKE stops reading) instr on the whole
+        // folded name; the U+0000 test reads the name itself, so a row is folded once unless it holds one.
         XCTAssertEqual(
-            query.sql, "SELECT * FROM \"clinics\" WHERE sqliterecord_casefold(\"name\") LIKE ? ESCAPE '\\'")
-        XCTAssertEqual(query.arguments.values, [.text("%ärzte\\_\\%%")])
+            query.sql,
+            "SELECT * FROM \"clinics\" WHERE sqliterecord_casefold(\"name\") LIKE ? ESCAPE '\\' "
+                + "OR instr(\"name\", ?) > ? AND instr(lower(sqliterecord_casefold(\"name\")), lower(?)) > ?")
+        XCTAssertEqual(
+            query.arguments.values,
+            [.text("%ärzte\\_\\%%"), .text("\u{0}"), .integer(0), .text("ärzte_%"), .integer(0)])
+        let prefix = try Clinic.filter(Column("name").caseInsensitiveHasPrefix("ÄRZTE")).compiled(db, .select)
+        XCTAssertEqual(prefix.sql, "SELECT * FROM \"clinics\" WHERE sqliterecord_casefold(\"name\") LIKE ? ESCAPE '\\'")
+        XCTAssertEqual(prefix.arguments.values, [.text("ärzte%")])
         // The function in raw SQL: text folded, other values unchanged.
         XCTAssertEqual(try db.scalar(String.self, sql: "SELECT sqliterecord_casefold('Straße ÄRZTE')"), "strasse ärzte")
         XCTAssertEqual(try db.scalar(SQLiteValue.self, sql: "SELECT sqliterecord_casefold(42)"), .integer(42))

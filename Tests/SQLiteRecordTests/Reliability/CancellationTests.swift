@@ -119,6 +119,7 @@ final class CancellationTests: XCTestCase {
             XCTAssertEqual(idsAfter.value, Array(repeating: nil, count: 200), "round \(round)")
             XCTAssertEqual(try queue.read { db in try db.fetchOne(Int.self, sql: "SELECT count(*) FROM items") }, 0)
         }
+        print("CancellationTests: \(Self.rounds) batch saves cancelled midway, each with 0 rows committed")
     }
 
     /// `Item.save(&records)` through the default store: the error it threw, if any, and the records' ids after.
@@ -153,6 +154,7 @@ final class CancellationTests: XCTestCase {
             let rows = try await queue.read { db in try db.fetchOne(Int.self, sql: "SELECT count(*) FROM items") }
             XCTAssertEqual(rows, 0, "round \(round)")
         }
+        print("CancellationTests: \(Self.rounds) default-store async batch saves cancelled midway, 0 rows committed")
     }
 
     func testEveryMultiRecordWriteCancelledMidwayRollsBackWhole() throws {
@@ -186,6 +188,60 @@ final class CancellationTests: XCTestCase {
             }
         }
         print("CancellationTests: \(cases) multi-record writes cancelled midway, each with 0 rows changed")
+    }
+
+    /// A `write` body of the caller's own statements cancelled between two of them goes on and commits both,
+    /// as the Concurrency article says (SQLite's interrupt finds no statement running); with
+    /// ``Database/checkCancellation()`` between them it throws `CancellationError` and commits nothing.
+    func testAWriteBodyOfYourOwnStatementsCommitsUnlessItChecksCancellation() throws {
+        var checked = 0
+        for round in 0..<Self.rounds {
+            for checks in [false, true] {
+                let queue = try makeQueue()
+                let reached = DispatchSemaphore(value: 0)
+                let resume = DispatchSemaphore(value: 0)
+                let outcome = Box<Result<Void, any Error>?>(nil)
+                let done = expectation(description: "write returned")
+                let task = Task {
+                    do {
+                        try await queue.write { db in
+                            try db.execute(sql: "INSERT INTO items (name) VALUES ('first')")
+                            reached.signal()
+                            resume.wait()
+                            if checks { try db.checkCancellation() }
+                            try db.execute(sql: "INSERT INTO items (name) VALUES ('second')")
+                        }
+                        outcome.value = .success(())
+                    } catch {
+                        outcome.value = .failure(error)
+                    }
+                    done.fulfill()
+                }
+                XCTAssertEqual(reached.wait(timeout: .now() + 10), .success)
+                task.cancel()
+                resume.signal()
+                wait(for: [done], timeout: 10)
+                let names = try queue.read { db in
+                    try db.fetchAll(String.self, sql: "SELECT name FROM items ORDER BY id")
+                }
+                if checks {
+                    guard case .failure(let error) = outcome.value else {
+                        XCTFail("round \(round): the checked write returned")
+                        continue
+                    }
+                    XCTAssertTrue(error is CancellationError, "round \(round): \(error)")
+                    XCTAssertEqual(names, [], "round \(round)")
+                    checked += 1
+                } else {
+                    guard case .success = outcome.value else {
+                        XCTFail("round \(round): \(String(describing: outcome.value))")
+                        continue
+                    }
+                    XCTAssertEqual(names, ["first", "second"], "round \(round)")
+                }
+            }
+        }
+        print("CancellationTests: \(checked) write bodies of your own stopped by checkCancellation, 0 rows committed")
     }
 
     /// Starts `write` in a task while `holder` holds the write lock, cancels it once it waits in its busy
@@ -238,6 +294,7 @@ final class CancellationTests: XCTestCase {
                 }
             }
         }
+        print("CancellationTests: \(3 * Self.rounds) queue writes cancelled while waiting for a lock, 0 rows committed")
         // The queue goes on once the lock is free.
         try await queue.write { db in try db.execute(sql: "INSERT INTO items (name) VALUES ('after')") }
         XCTAssertEqual(try holder.fetchAll(String.self, sql: "SELECT name FROM items"), ["after"])
@@ -256,6 +313,7 @@ final class CancellationTests: XCTestCase {
                 try await pool.write { db in try db.execute(sql: "INSERT INTO items (name) VALUES ('late')") }
             }
         }
+        print("CancellationTests: \(Self.rounds) pool writes cancelled while waiting for a lock, 0 rows committed")
     }
 
     /// Runs a call behind a blocker, cancels it, and checks it returned `CancellationError` within 0.25 s
@@ -298,6 +356,7 @@ final class CancellationTests: XCTestCase {
                     try await pool.read { _ in ran.value = true }
                 })
         }
+        print("CancellationTests: \(Self.rounds) pool reads cancelled while waiting for the only reader, no body run")
     }
 
     func testAWriteQueuedBehindALongWriteReturnsAtTheCancel() async throws {
@@ -329,5 +388,6 @@ final class CancellationTests: XCTestCase {
         let queueRows = try await queue.read { db in try db.fetchOne(Int.self, sql: "SELECT count(*) FROM items") }
         XCTAssertEqual(poolRows, 0)
         XCTAssertEqual(queueRows, 0)
+        print("CancellationTests: \(2 * Self.rounds) writes cancelled behind a long write (pool and queue), 0 rows")
     }
 }
