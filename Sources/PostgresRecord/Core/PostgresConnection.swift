@@ -10,7 +10,8 @@ import Foundation
 /// `timestamp` without zone and the text of a `timestamptz` read as UTC. The server's notices and warnings
 /// (`NOTICE`, `WARNING`) are dropped, never printed to the app's stderr.
 ///
-/// Invariants (this file and `PostgresResult.swift` are the module's owners of libpq memory):
+/// Invariants (this file and `PostgresResult.swift` with `PostgresResult+Row.swift` are the module's owners of
+/// libpq memory):
 /// - `handle` is the non-null `PGconn *` this object alone owns, finished once, in `deinit`.
 /// - Parameter bytes handed to libpq live in one array kept alive for the whole libpq call
 ///   (`withParameters`); libpq copies them into its send buffer before the call returns.
