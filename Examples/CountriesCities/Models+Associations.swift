@@ -11,8 +11,8 @@ extension City {
     static let country = belongsTo(Country.self)
 
     /// Listed so that `country.save(db, children: &cities)` sets each city's `country_id` from the
-    /// declaration (and `createTable` and `validateSchema` know the foreign key); City's `bind(to:)` is
-    /// for PostgresRecord, whose children saves read no association.
+    /// declaration, on SQLite and PostgreSQL alike (and `createTable` and `validateSchema` know the foreign
+    /// key).
     static let parentAssociations: [any ParentAssociation] = [country]
 }
 

@@ -67,13 +67,6 @@ struct City: Record, Equatable {
         case countryCode = "country_code"
         case admin1Code = "admin1_code"
     }
-
-    /// Sets `country_id` when a country saves its cities. On SQLite the declared ``country`` association
-    /// sets it first and this agrees; PostgresRecord's `save(_:children:)` calls `bind(to:)` alone, so the
-    /// same import runs on both engines.
-    mutating func bind(to parent: any Record) {
-        if let country = parent as? Country { countryId = country.id }
-    }
 }
 
 /// City names are searched by their words (`--search` when no name holds the text).

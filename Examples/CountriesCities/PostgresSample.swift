@@ -28,8 +28,6 @@
                         + "summary\n\(CountriesCities.usage)")
             }
             let connection = try PostgresConnection(url)
-            // The migrator's `CREATE TABLE IF NOT EXISTS` ledger would print a NOTICE on every later run.
-            try connection.execute("SET client_min_messages TO warning")
             try open(connection, displayName: displayName(of: url), dataDirectory: options.dataDirectory, output: output)
             // One snapshot for every read of the answer, as the SQLite path's `queue.read`.
             try connection.transaction(readOnly: true) {

@@ -7,9 +7,11 @@ import Foundation
 ///
 /// A connection is used by one thread at a time: ``PostgresPool`` hands it to one closure at a time, on
 /// that connection's own serial queue. Every session sets `TimeZone` to UTC on connect, so that a
-/// `timestamp` without zone and the text of a `timestamptz` read as UTC.
+/// `timestamp` without zone and the text of a `timestamptz` read as UTC. The server's notices and warnings
+/// (`NOTICE`, `WARNING`) are dropped, never printed to the app's stderr.
 ///
-/// Invariants (this file and `PostgresResult.swift` are the module's owners of libpq memory):
+/// Invariants (this file and `PostgresResult.swift` with `PostgresResult+Row.swift` are the module's owners of
+/// libpq memory):
 /// - `handle` is the non-null `PGconn *` this object alone owns, finished once, in `deinit`.
 /// - Parameter bytes handed to libpq live in one array kept alive for the whole libpq call
 ///   (`withParameters`); libpq copies them into its send buffer before the call returns.
@@ -50,6 +52,11 @@ public final class PostgresConnection {
         }
         self.handle = handle
         self.configuration = configuration
+        // The server's notices and warnings (`CREATE TABLE IF NOT EXISTS`'s "already exists, skipping") are
+        // dropped: libpq's default receiver prints them to the process's stderr, which is the app's, not a
+        // library's. A failure is an error result and is never a notice. See
+        // <https://www.postgresql.org/docs/current/libpq-notice-processing.html>.
+        PQsetNoticeReceiver(handle, { _, _ in }, nil)
         guard PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError(kind: .connectionFailed, message: lastMessage)
         }

@@ -4,8 +4,8 @@ import Foundation
 
 /// The rows (or the command status) of one statement: the owner of a libpq `PGresult`.
 ///
-/// Invariants (this is one of the two files of the module that touch libpq memory, with
-/// `PostgresConnection.swift`):
+/// Invariants (this file and `PostgresResult+Row.swift` are, with `PostgresConnection.swift`, the module's
+/// only code that touches libpq memory):
 /// - `handle` is a non-null `PGresult *` this object alone owns; it is cleared once, in `deinit`.
 /// - A cell's bytes (`PQgetvalue`) are read only inside this file's methods (`cell(row:column:)` and the typed
 ///   reads `isNull`, `int64`, `double`, `bool`, `timestampMicroseconds`, `string`), while `self` is alive, and

@@ -96,16 +96,20 @@ extension QueryInterfaceRequest {
     }
 
     /// The request as PostgreSQL SQL and its arguments, its columns checked against the table (aliases of
-    /// the selection count as columns for ORDER BY and HAVING).
+    /// the selection count as columns for ORDER BY and HAVING). A `leadingCondition` (SQL numbering its
+    /// parameters from `$1`, with its arguments) is written first in a SELECT's WHERE clause, ANDed with the
+    /// request's filter.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``,
     ///   ``RecordError/invalidQueryValue(table:column:type:reason:)``, ``RecordError/invalidQuery(table:reason:)``,
     ///   ``PostgresError`` reading the table's columns.
     func postgresSQL(
-        _ connection: PostgresConnection, _ statement: RequestStatement, assignments: [ColumnAssignment] = []
+        _ connection: PostgresConnection, _ statement: RequestStatement, assignments: [ColumnAssignment] = [],
+        leadingCondition: (sql: String, arguments: PostgresArguments)? = nil
     ) throws -> (sql: String, arguments: [PostgresValue], shape: PostgresRecordShape) {
         let shape = try PostgresRecordShape.of(Base.self)
         var compiler = RequestCompiler(
             binding: PostgresRequestBinding<Base>(shape: shape), table: shape.table, isWriting: true)
+        compiler.joinFilter = leadingCondition
         try compiler.compile(parts, as: statement, assignments: assignments) { shape.key.columns }
         let arguments = try compiler.arguments.checked(table: shape.table)
         let aliases = Set(compiler.aliases)

@@ -4,12 +4,15 @@ import SQLiteRecord
 
 /// Eager loads on PostgreSQL: two queries for any number of parents, as on SQLite, the children's
 /// `WHERE "fk" IN ($1, ...)` (`= ANY($1)` with one array beyond 512 parents) compiled by the same compiler.
+/// A link of several columns matches its key rows with `("a", "b") IN (SELECT * FROM unnest($1, $2))`, one
+/// array per column (<https://www.postgresql.org/docs/current/functions-array.html#ARRAY-FUNCTIONS-TABLE>):
+/// one statement of two parameters however many parents there are.
 extension IncludingAllRequest {
     /// The parents with their children, each as a value of `type` (see ``fetch(_:as:)``).
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when two associations have one key or
-    ///   `type`'s keys are not the ones the request provides; ``RecordError/unknownColumn(table:column:columns:)``
-    ///   when a table lacks the foreign key or key column; otherwise as
-    ///   ``QueryInterfaceRequest/fetch(_:)-(PostgresConnection)``.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when two associations have one key,
+    ///   a link's column counts differ, or `type`'s keys are not the ones the request provides;
+    ///   ``RecordError/unknownColumn(table:column:columns:)`` when a table lacks a foreign key or key column;
+    ///   otherwise as ``QueryInterfaceRequest/fetch(_:)-(PostgresConnection)``.
     public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
         let link = association.link
         var keys = Set([link.originKey, link.key])
@@ -19,21 +22,26 @@ extension IncludingAllRequest {
                 reason: "another association of the same eager load has the key \"\(loader.link.key)\": "
                     + "give one another name with `key:`")
         }
-        let (parents, parentKeys, distinctKeys) = try fetchParents(connection)
-        let children = try association.children(connection, of: distinctKeys)
-        let others = try more.map { loader -> [PostgresKey: Any] in
+        let loaders = try more.map { loader -> any PostgresEagerLoadedAssociation in
             guard let postgres = loader as? any PostgresEagerLoadedAssociation else {
                 throw RecordError.invalidAssociation(
                     association: loader.link.description, reason: "this association does not load on PostgreSQL")
             }
-            return try postgres.loadChildren(connection, of: distinctKeys)
+            return postgres
         }
-        return try zip(parents, parentKeys).map { parent, key in
+        let (parents, parentKeys) = try fetchParents(connection, links: [link] + more.map(\.link))
+        let children = try association.children(connection, of: Self.distinct(parentKeys[0]))
+        let others = try loaders.enumerated().map { index, loader in
+            try loader.loadChildren(connection, of: Self.distinct(parentKeys[index + 1]))
+        }
+        return try parents.indices.map { position in
             var values: [(key: String, value: Any)] = [
-                (link.originKey, parent), (link.key, key.flatMap { children[$0.key] } ?? []),
+                (link.originKey, parents[position]),
+                (link.key, parentKeys[0][position].flatMap { children[$0.key] } ?? []),
             ]
-            for (loader, loaded) in zip(more, others) {
-                values.append((loader.link.key, key.flatMap { loaded[$0.key] } ?? loader.noChildren))
+            for (index, loader) in more.enumerated() {
+                let loaded = parentKeys[index + 1][position].flatMap { others[index][$0.key] }
+                values.append((loader.link.key, loaded ?? loader.noChildren))
             }
             return try link.decodeNested(T.self, values: values)
         }
@@ -43,40 +51,44 @@ extension IncludingAllRequest {
     /// with).
     /// - Throws: as ``fetch(_:as:)-(PostgresConnection,_)``.
     public func fetchGroups(_ connection: PostgresConnection) throws -> [(Base, [Child])] {
-        let (parents, keys, distinctKeys) = try fetchParents(connection)
-        let children = try association.children(connection, of: distinctKeys)
-        return zip(parents, keys).map { parent, key in (parent, key.flatMap { children[$0.key] } ?? []) }
+        let (parents, keys) = try fetchParents(connection, links: [association.link])
+        let children = try association.children(connection, of: Self.distinct(keys[0]))
+        return zip(parents, keys[0]).map { parent, key in (parent, key.flatMap { children[$0.key] } ?? []) }
     }
 
-    /// The parents, their keys in the same order (nil for NULL), and the distinct keys.
+    /// The parents and, for each of `links`, each parent's key in the link's parent columns, in the parents'
+    /// order (nil for a NULL in any of them, which matches no child).
+    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` for a request with a selection, what
+    ///   ``AssociationLink/checkColumnCounts()`` throws, ``RecordError/unknownColumn(table:column:columns:)``,
+    ///   or what the query throws.
     private func fetchParents(
-        _ connection: PostgresConnection
-    ) throws -> ([Base], [PostgresKey.Bound?], [PostgresKey.Bound]) {
-        let link = association.link
+        _ connection: PostgresConnection, links: [AssociationLink]
+    ) throws -> ([Base], [[PostgresKey.Bound?]]) {
         guard base.parts.selectsRecords else {
             throw RecordError.invalidQuery(
                 table: Base.tableName, reason: "including(all:) needs whole records: remove the select(...)")
         }
-        guard !link.isComposite else {
-            throw RecordError.invalidQuery(
-                table: Base.tableName,
-                reason: "including(all:) over a key of several columns is SQLite only for now: \(link.description)")
+        for link in links {
+            if link.isComposite { try link.checkColumnCounts() }
+            try connection.checkColumns(link.parentKeys, of: link.parentTable)
+            try connection.checkColumns(link.foreignKeys, of: link.childTable)
         }
-        try connection.checkColumns([link.parentKey], of: link.parentTable)
-        try connection.checkColumns([link.foreignKey], of: link.childTable)
         let (sql, arguments, shape) = try base.postgresSQL(connection, .select)
         let rows = try connection.query(sql, arguments)
         let parents = try Base.decodeAll(rows, shape: shape)
-        let keyIndex = try PostgresKey.index(of: link.parentKey, in: rows, table: Base.tableName)
-        var keys: [PostgresKey.Bound?] = []
-        var distinct: [PostgresKey.Bound] = []
-        var seen = Set<PostgresKey>()
-        for row in 0..<rows.count {
-            let key = try PostgresKey.bound(rows.result.cell(row: row, column: keyIndex), association: link)
-            keys.append(key)
-            if let key, seen.insert(key.key).inserted { distinct.append(key) }
+        let keys = try links.map { link in
+            let columns = try link.parentKeys.map { try PostgresKey.index(of: $0, in: rows, table: Base.tableName) }
+            return try (0..<rows.count).map {
+                try PostgresKey.bound(rows, row: $0, columns: columns, association: link)
+            }
         }
-        return (parents, keys, distinct)
+        return (parents, keys)
+    }
+
+    /// Each key once, in the order first met, leaving out nil.
+    private static func distinct(_ keys: [PostgresKey.Bound?]) -> [PostgresKey.Bound] {
+        var seen = Set<PostgresKey>()
+        return keys.compactMap { $0 }.filter { seen.insert($0.key).inserted }
     }
 }
 
@@ -91,15 +103,35 @@ extension HasManyAssociation {
         var childRequest = request
         let perParent = childRequest.parts.limit
         childRequest = childRequest.unlimited
-        childRequest = childRequest.filter(
-            Column(link.foreignKey).in(keys.map { PostgresQueryValue(value: $0.value) }))
-        let (sql, arguments, shape) = try childRequest.postgresSQL(connection, .select)
+        var keyRows: (sql: String, arguments: PostgresArguments)?
+        if link.isComposite {
+            let binding = PostgresRequestBinding<Destination>(shape: try PostgresRecordShape.of(Destination.self))
+            var arguments = PostgresArguments.empty
+            for (index, column) in link.foreignKeys.enumerated() {
+                if case .array(let array) = try binding.longList(keys.map { $0.values[index] }, column: column) {
+                    arguments.append(array)
+                }
+            }
+            keyRows = (
+                "(" + link.foreignKeys.map(SQLIdentifier.quoted).joined(separator: ", ")
+                    + ") IN (SELECT * FROM unnest("
+                    + SQLDialect.postgres.parameters(from: 1, count: arguments.count) + "))",
+                arguments
+            )
+        } else {
+            childRequest = childRequest.filter(
+                Column(link.foreignKey).in(keys.map { PostgresQueryValue(value: $0.values[0]) }))
+        }
+        let (sql, arguments, shape) = try childRequest.postgresSQL(connection, .select, leadingCondition: keyRows)
         let rows = try connection.query(sql, arguments)
-        let keyIndex = try PostgresKey.index(of: link.foreignKey, in: rows, table: Destination.tableName)
+        let keyColumns = try link.foreignKeys.map {
+            try PostgresKey.index(of: $0, in: rows, table: Destination.tableName)
+        }
         var children: [PostgresKey: [Destination]] = [:]
         for row in 0..<rows.count {
-            guard let key = try PostgresKey.bound(rows.result.cell(row: row, column: keyIndex), association: link)
-            else { continue }
+            guard let key = try PostgresKey.bound(rows, row: row, columns: keyColumns, association: link) else {
+                continue
+            }
             if let perParent, children[key.key, default: []].count >= perParent { continue }
             let child = try Destination(
                 from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
@@ -128,11 +160,32 @@ enum PostgresKey: Hashable {
     case uuid(UUID)
     case bytes(Data)
     case numeric(String)
+    /// The key of a link of several columns: one key per column, in the link's order.
+    case row([PostgresKey])
 
-    /// A key and the value that finds it.
+    /// A key and the values that find it, one per key column.
     struct Bound {
         let key: PostgresKey
-        let value: PostgresValue
+        let values: [PostgresValue]
+    }
+
+    /// The key in the cells of `row` at `columns`: one column's key, or a ``row(_:)`` of several; nil when
+    /// any of them is NULL, as SQL's `=` matches no NULL.
+    /// - Throws: as ``bound(_:association:)``.
+    static func bound(_ rows: PostgresRows, row: Int, columns: [Int], association: AssociationLink) throws -> Bound? {
+        if columns.count == 1 {
+            return try bound(rows.result.cell(row: row, column: columns[0]), association: association)
+        }
+        var keys: [PostgresKey] = []
+        var values: [PostgresValue] = []
+        for column in columns {
+            guard let part = try bound(rows.result.cell(row: row, column: column), association: association) else {
+                return nil
+            }
+            keys.append(part.key)
+            values += part.values
+        }
+        return Bound(key: .row(keys), values: values)
     }
 
     /// The key in `cell`; nil for NULL.
@@ -140,14 +193,14 @@ enum PostgresKey: Hashable {
     static func bound(_ cell: PostgresCell, association: AssociationLink) throws -> Bound? {
         switch cell {
         case .null: return nil
-        case .integer(let value, _): return Bound(key: .integer(value), value: PostgresValue(value))
-        case .text(let text, _): return Bound(key: .text(text), value: try PostgresValue(text: text))
-        case .uuid(let uuid): return Bound(key: .uuid(uuid), value: PostgresValue(uuid))
-        case .bytea(let data): return Bound(key: .bytes(data), value: PostgresValue(data))
+        case .integer(let value, _): return Bound(key: .integer(value), values: [PostgresValue(value)])
+        case .text(let text, _): return Bound(key: .text(text), values: [try PostgresValue(text: text)])
+        case .uuid(let uuid): return Bound(key: .uuid(uuid), values: [PostgresValue(uuid)])
+        case .bytea(let data): return Bound(key: .bytes(data), values: [PostgresValue(data)])
         case .numeric(let text):
             return Bound(
                 key: .numeric(text),
-                value: PostgresValue(typeOID: PostgresType.numeric, isBinary: false, bytes: Array(text.utf8)))
+                values: [PostgresValue(typeOID: PostgresType.numeric, isBinary: false, bytes: Array(text.utf8))])
         default:
             throw RecordError.invalidAssociation(
                 association: association.description, reason: "a key holds \(cell.summary), which no key type is")

@@ -25,22 +25,14 @@ extension JoinedRequest {
             throw RecordError.invalidQuery(
                 table: Base.tableName, reason: "a joined fetch needs whole records: remove the select(...)")
         }
-        guard !link.isComposite else {
-            throw RecordError.invalidQuery(
-                table: Base.tableName,
-                reason: "a joined fetch over a key of several columns is SQLite only for now: \(link.description)")
-        }
+        if link.isComposite { try link.checkColumnCounts() }
         let baseShape = try PostgresRecordShape.of(Base.self)
         let joinedShape = try PostgresRecordShape.of(Associated.self)
-        let (table, column) = joinsChild ? (link.childTable, link.foreignKey) : (link.parentTable, link.parentKey)
-        try connection.checkColumns([column], of: table)
-        try connection.checkColumns([joinsChild ? link.parentKey : link.foreignKey], of: Base.tableName)
-        let joinedTable = SQLIdentifier.quoted(table)
-        let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
-        let baseKey =
-            SQLIdentifier.quoted(Base.tableName) + "."
-            + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
-        var on = joinedKey + " = " + baseKey
+        let table = joinsChild ? link.childTable : link.parentTable
+        try connection.checkColumns(joinsChild ? link.foreignKeys : link.parentKeys, of: table)
+        try connection.checkColumns(joinsChild ? link.parentKeys : link.foreignKeys, of: Base.tableName)
+        let (joinedTable, joinedKey, joinOn) = joinColumns
+        var on = joinOn
         var onArguments = PostgresArguments.empty
         var joinFilter: (sql: String, arguments: PostgresArguments)?
         var filter = RequestCompiler(
@@ -80,26 +72,30 @@ extension JoinedRequest {
         try connection.checkColumns(writer.columns.filter { !writer.aliases.contains($0) }, of: Base.tableName)
         let rows = try connection.query(writer.sql, arguments)
         guard let marker = rows.columnIndex(Self.marker(link)) else {
-            throw RecordError.invalidQuery(table: Base.tableName, reason: "no \(Self.marker(link)) column in the join")
+            throw RecordError.invalidQuery(
+                table: Base.tableName, reason: "no \(Self.marker(link)) column in the join")
         }
         let joinedNames = readNames.mapValues { prefix + $0 }
         var pairs: [(Base, Associated?)] = []
         pairs.reserveCapacity(rows.count)
         for row in 0..<rows.count {
-            let record = try Base(from: PostgresRowDecoder(rows: rows, row: row, columnNames: baseShape.decoderNames))
+            let record = try Base(
+                from: PostgresRowDecoder(rows: rows, row: row, columnNames: baseShape.decoderNames))
             if case .null = rows.result.cell(row: row, column: marker) {
                 if isRequired {
-                    let foreignKey = rows.columnIndex(link.foreignKey).map {
-                        rows.result.cell(row: row, column: $0).summary
-                    }
-                    throw RecordError.missingParent(
-                        table: Base.tableName, column: link.foreignKey, value: foreignKey ?? "NULL",
-                        parentTable: link.parentTable)
+                    throw missingParent(
+                        foreignKeyValues: link.foreignKeys.map { column in
+                            rows.columnIndex(column).map { rows.result.cell(row: row, column: $0).summary }
+                                ?? "NULL"
+                        })
                 }
                 pairs.append((record, nil))
             } else {
                 pairs.append(
-                    (record, try Associated(from: PostgresRowDecoder(rows: rows, row: row, columnNames: joinedNames))))
+                    (
+                        record,
+                        try Associated(from: PostgresRowDecoder(rows: rows, row: row, columnNames: joinedNames))
+                    ))
             }
         }
         return pairs

@@ -86,27 +86,17 @@ extension Record {
         return deleted
     }
 
-    /// Saves the record, then each child after ``Record/bind(to:)`` set its foreign key, in one transaction (a savepoint inside
-    /// the caller's): all or nothing, in the database and in memory (on a throw the records keep the values
-    /// they came with).
-    /// - Throws: the first error of a save; nothing stays written.
+    /// Saves the record, then each child after setting its foreign key to this record's key, in one
+    /// transaction (a savepoint inside the caller's), as on SQLite: the foreign key of the one
+    /// ``BelongsToAssociation`` to this type that the child type lists in ``Record/parentAssociations``, then
+    /// the child's ``Record/bind(to:)``, which has the last word (a type that lists none is bound by its
+    /// `bind(to:)` alone). All or nothing, in the database and in memory (on a throw the records keep the
+    /// values they came with).
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the child type lists two or more
+    ///   associations to this type (name one with ``save(_:children:for:)-(PostgresConnection,_,_)``) or a
+    ///   record encodes no such key column; otherwise the first error of a save. Nothing stays written.
     public mutating func save<Child: Record>(_ connection: PostgresConnection, children: inout [Child]) throws {
-        let originalSelf = self
-        let originalChildren = children
-        do {
-            try connection.transaction {
-                try save(connection)
-                let parent = self
-                for index in children.indices {
-                    children[index].bind(to: parent)
-                    try children[index].save(connection)
-                }
-            }
-        } catch {
-            self = originalSelf
-            children = originalChildren
-            throw error
-        }
+        try save(connection, children: &children, link: Self.declaredLink(to: Child.self))
     }
 
     /// Saves every record in one transaction (a savepoint inside the caller's): all or nothing, in the

@@ -107,7 +107,7 @@ package struct AssociationLink: Sendable {
     }
 
     /// Throws unless there are as many foreign key columns as parent key columns, and no column twice.
-    func checkColumnCounts() throws {
+    package func checkColumnCounts() throws {
         if foreignKeys.count != parentKeys.count {
             throw RecordError.invalidAssociation(
                 association: description,

@@ -64,7 +64,7 @@ extension AssociationLink {
     /// `"child"."fk" = "parent"."key"`, ANDed over every pair of columns of a link of several:
     /// `"cities"."country_code" = "regions"."country_code" AND "cities"."admin1_code" = "regions"."code"`. The
     /// tables are named as `child` and `parent` (the tables themselves, or their aliases).
-    func joinCondition(_ child: String, _ parent: String) -> String {
+    package func joinCondition(_ child: String, _ parent: String) -> String {
         let child = SQLIdentifier.quoted(child) + "."
         let parent = SQLIdentifier.quoted(parent) + "."
         return zip(foreignKeys, parentKeys).map { foreignKey, parentKey in

@@ -71,11 +71,10 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
                     let record = try records.decodeRow(Base.self)
                     if statement.value(at: Int32(boundary)) == .null {
                         if isRequired {
-                            let values = foreignKeyIndexes.map { statement.value(at: $0).description }
-                            throw RecordError.missingParent(
-                                table: Base.tableName, column: link.foreignKeys.joined(separator: ", "),
-                                value: values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")",
-                                parentTable: link.parentTable)
+                            throw missingParent(
+                                foreignKeyValues: foreignKeyIndexes.map {
+                                    statement.value(at: $0).description
+                                })
                         }
                         pairs.append((record, nil))
                     } else {
@@ -91,6 +90,34 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
     /// foreign key) and separates the two tables' columns; NULL when no row was joined.
     package static func marker(_ link: AssociationLink) -> String { "#" + link.key }
 
+    /// The error for a row whose required parent is missing, `foreignKeyValues` being the row's values in
+    /// the link's foreign key columns as text: one value, or `(v1, v2)` for a foreign key of several columns.
+    package func missingParent(foreignKeyValues values: [String]) -> RecordError {
+        RecordError.missingParent(
+            table: Base.tableName, column: link.foreignKeys.joined(separator: ", "),
+            value: values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")",
+            parentTable: link.parentTable)
+    }
+
+    /// The joined table, quoted; its first key column (the parent's first key column, or the child's first
+    /// foreign key column), qualified: the marker, NOT NULL in every joined row, since each pair matched with
+    /// `=`; and the join's condition, every pair of columns equal (`"countries"."id" = "cities"."country_id"`).
+    package var joinColumns: (table: String, key: String, on: String) {
+        let (table, column) = joinsChild ? (link.childTable, link.foreignKey) : (link.parentTable, link.parentKey)
+        let joinedTable = SQLIdentifier.quoted(table)
+        let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
+        guard !link.isComposite else {
+            let on =
+                joinsChild
+                ? link.joinCondition(link.childTable, Base.tableName) : link.joinCondition(Base.tableName, table)
+            return (joinedTable, joinedKey, on)
+        }
+        let baseKey =
+            SQLIdentifier.quoted(Base.tableName) + "."
+            + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
+        return (joinedTable, joinedKey, joinedKey + " = " + baseKey)
+    }
+
     /// `SELECT "child".*, "parent"."key" AS "#key", "parent".* FROM "child" LEFT JOIN "parent" ON ...`: a
     /// LEFT JOIN in both cases, so that a required parent that is missing is an error rather than a row
     /// silently left out. A required parent's filter goes in WHERE (its children are left out), an
@@ -104,21 +131,9 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
             throw RecordError.invalidQuery(
                 table: Base.tableName, reason: "a joined fetch needs whole records: remove the select(...)")
         }
-        let (table, column) = joinsChild ? (link.childTable, link.foreignKey) : (link.parentTable, link.parentKey)
-        let joinedTable = SQLIdentifier.quoted(table)
-        // The marker is the first key column: NOT NULL in every joined row, since each pair matched with `=`.
-        let joinedKey = joinedTable + "." + SQLIdentifier.quoted(column)
-        var on: String
-        if link.isComposite {
-            on =
-                joinsChild
-                ? link.joinCondition(link.childTable, Base.tableName) : link.joinCondition(Base.tableName, table)
-        } else {
-            let baseKey =
-                SQLIdentifier.quoted(Base.tableName) + "."
-                + SQLIdentifier.quoted(joinsChild ? link.parentKey : link.foreignKey)
-            on = joinedKey + " = " + baseKey
-        }
+        let table = joinsChild ? link.childTable : link.parentTable
+        let (joinedTable, joinedKey, joinOn) = joinColumns
+        var on = joinOn
         var onArguments = StatementArguments()
         var request = base
         if let filter = joined.filter {

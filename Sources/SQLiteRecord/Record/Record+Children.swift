@@ -47,10 +47,9 @@ extension Record {
                 let key = try link.map { try parentKeyValues(forChildrenOf: $0) }
                 for index in children.indices {
                     try db.checkCancellation()
-                    if let link, let key {
-                        children[index] = try children[index].bound(by: link, to: key, in: db)
+                    try bindChild(&children[index], link: link) { child, link in
+                        try child.bound(by: link, to: key ?? [], in: db)
                     }
-                    children[index].bind(to: self)
                     try children[index].save(db)
                 }
             }
@@ -61,10 +60,22 @@ extension Record {
         }
     }
 
+    /// Binds `child` to this record before its save, as ``save(_:children:)`` does on every engine: `link`'s
+    /// foreign key columns set to this record's key by `setForeignKey` (the engine's encoding and decoding),
+    /// when there is a link (the association named, or the one ``declaredLink(to:)`` finds), then the child's
+    /// ``Record/bind(to:)``, which has the last word.
+    /// - Throws: what `setForeignKey` throws.
+    package func bindChild<Child: Record>(
+        _ child: inout Child, link: AssociationLink?, setForeignKey: (Child, AssociationLink) throws -> Child
+    ) rethrows {
+        if let link { child = try setForeignKey(child, link) }
+        child.bind(to: self)
+    }
+
     /// The link of the one belongs-to association to `Child`'s parent type `Self` that `Child` lists in its
     /// ``Record/parentAssociations``; nil when it lists none.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when it lists more than one.
-    static func declaredLink<Child: Record>(to child: Child.Type) throws -> AssociationLink? {
+    package static func declaredLink<Child: Record>(to child: Child.Type) throws -> AssociationLink? {
         let links = Child.parentAssociations.compactMap { ($0 as? any ParentLink)?.link(toParent: Self.self) }
         guard links.count > 1 else { return links.first }
         throw RecordError.invalidAssociation(
@@ -100,7 +111,7 @@ extension Record {
     }
 
     /// `City encodes no "country_id" column; it encodes "id", "name"`.
-    private static func encodesNoColumn(_ column: String, _ columns: [String]) -> String {
+    package static func encodesNoColumn(_ column: String, _ columns: [String]) -> String {
         "\(Self.self) encodes no \"\(column)\" column; it encodes "
             + columns.map { "\"\($0)\"" }.joined(separator: ", ")
     }

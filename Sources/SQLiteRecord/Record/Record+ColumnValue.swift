@@ -13,12 +13,18 @@ extension Record {
     /// a declaration may spell `"COUNTRY_ID"` the column a coding key spells `"country_id"`.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when there is no such column.
     private static func index(of column: String, in columns: EncodedColumns) throws -> Int {
-        if let index = columns.names.firstIndex(of: column) { return index }
-        let folded = RowLayout.asciiLowercased(column)
-        guard let index = columns.names.firstIndex(where: { RowLayout.asciiLowercased($0) == folded }) else {
+        guard let index = index(of: column, inNames: columns.names) else {
             throw RecordError.unknownColumn(table: tableName, column: column, columns: columns.names)
         }
         return index
+    }
+
+    /// The index of `column` in `names`, an exact match first, then as SQLite compares names (A-Z in either
+    /// case); nil when there is none.
+    package static func index(of column: String, inNames names: [String]) -> Int? {
+        if let index = names.firstIndex(of: column) { return index }
+        let folded = RowLayout.asciiLowercased(column)
+        return names.firstIndex { RowLayout.asciiLowercased($0) == folded }
     }
 
     /// This record with `column` set to `value`: the record is encoded with its ``Record/recordEncoder``, the

@@ -83,5 +83,45 @@ final class PostgresSchemaTests: PostgresTestCase {
         }
         XCTAssertNil(try text("SELECT to_regclass('countries')::text"))
     }
+
+    func testMigratingAgainWritesNothingToStandardError() throws {
+        var migrator = PostgresMigrator()
+        migrator.registerMigration("create countries") { try Country.createTable(in: $0, ifNotExists: true) }
+        let written = try standardError {
+            XCTAssertEqual(try migrator.migrate(connection), ["create countries"])
+            // The ledger's CREATE TABLE IF NOT EXISTS now finds the table: the server sends a NOTICE.
+            XCTAssertEqual(try migrator.migrate(connection), [])
+            try Country.createTable(in: connection, ifNotExists: true)
+        }
+        XCTAssertEqual(written, "")
+        XCTAssertEqual(
+            try text("SELECT string_agg(identifier, ',') FROM postgresrecord_migrations"), "create countries")
+        XCTAssertEqual(try text("SELECT to_regclass('countries')::text"), "countries")
+    }
+
+    /// What reached file descriptor 2 while `body` ran: the descriptor points into a pipe meanwhile.
+    private func standardError(during body: () throws -> Void) throws -> String {
+        fflush(nil)
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        let saved = dup(2)
+        dup2(ends[1], 2)
+        close(ends[1])
+        var failure: (any Error)?
+        do { try body() } catch { failure = error }
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        close(ends[0])
+        if let failure { throw failure }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 #endif

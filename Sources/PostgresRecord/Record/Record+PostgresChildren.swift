@@ -1,0 +1,84 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+/// Parent-child saves on PostgreSQL: which foreign key a child gets, and in which order `bind(to:)` runs, is
+/// SQLiteRecord's rule (`bindChild(_:link:setForeignKey:)`); the key's values are encoded and set as
+/// PostgreSQL stores them.
+extension Record {
+    /// ``save(_:children:)-(PostgresConnection,_)`` with the association named, for a child type with two
+    /// links to this type or one that does not list its parent in ``Record/parentAssociations``.
+    /// - Throws: as ``save(_:children:)-(PostgresConnection,_)``.
+    public mutating func save<Child: Record>(
+        _ connection: PostgresConnection, children: inout [Child], for association: HasManyAssociation<Self, Child>
+    ) throws {
+        try save(connection, children: &children, link: association.link)
+    }
+
+    /// The save of ``save(_:children:)-(PostgresConnection,_)``, setting each child's foreign key by `link`
+    /// when there is one.
+    mutating func save<Child: Record>(
+        _ connection: PostgresConnection, children: inout [Child], link: AssociationLink?
+    ) throws {
+        let originalSelf = self
+        let originalChildren = children
+        do {
+            try connection.transaction {
+                try save(connection)
+                let parent = self
+                let key = try link.map { try parent.postgresValues(of: $0.parentKeys, for: $0) }
+                for index in children.indices {
+                    try parent.bindChild(&children[index], link: link) { child, link in
+                        try child.settingColumns(link.foreignKeys, to: key ?? [], for: link)
+                    }
+                    try children[index].save(connection)
+                }
+            }
+        } catch {
+            self = originalSelf
+            children = originalChildren
+            throw error
+        }
+    }
+
+    /// The values this record encodes for `columns` (matched as SQLite matches names, A-Z in either case),
+    /// in their order, as PostgreSQL stores them.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when `link`'s column counts differ or
+    ///   this record encodes no such column, or `EncodingError`.
+    private func postgresValues(of columns: [String], for link: AssociationLink) throws -> [PostgresValue] {
+        if link.isComposite { try link.checkColumnCounts() }
+        let shape = try PostgresRecordShape.of(Self.self)
+        let values = try shape.values(of: self, for: shape.columns)
+        return try columns.map { values[try Self.index(of: $0, in: shape.columns, for: link)] }
+    }
+
+    /// This record with each of `columns` set to the value at the same place in `values`: encoded as a save
+    /// encodes it (every column, NULL for a nil optional), the values replaced, and read back by its decoder
+    /// from a result of one row made in this process (``PostgresResult/row(_:_:)``, no round trip), so that
+    /// the values reach the properties as a fetch would put them there (a `CodingKeys` rename, a key
+    /// strategy) and every other property comes back as stored.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no such
+    ///   column, `EncodingError`, ``PostgresError``, or the `DecodingError` of a value its type does not read.
+    private func settingColumns(
+        _ columns: [String], to values: [PostgresValue], for link: AssociationLink
+    ) throws -> Self {
+        let shape = try PostgresRecordShape.of(Self.self)
+        var newValues = try shape.values(of: self, for: shape.columns)
+        for (column, value) in zip(columns, values) {
+            newValues[try Self.index(of: column, in: shape.columns, for: link)] = value
+        }
+        let rows = PostgresRows(result: try PostgresResult.row(shape.columns, newValues), sql: "")
+        return try Self(from: PostgresRowDecoder(rows: rows, row: 0, columnNames: shape.decoderNames))
+    }
+
+    /// The index of `column` in `columns`, an exact match first, then A-Z in either case.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` naming the columns there are.
+    private static func index(of column: String, in columns: [String], for link: AssociationLink) throws -> Int {
+        guard let index = index(of: column, inNames: columns) else {
+            throw RecordError.invalidAssociation(
+                association: link.description, reason: encodesNoColumn(column, columns))
+        }
+        return index
+    }
+}
+#endif
