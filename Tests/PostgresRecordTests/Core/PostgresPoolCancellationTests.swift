@@ -70,6 +70,20 @@ final class PostgresPoolCancellationTests: PostgresTestCase {
         try super.tearDownWithError()
     }
 
+    /// Cancels `task` once its body reached `gate`, lets the body go on, and checks that the task then throws
+    /// `CancellationError`.
+    private func cancel<T: Sendable>(
+        _ task: Task<T, any Error>, whenAt gate: Gate, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        await gate.waitForArrival()
+        task.cancel()
+        gate.release()
+        do {
+            _ = try await task.value
+            XCTFail("no error", file: file, line: line)
+        } catch is CancellationError {}
+    }
+
     private func storedTitles() throws -> String? {
         try text("SELECT coalesce(string_agg(title, ',' ORDER BY id), '') FROM notes")
     }
@@ -102,13 +116,7 @@ final class PostgresPoolCancellationTests: PostgresTestCase {
                 try connection.execute("INSERT INTO notes (title) VALUES ($1)", ["after"])
             }
         }
-        await gate.waitForArrival()
-        task.cancel()
-        gate.release()
-        do {
-            try await task.value
-            XCTFail("no error")
-        } catch is CancellationError {}
+        try await cancel(task, whenAt: gate)
         XCTAssertEqual(try storedTitles(), "")
         // The connection is usable again, outside any transaction.
         try await pool.write { try $0.execute("INSERT INTO notes (title) VALUES ($1)", ["next"]) }
@@ -131,13 +139,7 @@ final class PostgresPoolCancellationTests: PostgresTestCase {
                 }
             }
         }
-        await gate.waitForArrival()
-        task.cancel()
-        gate.release()
-        do {
-            try await task.value
-            XCTFail("no error")
-        } catch is CancellationError {}
+        try await cancel(task, whenAt: gate)
         XCTAssertEqual(idsAfterTheError.value.count, 10_000)
         XCTAssertEqual(idsAfterTheError.value.compactMap { $0 }, [])
         XCTAssertEqual(try text("SELECT count(*)::text FROM notes"), "0")
@@ -163,13 +165,7 @@ final class PostgresPoolCancellationTests: PostgresTestCase {
                 }
             }
         }
-        await gate.waitForArrival()
-        task.cancel()
-        gate.release()
-        do {
-            try await task.value
-            XCTFail("no error")
-        } catch is CancellationError {}
+        try await cancel(task, whenAt: gate)
         XCTAssertEqual(afterTheError.value.map(\.title), ["note 0", "note 1, renamed", "note 2"])
         XCTAssertEqual(afterTheError.value.map { $0.id == nil }, [false, false, true])
         XCTAssertEqual(try storedTitles(), "")
