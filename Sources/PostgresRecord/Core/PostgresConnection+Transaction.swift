@@ -23,6 +23,7 @@ extension PostgresConnection {
     ///
     /// Nothing commits half: when a statement inside `body` failed and `body` caught the error, the server
     /// has aborted the transaction, and the call throws instead of committing.
+    ///
     /// A write transaction run for an async pool call whose task was cancelled rolls back when `body`
     /// returns, and the call throws `CancellationError`: a cancelled task commits nothing.
     /// - Throws: what `body` throws; ``PostgresError`` when the transaction cannot begin or commit, or when
