@@ -23,8 +23,12 @@ extension PostgresConnection {
     ///
     /// Nothing commits half: when a statement inside `body` failed and `body` caught the error, the server
     /// has aborted the transaction, and the call throws instead of committing.
+    ///
+    /// A write transaction run for an async pool call whose task was cancelled rolls back when `body`
+    /// returns, and the call throws `CancellationError`: a cancelled task commits nothing.
     /// - Throws: what `body` throws; ``PostgresError`` when the transaction cannot begin or commit, or when
-    ///   an earlier error aborted it (SQLSTATE 25P02), or when `body` itself ended it.
+    ///   an earlier error aborted it (SQLSTATE 25P02), or when `body` itself ended it; `CancellationError`
+    ///   when the task of the async pool call was cancelled.
     @discardableResult
     public func transaction<T>(
         _ isolation: IsolationLevel? = nil, readOnly: Bool = false, _ body: () throws -> T
@@ -61,6 +65,11 @@ extension PostgresConnection {
                 message: isConnected
                     ? "the transaction body ended the library's transaction itself (COMMIT or ROLLBACK)"
                     : "the connection was lost before the transaction committed; nothing was committed")
+        }
+        if !readOnly, cancellation?.isCancelled == true {
+            // The task that asked for the write was cancelled: its transaction never commits.
+            rollBack()
+            throw CancellationError()
         }
         try executeControl(readOnly ? "ROLLBACK" : "COMMIT")
         return value

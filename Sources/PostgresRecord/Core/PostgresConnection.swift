@@ -33,6 +33,9 @@ public final class PostgresConnection {
     var tableColumnsCache: [String: [String]] = [:]
     /// How many savepoints deep the library's transactions are.
     var savepointDepth = 0
+    /// The cancellation of the async pool call running on the connection; nil between calls and for
+    /// synchronous ones.
+    var cancellation: PostgresCallCancellation?
     /// Named statements made so far, so that each has a name of its own (a pipeline's `Parse` that an earlier
     /// failure aborted leaves its name unused, never reused for other SQL).
     private var statementCount = 0

@@ -20,6 +20,13 @@ import Foundation
 /// A connection found lost (its server restarted, or `pg_terminate_backend` ended it) is dropped after the
 /// call that met the loss, which throws ``PostgresError`` of kind `.connectionLost`; the next call opens a
 /// new one.
+///
+/// Cancelling the task of an async call: a call still waiting for a connection returns at once with
+/// `CancellationError` and never runs its body; one whose turn came after the cancel does not run it either;
+/// a `write` whose body was running rolls back when the body returns and throws `CancellationError`, so a
+/// cancelled task commits nothing. A statement the server is running is not stopped (libpq's cancel request
+/// could reach the server after the statement ended and stop the next one on that session); the library's
+/// loops over records stop between records (``PostgresConnection/checkCancellation()``).
 public final class PostgresPool: @unchecked Sendable {
     /// What the pool connects with.
     public let configuration: PostgresConfiguration
@@ -28,7 +35,8 @@ public final class PostgresPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [PooledConnection] = []
     private var created = 0
-    private var waiters: [(PooledConnection) -> Void] = []
+    private var waiters: [(id: Int, give: (PooledConnection) -> Void)] = []
+    private var waiterCount = 0
 
     /// Makes a pool; it connects on first use.
     public init(configuration: PostgresConfiguration) {
@@ -50,7 +58,8 @@ public final class PostgresPool: @unchecked Sendable {
     /// (serialization failure) or 40P01 (deadlock) runs again, up to that many more times, in a new
     /// transaction: what the server asks of SERIALIZABLE transactions. The body must then be safe to run
     /// again (no side effects outside the database).
-    /// - Throws: what `body` throws, or ``PostgresError`` (`.connectionFailed` when no connection opens).
+    /// - Throws: what `body` throws, or ``PostgresError`` (`.connectionFailed` when no connection opens);
+    ///   `CancellationError` when the task was cancelled (nothing is committed then).
     @discardableResult
     public func write<T: Sendable>(
         isolation: IsolationLevel? = nil, retryingSerializationFailures: Int = 0,
@@ -132,13 +141,26 @@ public final class PostgresPool: @unchecked Sendable {
     private func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        let pooled = await checkOut()
-        return try await withCheckedThrowingContinuation { continuation in
-            pooled.queue.async {
-                let result = Result { try pooled.run(self.configuration, body) }
-                self.checkIn(pooled)
-                continuation.resume(with: result)
+        let call = PostgresCallCancellation()
+        return try await withTaskCancellationHandler {
+            let pooled = try await checkOut(call)
+            return try await withCheckedThrowingContinuation { continuation in
+                pooled.queue.async {
+                    let result = Result {
+                        try pooled.run(self.configuration) { connection in
+                            connection.cancellation = call
+                            defer { connection.cancellation = nil }
+                            // Cancelled while the connection opened or the call was handed over: nothing runs.
+                            try connection.checkCancellation()
+                            return try body(connection)
+                        }
+                    }
+                    self.checkIn(pooled)
+                    continuation.resume(with: result)
+                }
             }
+        } onCancel: {
+            call.cancel()
         }
     }
 
@@ -149,29 +171,42 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     /// An idle connection, a new one while the pool is below its size, or nil after queueing `waiter`.
-    private func take(orWait waiter: @escaping (PooledConnection) -> Void) -> PooledConnection? {
+    /// An idle connection, a new one while the pool is below its size, or nil after queueing `waiter` under
+    /// the returned id.
+    private func take(orWait waiter: @escaping (PooledConnection) -> Void) -> (PooledConnection?, Int) {
         lock.withLock {
-            if let pooled = idle.popLast() { return pooled }
+            if let pooled = idle.popLast() { return (pooled, 0) }
             if created < configuration.maximumConnections {
                 created += 1
-                return PooledConnection(label: "PostgresRecord.connection.\(created)")
+                return (PooledConnection(label: "PostgresRecord.connection.\(created)"), 0)
             }
-            waiters.append(waiter)
-            return nil
+            waiterCount += 1
+            waiters.append((waiterCount, waiter))
+            return (nil, waiterCount)
         }
     }
 
-    private func checkOut() async -> PooledConnection {
-        await withCheckedContinuation { continuation in
-            if let pooled = take(orWait: { continuation.resume(returning: $0) }) {
-                continuation.resume(returning: pooled)
+    private func checkOut(_ call: PostgresCallCancellation) async throws -> PooledConnection {
+        if call.isCancelled { throw CancellationError() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let (pooled, waiter) = take(orWait: { continuation.resume(returning: $0) })
+            if let pooled { return continuation.resume(returning: pooled) }
+            // A cancel while waiting leaves the queue at once; a waiter already handed a connection runs, and
+            // finds the call cancelled before its body.
+            call.whenCancelled {
+                let removed: Bool = self.lock.withLock {
+                    guard let index = self.waiters.firstIndex(where: { $0.id == waiter }) else { return false }
+                    self.waiters.remove(at: index)
+                    return true
+                }
+                if removed { continuation.resume(throwing: CancellationError()) }
             }
         }
     }
 
     private func checkOutSynchronously() -> PooledConnection {
         let handOff = HandOff()
-        if let pooled = take(orWait: handOff.give) { return pooled }
+        if let pooled = take(orWait: handOff.give).0 { return pooled }
         return handOff.wait()
     }
 
@@ -181,7 +216,7 @@ public final class PostgresPool: @unchecked Sendable {
                 idle.append(pooled)
                 return nil
             }
-            return waiters.removeFirst()
+            return waiters.removeFirst().give
         }
         waiter?(pooled)
     }

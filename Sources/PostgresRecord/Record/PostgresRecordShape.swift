@@ -91,15 +91,39 @@ struct PostgresRecordShape: Sendable {
 
     /// The record's values for `columns`, NULL for a column its `encode(to:)` skipped (a nil Optional
     /// written with `encodeIfPresent`), so that an update clears it.
+    /// - Throws: `EncodingError.invalidValue` naming the column and the table (text holding U+0000, a number
+    ///   beyond BIGINT), before anything is sent.
     func values<R: Record>(of record: R, for columns: [String]) throws -> [PostgresValue] {
-        try PostgresRecordEncoder.values(
-            of: record, plan: try PostgresEncodingPlan.of(R.self, columns: columns, encoderNames: encoderNames))
+        try namingTable {
+            try PostgresRecordEncoder.values(
+                of: record, plan: try PostgresEncodingPlan.of(R.self, columns: columns, encoderNames: encoderNames))
+        }
+    }
+
+    /// `body`'s value; its `EncodingError.invalidValue`, whose coding path names the column only, says the
+    /// table too.
+    private func namingTable<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch EncodingError.invalidValue(let value, let context) {
+            let column = context.codingPath.first.map { "column \"\($0.stringValue)\" of " } ?? ""
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: context.codingPath,
+                    debugDescription: "\(column)table \"\(table)\": \(context.debugDescription)",
+                    underlyingError: context.underlyingError))
+        }
     }
 
     /// The key's values, in key column order.
     /// - Throws: ``RecordError/recordNotSaved(table:)`` for a nil rowid, `EncodingError` for a key value
     ///   PostgreSQL cannot store.
     func keyValues<ID: Encodable>(_ id: ID) throws -> [PostgresValue] {
+        try namingTable { try encodedKeyValues(id) }
+    }
+
+    private func encodedKeyValues<ID: Encodable>(_ id: ID) throws -> [PostgresValue] {
         switch key {
         case .rowID:
             guard let rowID = id as? Int64? , let value = rowID else { throw RecordError.recordNotSaved(table: table) }

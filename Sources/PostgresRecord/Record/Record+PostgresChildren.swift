@@ -28,6 +28,7 @@ extension Record {
                 let parent = self
                 let key = try link.map { try parent.postgresValues(of: $0.parentKeys, for: $0) }
                 for index in children.indices {
+                    try connection.checkCancellation()
                     try parent.bindChild(&children[index], link: link) { child, link in
                         try child.settingColumns(link.foreignKeys, to: key ?? [], for: link)
                     }

@@ -94,7 +94,8 @@ extension Record {
     /// values they came with).
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the child type lists two or more
     ///   associations to this type (name one with ``save(_:children:for:)-(PostgresConnection,_,_)``) or a
-    ///   record encodes no such key column; otherwise the first error of a save. Nothing stays written.
+    ///   record encodes no such key column; otherwise the first error of a save, or `CancellationError` when the task of the
+    ///   async pool call was cancelled. Nothing stays written.
     public mutating func save<Child: Record>(_ connection: PostgresConnection, children: inout [Child]) throws {
         try save(connection, children: &children, link: Self.declaredLink(to: Child.self))
     }
@@ -102,7 +103,8 @@ extension Record {
     /// Saves every record in one transaction (a savepoint inside the caller's): all or nothing, in the
     /// database and in memory. When every record is a rowid record with a nil id (all new), they are inserted
     /// as ``insertAll(_:_:)`` inserts them, in one pipelined batch; otherwise each is saved in turn.
-    /// - Throws: the first error of a save; nothing stays written, and the records keep the values they came
+    /// - Throws: the first error of a save, or `CancellationError` when the task of the async pool call was
+    ///   cancelled; nothing stays written, and the records keep the values they came
     ///   with.
     public static func save(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         let shape = try PostgresRecordShape.of(Self.self)
@@ -112,7 +114,10 @@ extension Record {
         let original = records
         do {
             try connection.transaction {
-                for index in records.indices { try records[index].save(connection) }
+                for index in records.indices {
+                    try connection.checkCancellation()
+                    try records[index].save(connection)
+                }
             }
         } catch {
             records = original
@@ -129,10 +134,13 @@ extension Record {
     /// the transaction; ``Record/didInsert(rowID:)`` for each afterwards, in order.
     ///
     /// All or nothing: when one row fails (a constraint), the server runs none of the rows after it, the
-    /// transaction rolls back, and every record keeps the values it came with (none gains an id).
+    /// transaction rolls back, and every record keeps the values it came with (none gains an id). So too when
+    /// the task of the async pool call it runs in was cancelled before the batch was answered
+    /// (``PostgresConnection/checkCancellation()``): it throws `CancellationError`.
     /// - Throws: ``PostgresError`` of the row that failed: its SQLSTATE, the constraint, table and column the
     ///   server names, and ``PostgresError/batchIndex``, the index in `records` of the record whose row
-    ///   failed; `EncodingError` for a value PostgreSQL cannot store (nothing is sent).
+    ///   failed; `EncodingError` for a value PostgreSQL cannot store (nothing is sent); `CancellationError`
+    ///   when the task was cancelled.
     public static func insertAll(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         guard !records.isEmpty else { return }
         let shape = try PostgresRecordShape.of(Self.self)
@@ -156,6 +164,8 @@ extension Record {
                 }
             }
             let results = try connection.runPipelined(statements)
+            // A task cancelled while the batch ran: the transaction rolls back and no record gains an id.
+            try connection.checkCancellation()
             for (index, result) in results.enumerated() {
                 guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
                 guard takesIdentity[index], let identityColumn else { continue }

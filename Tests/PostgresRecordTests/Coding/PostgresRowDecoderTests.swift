@@ -195,7 +195,9 @@ final class PostgresRowDecoderTests: PostgresTestCase {
         XCTAssertThrowsError(try town.insert(connection)) { error in
             guard case EncodingError.invalidValue(_, let context) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(context.codingPath.map(\.stringValue), ["name"])
-            XCTAssertEqual(context.debugDescription, "PostgreSQL text cannot hold a NUL character (U+0000)")
+            XCTAssertEqual(
+                context.debugDescription,
+                "column \"name\" of table \"towns\": PostgreSQL text cannot hold a NUL character (U+0000)")
         }
         XCTAssertEqual(try text("SELECT count(*)::text FROM towns"), "0")
     }
