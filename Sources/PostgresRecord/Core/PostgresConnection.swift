@@ -31,6 +31,8 @@ public final class PostgresConnection {
     private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
+    /// The column layout of each SQL text's results, for reading their rows (``columnLayout(for:sql:)``).
+    var columnLayouts: [String: PostgresColumnLayout] = [:]
     /// How many savepoints deep the library's transactions are.
     var savepointDepth = 0
     /// The cancellation of the async pool call running on the connection; nil between calls and for
@@ -135,7 +137,8 @@ public final class PostgresConnection {
     /// Runs one query with `$1`, `$2`... bound to `arguments`, and returns its rows (read in binary form).
     /// - Throws: ``PostgresError`` as ``execute(_:)``.
     public func query(_ sql: String, _ arguments: [PostgresValue] = []) throws -> PostgresRows {
-        PostgresRows(result: try run(sql, arguments), sql: sql)
+        let result = try run(sql, arguments)
+        return PostgresRows(result: result, sql: sql, layout: columnLayout(for: result, sql: sql))
     }
 
     /// Runs one statement: by name when the configuration keeps named prepared statements (preparing it on

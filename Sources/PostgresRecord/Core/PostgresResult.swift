@@ -7,9 +7,10 @@ import Foundation
 /// Invariants (this file and `PostgresResult+Row.swift` are, with `PostgresConnection.swift`, the module's
 /// only code that touches libpq memory):
 /// - `handle` is a non-null `PGresult *` this object alone owns; it is cleared once, in `deinit`.
-/// - A cell's bytes (`PQgetvalue`) are read only inside this file's methods (`cell(row:column:)` and the typed
-///   reads `isNull`, `int64`, `double`, `bool`, `timestampMicroseconds`, `string`), while `self` is alive, and
-///   are copied into Swift values before each returns: nothing outside this file sees a pointer.
+/// - A cell's bytes (`PQgetvalue`) and a column's name (`PQfname`) are read only inside this file's methods
+///   (`cell(row:column:)`, the typed reads `isNull`, `int64`, `double`, `bool`, `timestampMicroseconds`,
+///   `string`, and `columnNames`, `hasColumns(named:)`), while `self` is alive, and are copied into Swift
+///   values before each returns: nothing outside this file sees a pointer.
 /// - Row and column indexes are checked against `PQntuples`/`PQnfields` before libpq is asked.
 /// - Binary values are decoded as PostgreSQL's send functions write them (big-endian), see
 ///   <https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-FORMAT-CODES>; a value whose
@@ -51,6 +52,23 @@ final class PostgresResult {
     /// The column names, in order.
     var columnNames: [String] {
         (0..<Int32(columnCount)).map { index in PQfname(handle, index).map { String(cString: $0) } ?? "" }
+    }
+
+    /// True when the result's columns are named as in `names`, in order: each name's UTF-8 bytes and a NUL,
+    /// one after the other (``PostgresColumnLayout/nameBytes``), compared with libpq's names in place.
+    func hasColumns(named names: [CChar]) -> Bool {
+        names.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return columnCount == 0 }
+            var offset = 0
+            for index in 0..<columnCount {
+                // Every name in `names` ends in a NUL, so strcmp and strlen stop inside the buffer.
+                guard offset < buffer.count, let field = PQfname(handle, Int32(index)) else { return false }
+                let name = start + offset
+                if strcmp(field, name) != 0 { return false }
+                offset += strlen(name) + 1
+            }
+            return offset == buffer.count
+        }
     }
 
     /// The type OID of column `column`.
@@ -123,9 +141,11 @@ final class PostgresResult {
         else { return nil }
         let r = Int32(row)
         let c = Int32(column)
-        if PQgetisnull(handle, r, c) != 0 { return nil }
+        // libpq gives a NULL the length 0 (`PQgetlength`), so only an empty value is asked whether it is NULL.
+        let length = PQgetlength(handle, r, c)
+        if length == 0, PQgetisnull(handle, r, c) != 0 { return nil }
         guard let start = PQgetvalue(handle, r, c) else { return nil }
-        return read(UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: Int(PQgetlength(handle, r, c))))
+        return read(UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: Int(length)))
     }
 
     /// A big-endian signed integer of exactly `size` bytes, sign-extended (PostgreSQL's int2/int4/int8 send

@@ -13,13 +13,17 @@ public final class PostgresRows {
     let result: PostgresResult
     /// The SQL that returned these rows, for messages.
     let sql: String
-    /// The result's column names, in order.
-    public let columnNames: [String]
+    /// The columns, and the order the rows' coding keys are asked in: shared by every result of `sql` on
+    /// its connection whose columns are the same.
+    let layout: PostgresColumnLayout
 
-    init(result: PostgresResult, sql: String) {
+    /// The result's column names, in order.
+    public var columnNames: [String] { layout.names }
+
+    init(result: PostgresResult, sql: String, layout: PostgresColumnLayout) {
         self.result = result
         self.sql = sql
-        columnNames = result.columnNames
+        self.layout = layout
     }
 
     /// The number of rows.
@@ -31,68 +35,8 @@ public final class PostgresRows {
     /// Row `index` (from 0).
     public subscript(index: Int) -> PostgresRow { PostgresRow(rows: self, index: index) }
 
-    /// The column a coding key reads: the key's string, the column name it stands for, and that column's
-    /// index (nil when the result has no such column).
-    struct KeyColumn {
-        let key: String
-        let name: String
-        let index: Int?
-    }
-
-    /// The coding keys looked up in the first row, in the order a `Decodable` type asked for them, with the
-    /// column each found; and where the next lookup is expected among them. A synthesized `init(from:)`
-    /// asks for its keys in the same order in every row, so past the first row a key's column is one string
-    /// comparison (equal literal strings compare by their bits): no renaming lookup, no name search. The
-    /// order belongs to one key type and one renaming (`keyType`); a key asked out of that order, or of
-    /// another key type (a `superDecoder` of a class), is found as in the first row.
-    private var keyOrder: [KeyColumn] = []
-    private var keyPosition = 0
-    /// True once the first row's lookups are all recorded.
-    private var keyOrderComplete = false
-    /// The key type and whether keys are renamed, of the recorded order.
-    private var keyType: (type: ObjectIdentifier, renamed: Bool)?
-
-    /// The column of coding key `key` of type `Key`, renamed through `names` (coding key to column name)
-    /// when given: an exact match of the name first, then ASCII case-insensitively.
-    func column<Key: CodingKey>(for key: Key, names: [String: String]?) -> KeyColumn {
-        let string = key.stringValue
-        let type = (ObjectIdentifier(Key.self), names != nil)
-        if let keyType, keyType == type {
-            if keyPosition < keyOrder.count, keyOrder[keyPosition].key == string {
-                keyPosition += 1
-                return keyOrder[keyPosition - 1]
-            }
-            if let first = keyOrder.first, first.key == string {
-                // The next row begins.
-                keyOrderComplete = true
-                keyPosition = 1
-                return first
-            }
-        } else if keyType != nil {
-            // Another key type: found without the recorded order, which stays for the type that made it.
-            let name = names?[string] ?? string
-            return KeyColumn(key: string, name: name, index: columnIndex(name))
-        } else {
-            keyType = type
-        }
-        let name = names?[string] ?? string
-        let found = KeyColumn(key: string, name: name, index: columnIndex(name))
-        if !keyOrderComplete, keyPosition == keyOrder.count, keyOrder.count < 4 * columnNames.count + 4 {
-            keyOrder.append(found)
-            keyPosition += 1
-        }
-        return found
-    }
-
-    /// The column named `name`: an exact match first (the first column of a name wins, as PostgreSQL
-    /// resolves an ambiguous name in ORDER BY), then ASCII case-insensitively. A linear search: it runs for
-    /// the first row's keys only, and a result has a few dozen columns at most, where it is cheaper than
-    /// building a hash table per result.
-    func columnIndex(_ name: String) -> Int? {
-        if let index = columnNames.firstIndex(of: name) { return index }
-        let lowered = name.lowercased()
-        return columnNames.firstIndex { $0.lowercased() == lowered }
-    }
+    /// The column named `name` (see ``PostgresColumnLayout/columnIndex(_:)``).
+    func columnIndex(_ name: String) -> Int? { layout.columnIndex(name) }
 
     /// Every row decoded as `T`, whose coding keys name columns.
     /// - Throws: `DecodingError` naming the column whose value does not fit (see ``PostgresRow/decode(_:)``).
@@ -119,7 +63,7 @@ public struct PostgresRow {
     ///   column.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A value of one column (`SELECT count(*)`), rather than a struct of several.
-        if rows.columnNames.count == 1, PostgresValueReader.readsDirectly(T.self) { return try decode(T.self, at: 0) }
+        if rows.result.columnCount == 1, PostgresValueReader.readsDirectly(T.self) { return try decode(T.self, at: 0) }
         return try T(from: PostgresRowDecoder(rows: rows, row: index))
     }
 

@@ -45,7 +45,8 @@ extension Record {
     public static func fetchOne(_ connection: PostgresConnection, id: ID) throws -> Self? {
         let shape = try PostgresRecordShape.of(Self.self)
         if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return nil }
-        return try decodeAll(connection.query(shape.selectOneSQL, try shape.keyValues(id)), shape: shape).first
+        let rows = try connection.query(shape.selectOneSQL, try shape.keyValues(id))
+        return rows.count > 0 ? try decode(rows, row: 0, shape: shape) : nil
     }
 
     /// True when a row has `id` as its key.
@@ -97,10 +98,13 @@ extension Record {
     static func decodeAll(_ rows: PostgresRows, shape: PostgresRecordShape) throws -> [Self] {
         var records: [Self] = []
         records.reserveCapacity(rows.count)
-        for index in 0..<rows.count {
-            records.append(try Self(from: PostgresRowDecoder(rows: rows, row: index, columnNames: shape.decoderNames)))
-        }
+        for index in 0..<rows.count { records.append(try decode(rows, row: index, shape: shape)) }
         return records
+    }
+
+    /// Row `row` of `rows` decoded as a record of this type.
+    static func decode(_ rows: PostgresRows, row: Int, shape: PostgresRecordShape) throws -> Self {
+        try Self(from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
     }
 }
 

@@ -123,6 +123,27 @@ final class PostgresRowDecoderTests: PostgresTestCase {
         XCTAssertEqual(try rows[2].decode(Int64.self, column: "C"), 6)
     }
 
+    /// The same SQL text, run unnamed, returns other columns once another session altered the table: the
+    /// layout kept from its earlier results (their names and key order) must not read the new ones.
+    func testTheSameSQLAfterAnotherSessionReorderedItsColumnsReadsTheNewColumns() throws {
+        let unnamed = try PostgresConnection(configuration: configuration(namedStatements: false))
+        try unnamed.execute("CREATE TABLE letters (a bigint, b text, c bigint)")
+        try unnamed.execute("INSERT INTO letters VALUES (1, 'one', 2), (4, 'four', 6)")
+        let sql = "SELECT * FROM letters ORDER BY c"
+        let expected = [Shuffled(a: 1, b: "one", c: 2), Shuffled(a: 4, b: "four", c: 6)]
+        XCTAssertEqual(try unnamed.query(sql).decode(Shuffled.self), expected)
+        XCTAssertEqual(try unnamed.query(sql).decode(Shuffled.self), expected)
+        // Column a moves to the end: `SELECT *` now gives b, c, a.
+        try connection.execute(
+            """
+            ALTER TABLE letters ADD COLUMN moved bigint; UPDATE letters SET moved = a;
+            ALTER TABLE letters DROP COLUMN a; ALTER TABLE letters RENAME COLUMN moved TO a
+            """)
+        let rows = try unnamed.query(sql)
+        XCTAssertEqual(rows.columnNames, ["b", "c", "a"])
+        XCTAssertEqual(try rows.decode(Shuffled.self), expected)
+    }
+
     func testAMissingColumnNamesItAndTheRowsColumnsOnEveryRow() throws {
         try makeTowns()
         let rows = try connection.query("SELECT id, name FROM towns ORDER BY id")

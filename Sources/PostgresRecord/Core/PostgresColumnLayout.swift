@@ -1,0 +1,102 @@
+#if PostgreSQL
+import Foundation
+
+/// The columns of a statement's results, and the order a `Decodable` type asks for them: made from the first
+/// result of a SQL text and kept by its connection (``PostgresConnection/columnLayout(for:sql:)``) for every
+/// result of that text whose column names are the same, so that a query of one row (`fetchOne(id:)`) neither
+/// reads its column names nor looks its coding keys up again.
+///
+/// A layout belongs to one connection, used by one thread at a time, like the rows that read through it.
+final class PostgresColumnLayout {
+    /// The column names, in order.
+    let names: [String]
+
+    /// A coding key asked for at one position of a row, and the index of its column (nil for none).
+    private struct KeyColumn {
+        let key: String
+        let index: Int?
+    }
+
+    /// The coding keys looked up in the first row, in the order a `Decodable` type asked for them, with the
+    /// column each found; and where the next lookup is expected among them. A synthesized `init(from:)`
+    /// asks for its keys in the same order in every row, so past the first row a key's column is one string
+    /// comparison (equal literal strings compare by their bits): no renaming lookup, no name search. The
+    /// order belongs to one key type and one renaming (`keyType`); a key asked out of that order, or of
+    /// another key type (a `superDecoder` of a class, the joined record of a row), is found as in the first
+    /// row. Unchecked exclusivity: only this class's methods touch these, one call at a time (the layout's
+    /// connection is used by one thread at a time), and none calls out while it holds an access.
+    @exclusivity(unchecked) private var keyOrder: [KeyColumn] = []
+    @exclusivity(unchecked) private var keyPosition = 0
+    /// True once the first row's lookups are all recorded.
+    @exclusivity(unchecked) private var keyOrderComplete = false
+    /// The key type and whether keys are renamed, of the recorded order.
+    @exclusivity(unchecked) private var keyType: (type: ObjectIdentifier, renamed: Bool)?
+
+    /// The names' UTF-8 bytes, each followed by a NUL: what ``PostgresResult/hasColumns(named:)`` compares
+    /// with a result's names.
+    let nameBytes: [CChar]
+
+    init(names: [String]) {
+        self.names = names
+        nameBytes = names.flatMap { name in name.utf8.map { CChar(bitPattern: $0) } + [0] }
+    }
+
+    /// The column of coding key `key` of type `Key`, renamed through `renaming` (coding key to column name)
+    /// when given: an exact match of the name first, then ASCII case-insensitively; nil when the result has
+    /// no such column.
+    func column<Key: CodingKey>(for key: Key, renaming: [String: String]?) -> Int? {
+        let string = key.stringValue
+        let type = (ObjectIdentifier(Key.self), renaming != nil)
+        if let keyType, keyType == type {
+            if keyPosition < keyOrder.count, keyOrder[keyPosition].key == string {
+                keyPosition += 1
+                return keyOrder[keyPosition - 1].index
+            }
+            if let first = keyOrder.first, first.key == string {
+                // The next row begins.
+                keyOrderComplete = true
+                keyPosition = 1
+                return first.index
+            }
+        } else if keyType != nil {
+            // Another key type: found without the recorded order, which stays for the type that made it.
+            return columnIndex(renaming?[string] ?? string)
+        } else {
+            keyType = type
+        }
+        let index = columnIndex(renaming?[string] ?? string)
+        if !keyOrderComplete, keyPosition == keyOrder.count, keyOrder.count < 4 * names.count + 4 {
+            keyOrder.append(KeyColumn(key: string, index: index))
+            keyPosition += 1
+        }
+        return index
+    }
+
+    /// The column named `name`: an exact match first (the first column of a name wins, as PostgreSQL
+    /// resolves an ambiguous name in ORDER BY), then ASCII case-insensitively. A linear search: it runs for
+    /// the first row's keys only, and a result has a few dozen columns at most, where it is cheaper than
+    /// building a hash table per layout.
+    func columnIndex(_ name: String) -> Int? {
+        if let index = names.firstIndex(of: name) { return index }
+        let lowered = name.lowercased()
+        return names.firstIndex { $0.lowercased() == lowered }
+    }
+}
+
+extension PostgresConnection {
+    /// The layout kept for `sql` when its columns are `result`'s (the same names in the same order), else a
+    /// new one of `result`'s columns, kept for `sql` from now on. Compared on every result, as the columns of
+    /// a SQL text can change between two runs (`SELECT *` of a table another session altered, run unnamed).
+    func columnLayout(for result: PostgresResult, sql: String) -> PostgresColumnLayout {
+        if let kept = columnLayouts[sql], result.hasColumns(named: kept.nameBytes) { return kept }
+        let layout = PostgresColumnLayout(names: result.columnNames)
+        // Bounded: a program that builds SQL texts without end keeps a few layouts, not all of them.
+        if columnLayouts.count >= Self.keptColumnLayouts { columnLayouts.removeAll() }
+        columnLayouts[sql] = layout
+        return layout
+    }
+
+    /// How many SQL texts' layouts a connection keeps at most.
+    static let keptColumnLayouts = 256
+}
+#endif
