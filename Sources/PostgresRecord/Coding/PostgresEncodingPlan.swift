@@ -3,7 +3,8 @@ import Foundation
 import SQLiteRecord
 
 /// Where a record type's coding keys go among a statement's parameters: made once per record type and
-/// column list, kept for the life of the process, and read by ``PostgresRecordEncoder`` for every record.
+/// column list (with its ``PostgresRecordShape``), kept for the life of the process, and read by
+/// ``PostgresRecordEncoder`` for every record.
 ///
 /// A synthesized `encode(to:)` writes its keys in the order its `init(from:)` reads them (the properties'
 /// order), which the schema probe gives: so each key is expected at its place in ``keys``, and found there
@@ -37,23 +38,5 @@ final class PostgresEncodingPlan: Sendable {
     /// The slot of coding key `key` (its column's index in ``columns``), found by name; nil when its column
     /// is not one of them.
     func slot(forKey key: String) -> Int? { slotByColumn[encoderNames?[key] ?? key] }
-
-    // One list of plans per record type: types do not change while the process runs, and a type has a plan
-    // per column list its statements bind (every column; every column but the key).
-    private static let cache = Locked<[ObjectIdentifier: [PostgresEncodingPlan]]>([:])
-
-    /// The plan of `R` for the parameters `columns`.
-    /// - Throws: `SchemaProbeError` when the type cannot be probed.
-    static func of<R: Record>(_ type: R.Type, columns: [String], encoderNames: [String: String]?) throws
-        -> PostgresEncodingPlan
-    {
-        let id = ObjectIdentifier(type)
-        if let plan = cache.withLock({ $0[id]?.first { $0.columns == columns } }) { return plan }
-        let probed = try R.probedColumns()
-        let plan = PostgresEncodingPlan(
-            columns: columns, orderedKeys: probed.map { ($0.key, $0.name) }, encoderNames: encoderNames)
-        cache.withLock { $0[id, default: []].append(plan) }
-        return plan
-    }
 }
 #endif

@@ -2,55 +2,79 @@
 import Foundation
 import SQLiteRecord
 
-/// An `Encoder` from a record to its column values, each written by ``PostgresValueWriter``.
+/// An `Encoder` from a record to its column values, written straight into a ``PostgresParameters`` buffer
+/// (`String`, `Int64`, `Int`, `Double`, `Bool` and `Date` without a dynamic cast or an allocation of their
+/// own; every other type through ``PostgresValueWriter``'s value table).
 ///
-/// Two forms: with a ``PostgresEncodingPlan``, the values go straight into the statement's parameter slots,
+/// Two forms: with a ``PostgresEncodingPlan``, each record's values go into the statement's parameter slots,
 /// in the plan's column order (NULL for a column `encode(to:)` skipped), each key found at its expected place
-/// in the plan; without one, the columns come in the order `encode(to:)` writes them, keys renamed through
-/// `columnNames` when the record's encoder uses snake case. `String`, `Int64`, `Int`, `Double`, `Bool` and
-/// `Date` are written without a dynamic cast; every other type through the value table.
+/// in the plan; one encoder writes every record of a batch into one buffer. Without one, the columns come in
+/// the order `encode(to:)` writes them, keys renamed through `columnNames` when the record's encoder uses
+/// snake case. Nested values are written as JSON by `jsonEncoder`, the record's
+/// `RecordEncoder.jsonEncoder`.
 final class PostgresRecordEncoder: Encoder {
     private(set) var columns: [String] = []
-    private(set) var values: [PostgresValue] = []
+    /// The values written so far.
+    private(set) var parameters = PostgresParameters()
     let columnNames: [String: String]?
-    private let plan: PostgresEncodingPlan?
+    let jsonEncoder: JSONEncoder
+    /// The plan of the record being written.
+    private var plan: PostgresEncodingPlan?
+    /// The index in ``parameters`` of the record's first slot.
+    private var first = 0
     /// Where the next key is expected among the plan's keys.
     private var position = 0
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(columnNames: [String: String]?) {
-        self.columnNames = columnNames
-        plan = nil
+    /// An encoder for records written by ``append(_:plan:)``.
+    init(jsonEncoder: JSONEncoder, capacity: Int = 0) {
+        self.jsonEncoder = jsonEncoder
+        columnNames = nil
+        parameters.reserve(capacity)
     }
 
-    private init(plan: PostgresEncodingPlan) {
-        self.plan = plan
-        columnNames = nil
-        values = [PostgresValue](repeating: .null, count: plan.columns.count)
+    private init(columnNames: [String: String]?, jsonEncoder: JSONEncoder) {
+        self.columnNames = columnNames
+        self.jsonEncoder = jsonEncoder
     }
 
     /// The columns and values of `record`.
     /// - Throws: `EncodingError.invalidValue` naming the key for a value PostgreSQL cannot store.
-    static func encode<T: Encodable>(_ record: T, columnNames: [String: String]?) throws -> (
-        columns: [String], values: [PostgresValue]
-    ) {
-        let encoder = PostgresRecordEncoder(columnNames: columnNames)
+    static func encode<T: Encodable>(_ record: T, columnNames: [String: String]?, jsonEncoder: JSONEncoder) throws
+        -> (columns: [String], values: [PostgresValue])
+    {
+        let encoder = PostgresRecordEncoder(columnNames: columnNames, jsonEncoder: jsonEncoder)
         try record.encode(to: encoder)
-        return (encoder.columns, encoder.values)
+        return (encoder.columns, encoder.columns.indices.map(encoder.parameters.value(at:)))
     }
 
-    /// The values of `record` for `plan`'s columns, in their order; NULL for a column its `encode(to:)`
-    /// skipped (a nil Optional written with `encodeIfPresent`).
+    /// Appends the values of `record` for `plan`'s columns, in their order; NULL for a column its
+    /// `encode(to:)` skipped (a nil Optional written with `encodeIfPresent`).
+    /// - Returns: the indexes of the record's parameters.
     /// - Throws: `EncodingError.invalidValue` naming the key for a value PostgreSQL cannot store, also for a
     ///   key whose column is not among the plan's (every value the record writes is checked).
-    static func values<T: Encodable>(of record: T, plan: PostgresEncodingPlan) throws -> [PostgresValue] {
-        let encoder = PostgresRecordEncoder(plan: plan)
-        try record.encode(to: encoder)
-        return encoder.values
+    @discardableResult
+    func append<T: Encodable>(_ record: T, plan: PostgresEncodingPlan) throws -> Range<Int> {
+        self.plan = plan
+        position = 0
+        first = parameters.appendNulls(plan.columns.count)
+        try record.encode(to: self)
+        return first..<parameters.count
     }
 
-    func set(_ value: PostgresValue, for key: some CodingKey) {
+    /// Appends `value` as one more parameter (a key after a record's columns).
+    func append(_ value: PostgresValue) { parameters.append(value) }
+
+    /// The parameters written, handed over: the encoder is empty afterwards.
+    func takeParameters() -> PostgresParameters {
+        defer { parameters = PostgresParameters() }
+        return parameters
+    }
+
+    /// The parameter index of coding key `key`; nil when its column is not a parameter (its value is then
+    /// only checked).
+    private func slot(for key: some CodingKey) -> Int? {
         if let plan {
             let string = key.stringValue
             let slot: Int?
@@ -60,16 +84,47 @@ final class PostgresRecordEncoder: Encoder {
             } else {
                 slot = plan.slot(forKey: string)
             }
-            if let slot { values[slot] = value }
-            return
+            return slot.map { first + $0 }
         }
         let name = columnNames?[key.stringValue] ?? key.stringValue
-        if let index = columns.firstIndex(of: name) {
-            values[index] = value
-        } else {
-            columns.append(name)
-            values.append(value)
+        if let index = columns.firstIndex(of: name) { return index }
+        columns.append(name)
+        return parameters.appendNulls(1)
+    }
+
+    func setNull(for key: some CodingKey) {
+        if let slot = slot(for: key) { parameters.setNull(at: slot) }
+    }
+
+    func set(_ value: Int64, for key: some CodingKey) {
+        if let slot = slot(for: key) { parameters.set(value, at: slot) }
+    }
+
+    func set(_ value: Double, for key: some CodingKey) {
+        if let slot = slot(for: key) { parameters.set(value, at: slot) }
+    }
+
+    func set(_ value: Bool, for key: some CodingKey) {
+        if let slot = slot(for: key) { parameters.set(value, at: slot) }
+    }
+
+    func set(_ value: String, for key: some CodingKey) throws {
+        guard let slot = slot(for: key) else {
+            _ = try PostgresValueWriter.text(value, codingPath: [key])
+            return
         }
+        try parameters.set(text: value, at: slot, codingPath: [key])
+    }
+
+    func set<T: Encodable>(_ value: T, for key: some CodingKey) throws {
+        let slot = slot(for: key)
+        if T.self == Date.self {
+            let date = try SameTypeCast.cast(checked: value, to: Date.self)
+            if let slot { try parameters.set(date, at: slot) } else { _ = try PostgresType.microseconds(date) }
+            return
+        }
+        let written = try PostgresValueWriter.value(value, codingPath: [key], jsonEncoder: jsonEncoder)
+        if let slot { parameters.set(written, at: slot) }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -81,36 +136,20 @@ final class PostgresRecordEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        PostgresValueEncoder(codingPath: []).singleValueContainer()
+        PostgresValueEncoder(codingPath: [], jsonEncoder: jsonEncoder).singleValueContainer()
     }
 
     struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let encoder: PostgresRecordEncoder
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil(forKey key: Key) throws { encoder.set(.null, for: key) }
-
-        mutating func encode(_ value: String, forKey key: Key) throws {
-            encoder.set(try PostgresValueWriter.text(value, codingPath: [key]), for: key)
-        }
-
-        mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.set(PostgresValue(value), for: key) }
-
-        mutating func encode(_ value: Int, forKey key: Key) throws {
-            encoder.set(PostgresValue(Int64(value)), for: key)
-        }
-
-        mutating func encode(_ value: Double, forKey key: Key) throws { encoder.set(PostgresValue(value), for: key) }
-
-        mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.set(PostgresValue(value), for: key) }
-
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            if T.self == Date.self {
-                encoder.set(try PostgresValue(try SameTypeCast.cast(checked: value, to: Date.self)), for: key)
-                return
-            }
-            encoder.set(try PostgresValueWriter.value(value, codingPath: [key]), for: key)
-        }
+        mutating func encodeNil(forKey key: Key) throws { encoder.setNull(for: key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { try encoder.set(value, for: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.set(value, for: key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { encoder.set(Int64(value), for: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { encoder.set(value, for: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.set(value, for: key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.set(value, for: key) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key

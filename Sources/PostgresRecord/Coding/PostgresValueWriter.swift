@@ -1,13 +1,24 @@
 #if PostgreSQL
 import Foundation
+import SQLiteRecord
 
 /// The value table on the write side: a Swift value as the ``PostgresValue`` its column stores (`Int64`
 /// BIGINT, `Int32` INTEGER, `Double` DOUBLE PRECISION, `String` TEXT, `Bool` BOOLEAN, `Data` BYTEA, `Date`
 /// TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, enums as their raw value, nested values as JSON text).
 enum PostgresValueWriter {
-    static func value<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> PostgresValue {
+    /// The JSON encoder of `RecordEncoder()`, for records that keep the default: keys sorted, so that equal
+    /// values give equal text.
+    static let defaultJSONEncoder = RecordEncoder().jsonEncoder
+
+    /// `value` as its column stores it; a nested value as the JSON `jsonEncoder` writes (the record's
+    /// `RecordEncoder.jsonEncoder`).
+    /// - Throws: `EncodingError.invalidValue` at `codingPath` for a value PostgreSQL cannot store, or what
+    ///   `jsonEncoder` throws.
+    static func value<T: Encodable>(
+        _ value: T, codingPath: [any CodingKey], jsonEncoder: JSONEncoder = defaultJSONEncoder
+    ) throws -> PostgresValue {
         if let direct = try direct(value, codingPath: codingPath) { return direct }
-        let encoder = PostgresValueEncoder(codingPath: codingPath)
+        let encoder = PostgresValueEncoder(codingPath: codingPath, jsonEncoder: jsonEncoder)
         var isNested = false
         do {
             try value.encode(to: encoder)
@@ -16,9 +27,7 @@ enum PostgresValueWriter {
         }
         // A type that asked for a container is nested even when it wrote nothing into it (an empty array).
         if isNested || encoder.storage.asksForContainer {
-            let coder = JSONEncoder()
-            coder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let data = try coder.encode(value)
+            let data = try jsonEncoder.encode(value)
             return try PostgresValue(text: String(decoding: data, as: UTF8.self))
         }
         guard let encoded = encoder.storage.value else {
@@ -88,10 +97,20 @@ final class PostgresValueEncoder: Encoder {
         var asksForContainer = false
     }
     let codingPath: [any CodingKey]
+    let jsonEncoder: JSONEncoder
     let storage = Storage()
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
+    init(codingPath: [any CodingKey], jsonEncoder: JSONEncoder) {
+        self.codingPath = codingPath
+        self.jsonEncoder = jsonEncoder
+    }
+
+    /// The encoder a refusing container hands out: what it writes is part of a nested value, which the
+    /// writer encodes as JSON whole, so its own JSON encoder is never used.
+    convenience init(nestedAt codingPath: [any CodingKey]) {
+        self.init(codingPath: codingPath, jsonEncoder: PostgresValueWriter.defaultJSONEncoder)
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         storage.asksForContainer = true
@@ -108,7 +127,8 @@ final class PostgresValueEncoder: Encoder {
         var codingPath: [any CodingKey] { encoder.codingPath }
         mutating func encodeNil() throws { encoder.storage.value = .null }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            encoder.storage.value = try PostgresValueWriter.value(value, codingPath: codingPath)
+            encoder.storage.value = try PostgresValueWriter.value(
+                value, codingPath: codingPath, jsonEncoder: encoder.jsonEncoder)
         }
     }
 
@@ -125,8 +145,8 @@ final class PostgresValueEncoder: Encoder {
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             RefusingUnkeyed(codingPath: codingPath)
         }
-        mutating func superEncoder() -> any Encoder { PostgresValueEncoder(codingPath: codingPath) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { PostgresValueEncoder(codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder { PostgresValueEncoder(nestedAt: codingPath) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { PostgresValueEncoder(nestedAt: codingPath) }
     }
 
     struct RefusingUnkeyed: UnkeyedEncodingContainer {
@@ -140,7 +160,7 @@ final class PostgresValueEncoder: Encoder {
             KeyedEncodingContainer(RefusingContainer<NestedKey>(codingPath: codingPath))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-        mutating func superEncoder() -> any Encoder { PostgresValueEncoder(codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder { PostgresValueEncoder(nestedAt: codingPath) }
     }
 }
 #endif

@@ -13,8 +13,8 @@ import Foundation
 /// Invariants (this file and `PostgresResult.swift` with `PostgresResult+Row.swift` are the module's owners of
 /// libpq memory):
 /// - `handle` is the non-null `PGconn *` this object alone owns, finished once, in `deinit`.
-/// - Parameter bytes handed to libpq live in one array kept alive for the whole libpq call
-///   (`withParameters`); libpq copies them into its send buffer before the call returns.
+/// - Parameter bytes handed to libpq live in one ``PostgresParameters`` buffer kept alive for the whole libpq
+///   call (`withArrays`); libpq copies them into its send buffer before the call returns.
 /// - Every `PGresult *` libpq returns is wrapped at once in a ``PostgresResult``, which clears it.
 /// - After any failure, `PQstatus` tells a lost connection (`CONNECTION_BAD`) from a refused statement; a
 ///   lost connection is never used again (the pool replaces it).
@@ -24,6 +24,8 @@ public final class PostgresConnection {
     public let configuration: PostgresConfiguration
     /// Statement names by SQL and parameter types, for named prepared statements.
     private var preparedNames: [PreparedKey: String] = [:]
+    /// The named statement `run` ran last, one of ``preparedNames``.
+    private var lastPrepared: (key: PreparedKey, name: String)?
     /// This connection's part of its statement names, random, so that no other client's session can hold
     /// a statement of the same name: behind a pooler that moves sessions between server connections
     /// (pgbouncer's transaction mode), a name this connection prepared elsewhere is then missing (SQLSTATE
@@ -141,6 +143,11 @@ public final class PostgresConnection {
         return PostgresRows(result: result, sql: sql, layout: columnLayout(for: result, sql: sql))
     }
 
+    /// Runs one statement as the `run` below does, `arguments` written into one parameter buffer.
+    func run(_ sql: String, _ arguments: [PostgresValue]) throws -> PostgresResult {
+        try run(sql, PostgresParameters(arguments))
+    }
+
     /// Runs one statement: by name when the configuration keeps named prepared statements (preparing it on
     /// first use), else as libpq's unnamed statement. Results come in binary form.
     ///
@@ -148,38 +155,43 @@ public final class PostgresConnection {
     /// pooler ran this connection's statements on more than one server session: the error says so and
     /// names ``PostgresConfiguration/usesNamedPreparedStatements``, and the name is forgotten, so the next
     /// call prepares it again.
-    func run(_ sql: String, _ arguments: [PostgresValue]) throws -> PostgresResult {
-        let types = arguments.map { $0.isNull ? 0 : $0.typeOID }
+    func run(_ sql: String, _ parameters: PostgresParameters) throws -> PostgresResult {
+        let count = Int32(parameters.count)
         guard configuration.usesNamedPreparedStatements else {
-            return try withParameters(arguments) { count, values, lengths, formats in
-                try check(
-                    types.withUnsafeBufferPointer { typeBuffer in
-                        PQexecParams(handle, sql, count, typeBuffer.baseAddress, values, lengths, formats, 1)
-                    }, sql: sql)
+            return try parameters.withArrays { values, lengths, formats, types in
+                try check(PQexecParams(handle, sql, count, types, values, lengths, formats, 1), sql: sql)
             }
         }
-        let key = PreparedKey(sql: sql, types: types)
+        let key: PreparedKey
         let name: String
-        if let known = preparedNames[key] {
-            name = known
+        // A run of statements mostly repeats the one before (a loop of inserts): found without a hash.
+        if let last = lastPrepared, last.key.sql == sql, last.key.types == parameters.types {
+            (key, name) = last
         } else {
-            name = nextStatementName()
-            do {
-                _ = try check(
-                    types.withUnsafeBufferPointer { typeBuffer in
-                        PQprepare(handle, name, sql, Int32(types.count), typeBuffer.baseAddress)
-                    }, sql: sql)
-            } catch let error as PostgresError where error.sqlState == Self.duplicatePreparedStatement {
-                throw Self.sessionMoved(error, statement: name)
+            key = PreparedKey(sql: sql, types: parameters.types)
+            if let known = preparedNames[key] {
+                name = known
+            } else {
+                name = nextStatementName()
+                do {
+                    _ = try check(
+                        key.types.withUnsafeBufferPointer { typeBuffer in
+                            PQprepare(handle, name, sql, count, typeBuffer.baseAddress)
+                        }, sql: sql)
+                } catch let error as PostgresError where error.sqlState == Self.duplicatePreparedStatement {
+                    throw Self.sessionMoved(error, statement: name)
+                }
+                preparedNames[key] = name
             }
-            preparedNames[key] = name
+            lastPrepared = (key, name)
         }
         do {
-            return try withParameters(arguments) { count, values, lengths, formats in
+            return try parameters.withArrays { values, lengths, formats, _ in
                 try check(PQexecPrepared(handle, name, count, values, lengths, formats, 1), sql: sql)
             }
         } catch let error as PostgresError where error.sqlState == .invalidSQLStatementName {
             preparedNames[key] = nil
+            lastPrepared = nil
             throw Self.sessionMoved(error, statement: name)
         }
     }
@@ -199,9 +211,10 @@ public final class PostgresConnection {
             sql: error.sql)
     }
 
-    /// Runs statements with their arguments in libpq's pipeline mode: every execution is sent before the
-    /// first answer is read, so a batch costs one round trip (plus what the socket's buffers split it into)
-    /// instead of one per row. See <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>.
+    /// Runs statements with their parameters (each a range of `parameters`) in libpq's pipeline mode: every
+    /// execution is sent before the first answer is read, so a batch costs one round trip (plus what the
+    /// socket's buffers split it into) instead of one per row. See
+    /// <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>.
     ///
     /// Each statement is prepared as ``run(_:_:)`` prepares it (once per connection and parameter types, by
     /// name; or as the unnamed statement when the configuration has no named statements, sent again in the
@@ -212,7 +225,9 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` of the first execution that failed (the server's SQLSTATE, constraint,
     ///   table and column), with ``PostgresError/batchIndex`` set to its index in `statements`; of kind
     ///   `.connectionLost` when the connection broke.
-    func runPipelined(_ statements: [(sql: String, arguments: [PostgresValue])]) throws -> [PostgresResult] {
+    func runPipelined(
+        _ statements: [(sql: String, parameters: Range<Int>)], _ parameters: PostgresParameters
+    ) throws -> [PostgresResult] {
         guard let firstSQL = statements.first?.sql else { return [] }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(
@@ -235,44 +250,43 @@ public final class PostgresConnection {
         var pendingNames: [PreparedKey: String] = [:]
         // The statement of the previous row: rows of a batch mostly share it, found without a hash.
         var previous: (key: PreparedKey, name: String)?
-        var sendFailure: PostgresError?
-        for (index, (sql, arguments)) in statements.enumerated() {
-            let types = arguments.map { $0.isNull ? 0 : $0.typeOID }
-            let key = PreparedKey(sql: sql, types: types)
-            let name: String
-            var needsPrepare = false
-            if let previous, previous.key == key {
-                name = previous.name
-            } else if !configuration.usesNamedPreparedStatements {
-                // The unnamed statement, parsed again whenever the SQL or the types change.
-                name = ""
-                needsPrepare = true
-            } else if let known = preparedNames[key] ?? pendingNames[key] {
-                name = known
-            } else {
-                name = nextStatementName()
-                pendingNames[key] = name
-                needsPrepare = true
-            }
-            if needsPrepare {
-                let sent = types.withUnsafeBufferPointer { typeBuffer in
-                    PQsendPrepare(handle, name, sql, Int32(types.count), typeBuffer.baseAddress)
+        // Every statement's parameters are in the one buffer: its arrays are made once for the batch, and each
+        // statement passes them from its first parameter on.
+        let sendFailure: PostgresError? = parameters.withArrays { values, lengths, formats, types in
+            for (index, (sql, range)) in statements.enumerated() {
+                let name: String
+                var prepared: PreparedKey?
+                if let previous, previous.key.sql == sql, previous.key.types.elementsEqual(parameters.types[range]) {
+                    name = previous.name
+                } else {
+                    let key = PreparedKey(sql: sql, types: Array(parameters.types[range]))
+                    if !configuration.usesNamedPreparedStatements {
+                        // The unnamed statement, parsed again whenever the SQL or the types change.
+                        name = ""
+                        prepared = key
+                    } else if let known = preparedNames[key] ?? pendingNames[key] {
+                        name = known
+                    } else {
+                        name = nextStatementName()
+                        pendingNames[key] = name
+                        prepared = key
+                    }
+                    previous = (key, name)
                 }
-                guard sent == 1 else {
-                    sendFailure = failure(sql: sql)
-                    break
+                let count = Int32(range.count)
+                if let prepared {
+                    guard PQsendPrepare(handle, name, sql, count, types.map { $0 + range.lowerBound }) == 1 else {
+                        return failure(sql: sql)
+                    }
+                    requests.append(.prepare(prepared, name: name))
                 }
-                requests.append(.prepare(key, name: name))
+                let sent = PQsendQueryPrepared(
+                    handle, name, count, values.map { $0 + range.lowerBound }, lengths.map { $0 + range.lowerBound },
+                    formats.map { $0 + range.lowerBound }, 1)
+                guard sent == 1 else { return failure(sql: sql) }
+                requests.append(.execute(index: index, sql: sql))
             }
-            previous = (key, name)
-            let sent = withParameters(arguments) { count, values, lengths, formats in
-                PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
-            }
-            guard sent == 1 else {
-                sendFailure = failure(sql: sql)
-                break
-            }
-            requests.append(.execute(index: index, sql: sql))
+            return nil
         }
         // Even after a failed send, the sync ends what was sent, so that the connection leaves pipeline mode.
         guard PQpipelineSync(handle) == 1 else {
@@ -343,53 +357,6 @@ public final class PostgresConnection {
             throw error
         }
         return result
-    }
-
-    /// Hands libpq the parameters as the four arrays `PQexecParams` and `PQexecPrepared` take: count, values
-    /// (NUL-terminated for text), lengths, formats (0 text, 1 binary).
-    private func withParameters<R>(
-        _ arguments: [PostgresValue],
-        _ body: (
-            Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?
-        ) throws -> R
-    ) rethrows -> R {
-        var storage: [UInt8] = []
-        // -1 for NULL.
-        var offsets: [Int] = []
-        var lengths: [Int32] = []
-        var formats: [Int32] = []
-        offsets.reserveCapacity(arguments.count)
-        lengths.reserveCapacity(arguments.count)
-        formats.reserveCapacity(arguments.count)
-        storage.reserveCapacity(arguments.reduce(1) { $0 + ($1.bytes?.count ?? 0) + 1 })
-        for argument in arguments {
-            formats.append(argument.isBinary ? 1 : 0)
-            guard let bytes = argument.bytes else {
-                offsets.append(-1)
-                lengths.append(0)
-                continue
-            }
-            offsets.append(storage.count)
-            lengths.append(Int32(bytes.count))
-            storage.append(contentsOf: bytes)
-            storage.append(0)
-        }
-        storage.append(0)
-        return try storage.withUnsafeBytes { buffer in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
-            let values: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset < 0 ? nil : base.map { $0 + offset }
-            }
-            return try values.withUnsafeBufferPointer { valueBuffer in
-                try lengths.withUnsafeBufferPointer { lengthBuffer in
-                    try formats.withUnsafeBufferPointer { formatBuffer in
-                        try body(
-                            Int32(arguments.count), valueBuffer.baseAddress, lengthBuffer.baseAddress,
-                            formatBuffer.baseAddress)
-                    }
-                }
-            }
-        }
     }
 }
 #endif

@@ -70,12 +70,8 @@ public struct PostgresValue: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `EncodingError.invalidValue` for a date PostgreSQL cannot store (NaN, or beyond year
     ///   294,276).
     public init(_ value: Date) throws {
-        let micros = (value.timeIntervalSinceReferenceDate + PostgresType.referenceDateOffset) * 1_000_000
-        guard micros.isFinite, let exact = Int64(exactly: micros.rounded()) else {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is beyond timestamptz"))
-        }
-        self.init(typeOID: PostgresType.timestamptz, isBinary: true, bytes: Self.bigEndian(exact))
+        let micros = try PostgresType.microseconds(value)
+        self.init(typeOID: PostgresType.timestamptz, isBinary: true, bytes: Self.bigEndian(micros))
     }
 
     /// Text, of the type the statement gives the parameter (`text`, `varchar`, `numeric`, `jsonb`...).
@@ -83,13 +79,16 @@ public struct PostgresValue: Sendable, Hashable, CustomStringConvertible {
     ///   cannot hold (libpq would cut the text there).
     public init(text: String) throws {
         let bytes = Array(text.utf8)
-        if bytes.contains(0) {
-            throw EncodingError.invalidValue(
-                text,
-                EncodingError.Context(
-                    codingPath: [], debugDescription: "PostgreSQL text cannot hold a NUL character (U+0000)"))
-        }
+        if bytes.contains(0) { throw Self.nulInText(text, codingPath: []) }
         self.init(typeOID: 0, isBinary: false, bytes: bytes)
+    }
+
+    /// The error for text with a NUL character, at `codingPath`.
+    static func nulInText(_ text: String, codingPath: [any CodingKey]) -> EncodingError {
+        EncodingError.invalidValue(
+            text,
+            EncodingError.Context(
+                codingPath: codingPath, debugDescription: "PostgreSQL text cannot hold a NUL character (U+0000)"))
     }
 
     /// A `numeric`, every digit of the decimal kept.
@@ -156,6 +155,19 @@ enum PostgresType {
 
     /// Seconds from PostgreSQL's epoch (2000-01-01 UTC) to Foundation's reference date (2001-01-01 UTC).
     static let referenceDateOffset: Double = 366 * 86_400
+
+    /// A `timestamptz`'s value: microseconds since 2000-01-01 UTC, PostgreSQL's resolution (the date is
+    /// rounded to the nearest microsecond).
+    /// - Throws: `EncodingError.invalidValue` for a date PostgreSQL cannot store (NaN, or beyond year
+    ///   294,276).
+    static func microseconds(_ date: Date) throws -> Int64 {
+        let micros = (date.timeIntervalSinceReferenceDate + referenceDateOffset) * 1_000_000
+        guard micros.isFinite, let exact = Int64(exactly: micros.rounded()) else {
+            throw EncodingError.invalidValue(
+                date, EncodingError.Context(codingPath: [], debugDescription: "\(date) is beyond timestamptz"))
+        }
+        return exact
+    }
 
     /// The type's SQL name, for messages: `BIGINT`, `TIMESTAMPTZ`, `type 1234` for others.
     static func name(_ oid: UInt32) -> String {

@@ -40,6 +40,11 @@ struct PostgresRecordShape: Sendable {
     let deleteSQL: String
     let selectOneSQL: String
     let nonKeyColumns: [String]
+    /// Where the coding keys go among ``columns``, and among ``nonKeyColumns``.
+    let columnsPlan: PostgresEncodingPlan
+    let nonKeyColumnsPlan: PostgresEncodingPlan
+    /// The record's `RecordEncoder.jsonEncoder`: what writes its nested values.
+    let jsonEncoder: JSONEncoder
 
     // One shape per record type for the whole process: types do not change while it runs.
     private static let cache = Locked<[ObjectIdentifier: PostgresRecordShape]>([:])
@@ -75,6 +80,7 @@ struct PostgresRecordShape: Sendable {
         let nonKey = columns.filter { !keySet.contains($0) }
         let counts = keyColumns.map { _ in 1 }
         let returning = RecordSQL.returning(keyColumns)
+        let orderedKeys = probed.map { (key: $0.key, column: $0.name) }
         return PostgresRecordShape(
             table: table, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
             insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres) + returning,
@@ -86,23 +92,33 @@ struct PostgresRecordShape: Sendable {
                 + returning,
             deleteSQL: RecordSQL.delete(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
             selectOneSQL: RecordSQL.selectOne(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
-            nonKeyColumns: nonKey)
+            nonKeyColumns: nonKey,
+            columnsPlan: PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames),
+            nonKeyColumnsPlan: PostgresEncodingPlan(
+                columns: nonKey, orderedKeys: orderedKeys, encoderNames: encoderNames),
+            jsonEncoder: R.recordEncoder.jsonEncoder)
     }
 
-    /// The record's values for `columns`, NULL for a column its `encode(to:)` skipped (a nil Optional
-    /// written with `encodeIfPresent`), so that an update clears it.
+    /// The record's values for `plan`'s columns (``columnsPlan`` or ``nonKeyColumnsPlan``), NULL for a column
+    /// its `encode(to:)` skipped (a nil Optional written with `encodeIfPresent`), so that an update clears it.
     /// - Throws: `EncodingError.invalidValue` naming the column and the table (text holding U+0000, a number
     ///   beyond BIGINT), before anything is sent.
-    func values<R: Record>(of record: R, for columns: [String]) throws -> [PostgresValue] {
-        try namingTable {
-            try PostgresRecordEncoder.values(
-                of: record, plan: try PostgresEncodingPlan.of(R.self, columns: columns, encoderNames: encoderNames))
-        }
+    func parameters<R: Record>(of record: R, _ plan: PostgresEncodingPlan) throws -> PostgresParameters {
+        let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder)
+        _ = try namingTable { try encoder.append(record, plan: plan) }
+        return encoder.takeParameters()
+    }
+
+    /// The record's values for every column (``columns``), one ``PostgresValue`` each, as a save writes them.
+    /// - Throws: as ``parameters(of:_:)``.
+    func values<R: Record>(of record: R) throws -> [PostgresValue] {
+        let parameters = try self.parameters(of: record, columnsPlan)
+        return (0..<parameters.count).map { parameters.value(at: $0) }
     }
 
     /// `body`'s value; its `EncodingError.invalidValue`, whose coding path names the column only, says the
     /// table too.
-    private func namingTable<T>(_ body: () throws -> T) throws -> T {
+    func namingTable<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch EncodingError.invalidValue(let value, let context) {
@@ -129,11 +145,12 @@ struct PostgresRecordShape: Sendable {
             guard let rowID = id as? Int64? , let value = rowID else { throw RecordError.recordNotSaved(table: table) }
             return [PostgresValue(value)]
         case .single(let column):
-            let value = try PostgresValueWriter.value(id, codingPath: [PostgresColumnKey(column)])
+            let value = try PostgresValueWriter.value(
+                id, codingPath: [PostgresColumnKey(column)], jsonEncoder: jsonEncoder)
             if value.isNull { throw RecordError.missingKey(table: table, column: column) }
             return [value]
         case .composite(let columns):
-            let encoded = try PostgresRecordEncoder.encode(id, columnNames: encoderNames)
+            let encoded = try PostgresRecordEncoder.encode(id, columnNames: encoderNames, jsonEncoder: jsonEncoder)
             var byName: [String: PostgresValue] = [:]
             for (name, value) in zip(encoded.columns, encoded.values) { byName[name] = value }
             return try columns.map { column in

@@ -49,7 +49,7 @@ extension Record {
     private func postgresValues(of columns: [String], for link: AssociationLink) throws -> [PostgresValue] {
         if link.isComposite { try link.checkColumnCounts() }
         let shape = try PostgresRecordShape.of(Self.self)
-        let values = try shape.values(of: self, for: shape.columns)
+        let values = try shape.values(of: self)
         return try columns.map { values[try Self.index(of: $0, in: shape.columns, for: link)] }
     }
 
@@ -64,11 +64,13 @@ extension Record {
         _ columns: [String], to values: [PostgresValue], for link: AssociationLink
     ) throws -> Self {
         let shape = try PostgresRecordShape.of(Self.self)
-        var newValues = try shape.values(of: self, for: shape.columns)
+        var newValues = try shape.values(of: self)
         for (column, value) in zip(columns, values) {
             newValues[try Self.index(of: column, in: shape.columns, for: link)] = value
         }
-        let rows = PostgresRows(result: try PostgresResult.row(shape.columns, newValues), sql: "")
+        let rows = PostgresRows(
+            result: try PostgresResult.row(shape.columns, newValues), sql: "",
+            layout: PostgresColumnLayout(names: shape.columns))
         return try Self(from: PostgresRowDecoder(rows: rows, row: 0, columnNames: shape.decoderNames))
     }
 

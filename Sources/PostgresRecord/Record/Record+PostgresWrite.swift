@@ -17,16 +17,19 @@ extension Record {
         let shape = try PostgresRecordShape.of(Self.self)
         try callWillSave(connection)
         if case .rowID(let column) = shape.key, (id as? Int64?) == .some(nil) {
-            let rows = try connection.query(
-                shape.insertWithoutKeySQL, try shape.values(of: self, for: shape.nonKeyColumns))
+            let parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
+            let result = try connection.run(shape.insertWithoutKeySQL, parameters)
+            let rows = PostgresRows(
+                result: result, sql: shape.insertWithoutKeySQL,
+                layout: connection.columnLayout(for: result, sql: shape.insertWithoutKeySQL))
             guard rows.count == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
             let rowID = try rows[0].decode(Int64.self, column: column)
             if let key = Optional(rowID) as? ID { id = key }
             didInsert(rowID: rowID)
             return
         }
-        let rows = try connection.query(shape.insertSQL, try shape.values(of: self, for: shape.columns))
-        guard rows.count == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+        let result = try connection.run(shape.insertSQL, try shape.parameters(of: self, shape.columnsPlan))
+        guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
         didInsert(rowID: (id as? Int64?).flatMap { $0 } ?? 0)
     }
 
@@ -43,7 +46,9 @@ extension Record {
             }
             return
         }
-        let changed = try connection.execute(sql, try shape.values(of: self, for: shape.nonKeyColumns) + key)
+        var parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
+        for value in key { parameters.append(value) }
+        let changed = try connection.run(sql, parameters).affectedRows
         if changed == 0 { throw RecordError.recordNotFound(table: shape.table, id: "\(id)") }
     }
 
@@ -69,7 +74,7 @@ extension Record {
         if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return try insert(connection) }
         _ = try shape.keyValues(id)
         try callWillSave(connection)
-        _ = try connection.query(shape.upsertSQL, try shape.values(of: self, for: shape.columns))
+        _ = try connection.run(shape.upsertSQL, try shape.parameters(of: self, shape.columnsPlan))
     }
 
     /// Deletes the row with the record's key; returns false when there was none. Then
@@ -149,21 +154,26 @@ extension Record {
             // Each record's willSave, in order, inside the batch's transaction: a throw writes nothing.
             for record in records { try record.callWillSave(connection) }
             var identityColumn: String?
-            var statements: [(sql: String, arguments: [PostgresValue])] = []
+            var statements: [(sql: String, parameters: Range<Int>)] = []
             statements.reserveCapacity(records.count)
             var takesIdentity: [Bool] = []
             takesIdentity.reserveCapacity(records.count)
+            // Every record's values in one buffer, all written before anything is sent.
+            let encoder = PostgresRecordEncoder(
+                jsonEncoder: shape.jsonEncoder, capacity: records.count * shape.columns.count)
             for record in records {
                 if case .rowID(let column) = shape.key, (record.id as? Int64?) == .some(nil) {
                     identityColumn = column
-                    statements.append((shape.insertWithoutKeySQL, try shape.values(of: record, for: shape.nonKeyColumns)))
+                    let parameters = try shape.namingTable { try encoder.append(record, plan: shape.nonKeyColumnsPlan) }
+                    statements.append((shape.insertWithoutKeySQL, parameters))
                     takesIdentity.append(true)
                 } else {
-                    statements.append((shape.insertSQL, try shape.values(of: record, for: shape.columns)))
+                    statements.append(
+                        (shape.insertSQL, try shape.namingTable { try encoder.append(record, plan: shape.columnsPlan) }))
                     takesIdentity.append(false)
                 }
             }
-            let results = try connection.runPipelined(statements)
+            let results = try connection.runPipelined(statements, encoder.takeParameters())
             // A task cancelled while the batch ran: the transaction rolls back and no record gains an id.
             try connection.checkCancellation()
             for (index, result) in results.enumerated() {

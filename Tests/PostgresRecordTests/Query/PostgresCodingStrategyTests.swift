@@ -5,8 +5,8 @@ import SQLiteRecord
 import XCTest
 
 /// A record's coding strategies on PostgreSQL: key strategies rename columns in writes, reads and requests;
-/// date, UUID and nested-JSON strategies, which choose SQLite's storage, give way to the typed column
-/// (TIMESTAMPTZ, UUID, JSONB), and requests compare with what was stored.
+/// date and UUID strategies, which choose SQLite's storage, give way to the typed column (TIMESTAMPTZ, UUID),
+/// and requests compare with what was stored; nested values are written by the record's JSON encoder.
 final class PostgresCodingStrategyTests: PostgresTestCase {
     struct Place: Codable, Equatable, Sendable {
         var lat: Double
@@ -63,6 +63,51 @@ final class PostgresCodingStrategyTests: PostgresTestCase {
             #"SELECT * FROM "events" WHERE "starts_at" = $1 AND "token" = $2 ORDER BY "event_name" ASC"#)
         XCTAssertEqual(try request.fetch(connection), [event])
         XCTAssertEqual(try Event.filter(Event.CodingKeys.startsAt > start).count(connection), 0)
+    }
+
+    struct Trip: Codable, Equatable, Sendable {
+        var topSpeed: Double
+        var departedAt: Date
+    }
+
+    /// A record whose nested value is written with snake-case keys and ISO 8601 dates.
+    struct Journey: Record, Equatable, Sendable {
+        var id: Int64?
+        var trip: Trip
+        static let tableName = "journeys"
+        static let recordEncoder = {
+            var encoder = RecordEncoder()
+            let json = JSONEncoder()
+            json.keyEncodingStrategy = .convertToSnakeCase
+            json.dateEncodingStrategy = .iso8601
+            encoder.jsonEncoder = json
+            return encoder
+        }()
+        static let rowDecoder = {
+            var decoder = RowDecoder()
+            let json = JSONDecoder()
+            json.keyDecodingStrategy = .convertFromSnakeCase
+            json.dateDecodingStrategy = .iso8601
+            decoder.jsonDecoder = json
+            return decoder
+        }()
+    }
+
+    func testNestedValuesAreWrittenByTheRecordsJSONEncoder() throws {
+        try Journey.createTable(in: connection)
+        let departure = Date(timeIntervalSince1970: 1_700_000_000)
+        var first = Journey(id: nil, trip: Trip(topSpeed: 88.5, departedAt: departure))
+        try first.insert(connection)
+        var batch = [Journey(id: nil, trip: Trip(topSpeed: 12, departedAt: departure.addingTimeInterval(60)))]
+        try Journey.insertAll(connection, &batch)
+        first.trip.topSpeed = 90
+        try first.update(connection)
+        XCTAssertEqual(
+            try text("SELECT string_agg(trip::text, ' | ' ORDER BY id) FROM journeys"),
+            #"{"top_speed": 90, "departed_at": "2023-11-14T22:13:20Z"} | "#
+                + #"{"top_speed": 12, "departed_at": "2023-11-14T22:14:20Z"}"#)
+        let stored = try XCTUnwrap(text("SELECT trip::text FROM journeys WHERE id = 1"))
+        XCTAssertEqual(try Journey.rowDecoder.jsonDecoder.decode(Trip.self, from: Data(stored.utf8)), first.trip)
     }
 }
 #endif
