@@ -22,9 +22,12 @@ owners=(
     Sources/SQLiteRecord/Core/SameTypeCast.swift
     Sources/SQLiteRecord/Coding/RowDecodingStorage.swift
     Sources/SQLiteRecord/Coding/StatementBinding.swift
-    # PostgresRecord's module: the libpq connection (PGconn, parameter arrays) and its results (PGresult).
+    # PostgresRecord's module: the libpq connection (PGconn), the parameter buffer it hands libpq
+    # (PostgresParameters), and its results (PGresult: the server's, and one-row results made in process).
     Sources/PostgresRecord/Core/PostgresConnection.swift
+    Sources/PostgresRecord/Core/PostgresParameters.swift
     Sources/PostgresRecord/Core/PostgresResult.swift
+    Sources/PostgresRecord/Core/PostgresResult+Row.swift
 )
 token_pattern='Unsafe[A-Za-z]*Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|unowned\(unsafe\)|\.allocate\(|withUnsafe[A-Za-z]*|nonisolated\(unsafe\)'
 unchecked_pattern='@unchecked[[:space:]]+Sendable'

@@ -23,14 +23,14 @@ final class PostgresColumnLayout {
     /// comparison (equal literal strings compare by their bits): no renaming lookup, no name search. The
     /// order belongs to one key type and one renaming (`keyType`); a key asked out of that order, or of
     /// another key type (a `superDecoder` of a class, the joined record of a row), is found as in the first
-    /// row. Unchecked exclusivity: only this class's methods touch these, one call at a time (the layout's
-    /// connection is used by one thread at a time), and none calls out while it holds an access.
-    @exclusivity(unchecked) private var keyOrder: [KeyColumn] = []
-    @exclusivity(unchecked) private var keyPosition = 0
+    /// row. Only this class's methods touch these, one call at a time (the layout's connection is used by one
+    /// thread at a time).
+    private var keyOrder: [KeyColumn] = []
+    private var keyPosition = 0
     /// True once the first row's lookups are all recorded.
-    @exclusivity(unchecked) private var keyOrderComplete = false
+    private var keyOrderComplete = false
     /// The key type and whether keys are renamed, of the recorded order.
-    @exclusivity(unchecked) private var keyType: (type: ObjectIdentifier, renamed: Bool)?
+    private var keyType: (type: ObjectIdentifier, renamed: Bool)?
 
     /// The names' UTF-8 bytes, each followed by a NUL: what ``PostgresResult/hasColumns(named:)`` compares
     /// with a result's names.
