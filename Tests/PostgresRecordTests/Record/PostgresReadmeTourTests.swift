@@ -117,8 +117,8 @@ final class PostgresReadmeTourTests: PostgresTestCase {
             "1:France:68000000,2:Japan:126529100")
         XCTAssertEqual(
             try text(
-                "SELECT string_agg(id || ':' || coalesce(country_id::text, '-') || ':' || name || ':' || population, ','"
-                    + " ORDER BY id) FROM cities"),
+                "SELECT string_agg(id || ':' || coalesce(country_id::text, '-') || ':' || name || ':' || population,"
+                    + " ',' ORDER BY id) FROM cities"),
             "1:1:Paris:2138551,3:1:Marseille:870732,5:2:Tokyo:9733276,6:2:Kamakura:172710")
     }
 
