@@ -45,7 +45,7 @@ enum PostgresValueWriter {
         case let v as Int: return PostgresValue(Int64(v))
         case let v as Double: return PostgresValue(v)
         case let v as Bool: return PostgresValue(v)
-        case let v as Date: return try PostgresValue(v)
+        case let v as Date: return try at(codingPath) { try PostgresValue(v) }
         case let v as Int32: return PostgresValue(v)
         case let v as Int16: return PostgresValue(v)
         case let v as Int8: return PostgresValue(Int16(v))
@@ -70,8 +70,14 @@ enum PostgresValueWriter {
 
     /// Text, its error (a NUL character) at `codingPath`.
     static func text(_ value: String, codingPath: @autoclosure () -> [any CodingKey]) throws -> PostgresValue {
+        try at(codingPath()) { try PostgresValue(text: value) }
+    }
+
+    /// `body`'s value; its `EncodingError.invalidValue` (made where the coding path is unknown) at
+    /// `codingPath`, which is built only then.
+    static func at<T>(_ codingPath: @autoclosure () -> [any CodingKey], _ body: () throws -> T) throws -> T {
         do {
-            return try PostgresValue(text: value)
+            return try body()
         } catch EncodingError.invalidValue(let value, let context) {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: codingPath(), debugDescription: context.debugDescription))

@@ -139,10 +139,22 @@ extension QueryInterfaceRequest where Base: Sendable {
         try await pool.read { connection in try self.fetch(connection, as: T.self) }
     }
 
+    /// ``fetchOne(_:as:)-(PostgresConnection,_)`` in a read-only transaction.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetchOne<T: Decodable & Sendable>(_ pool: PostgresPool, as type: T.Type) async throws -> T? {
+        try await pool.read { connection in try self.fetchOne(connection, as: T.self) }
+    }
+
     /// ``count(_:)-(PostgresConnection)`` in a read-only transaction.
     /// - Throws: as ``count(_:)-(PostgresConnection)``.
     public func count(_ pool: PostgresPool) async throws -> Int {
         try await pool.read { connection in try self.count(connection) }
+    }
+
+    /// ``exists(_:)-(PostgresConnection)`` in a read-only transaction.
+    /// - Throws: as ``count(_:)-(PostgresConnection)``.
+    public func exists(_ pool: PostgresPool) async throws -> Bool {
+        try await pool.read { connection in try self.exists(connection) }
     }
 
     /// ``deleteAll(_:)-(PostgresConnection)`` in a transaction of its own.
@@ -150,6 +162,14 @@ extension QueryInterfaceRequest where Base: Sendable {
     @discardableResult
     public func deleteAll(_ pool: PostgresPool) async throws -> Int {
         try await pool.write { connection in try self.deleteAll(connection) }
+    }
+
+    /// ``updateAll(_:_:)-(PostgresConnection,ColumnAssignment...)`` in a transaction of its own:
+    /// `try await City.all().updateAll(pool, Column("population").set(to: Column("population") + 1))`.
+    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is updated then.
+    @discardableResult
+    public func updateAll(_ pool: PostgresPool, _ assignments: ColumnAssignment...) async throws -> Int {
+        try await updateAll(pool, assignments)
     }
 
     /// ``updateAll(_:_:)-(PostgresConnection,[ColumnAssignment])`` in a transaction of its own.
