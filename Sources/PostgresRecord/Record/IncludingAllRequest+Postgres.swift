@@ -134,7 +134,8 @@ extension HasManyAssociation {
             }
             if let perParent, children[key.key, default: []].count >= perParent { continue }
             let child = try Destination(
-                from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
+                from: PostgresRowDecoder(
+                    rows: rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder))
             children[key.key, default: []].append(child)
         }
         return children

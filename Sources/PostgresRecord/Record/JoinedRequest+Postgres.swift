@@ -80,7 +80,8 @@ extension JoinedRequest {
         pairs.reserveCapacity(rows.count)
         for row in 0..<rows.count {
             let record = try Base(
-                from: PostgresRowDecoder(rows: rows, row: row, columnNames: baseShape.decoderNames))
+                from: PostgresRowDecoder(
+                    rows: rows, row: row, columnNames: baseShape.decoderNames, jsonDecoder: baseShape.jsonDecoder))
             if case .null = rows.result.cell(row: row, column: marker) {
                 if isRequired {
                     throw missingParent(
@@ -94,7 +95,9 @@ extension JoinedRequest {
                 pairs.append(
                     (
                         record,
-                        try Associated(from: PostgresRowDecoder(rows: rows, row: row, columnNames: joinedNames))
+                        try Associated(
+                            from: PostgresRowDecoder(
+                                rows: rows, row: row, columnNames: joinedNames, jsonDecoder: joinedShape.jsonDecoder))
                     ))
             }
         }

@@ -20,7 +20,7 @@ extension Record {
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
         let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
         try connection.checkColumns(ordering.map(\.column), of: shape.table)
         var arguments = filter.arguments
         if let limit { arguments.append(PostgresValue(Int64(limit))) }
@@ -75,7 +75,7 @@ extension Record {
         _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
     ) throws -> Int {
         let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
         let rows = try connection.query(
             RecordSQL.count(from: shape.table, condition: filter.condition), filter.arguments)
         return Int(try rows[0].decode(Int64.self, at: 0))
@@ -89,22 +89,24 @@ extension Record {
         _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
     ) throws -> Int {
         let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
         var sql = "DELETE FROM " + SQLIdentifier.quoted(shape.table)
         if !filter.condition.isEmpty { sql += " WHERE " + filter.condition }
         return try connection.execute(sql, filter.arguments)
     }
 
+    /// Every row of `rows` decoded as a record of this type, through one decoder (see
+    /// ``PostgresRowDecoding``).
     static func decodeAll(_ rows: PostgresRows, shape: PostgresRecordShape) throws -> [Self] {
-        var records: [Self] = []
-        records.reserveCapacity(rows.count)
-        for index in 0..<rows.count { records.append(try decode(rows, row: index, shape: shape)) }
-        return records
+        try PostgresRowDecoding.decodeAll(
+            Self.self, rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
     }
 
     /// Row `row` of `rows` decoded as a record of this type.
     static func decode(_ rows: PostgresRows, row: Int, shape: PostgresRecordShape) throws -> Self {
-        try Self(from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
+        try Self(
+            from: PostgresRowDecoder(
+                rows: rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder))
     }
 }
 
@@ -113,15 +115,18 @@ struct PostgresFilter {
     let condition: String
     let arguments: [PostgresValue]
 
-    init(_ conditions: [String: (any Encodable)?], table: String, connection: PostgresConnection) throws {
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key the table has no column
+    ///   for, `EncodingError` for a value PostgreSQL cannot store (nested values are written by the record's
+    ///   JSON encoder, as a save writes them).
+    init(_ conditions: [String: (any Encodable)?], shape: PostgresRecordShape, connection: PostgresConnection) throws {
         // Sorted, so that one set of keys gives one SQL text and one prepared statement.
         let names = conditions.keys.sorted()
-        try connection.checkColumns(names, of: table)
+        try connection.checkColumns(names, of: shape.table)
         var arguments: [PostgresValue] = []
         var columns: [(name: String, isNull: Bool)] = []
         for name in names {
             let value = try conditions[name].flatMap { $0 }.map {
-                try PostgresValueWriter.value($0, codingPath: [PostgresColumnKey(name)])
+                try PostgresValueWriter.value($0, codingPath: [PostgresColumnKey(name)], jsonEncoder: shape.jsonEncoder)
             } ?? .null
             columns.append((name, value.isNull))
             if !value.isNull { arguments.append(value) }
