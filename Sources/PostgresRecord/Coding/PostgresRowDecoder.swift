@@ -5,12 +5,13 @@ import SQLiteRecord
 /// What the decoders of a result's rows read: the result and its layout, the record's renaming of its keys,
 /// the JSON decoder of its nested values, and the row being decoded.
 ///
-/// Held by the ``PostgresRowDecoding`` that moves it from row to row, and by the keyed containers handed out
-/// for its rows. Its ``row`` moves only while nothing handed out for an earlier row still holds it (see
-/// ``PostgresRowDecoding``), so every container reads the row it was made for.
+/// Held by the ``PostgresRowDecoding`` that moves it from row to row (and, for a lookup of one row, from result
+/// to result of one SQL text), and by the keyed containers handed out for its rows. Its ``row`` and rows move
+/// only while nothing handed out for an earlier row still holds it (see ``PostgresRowDecoding``), so every
+/// container reads the row it was made for.
 final class PostgresRowReader {
-    let rows: PostgresRows
-    let result: PostgresResult
+    private(set) var rows: PostgresRows
+    private(set) var result: PostgresResult
     let layout: PostgresColumnLayout
     /// Coding key to column name, when the record's decoder renames keys (snake case); nil for none.
     let columnNames: [String: String]?
@@ -25,6 +26,13 @@ final class PostgresRowReader {
         layout = rows.layout
         self.columnNames = columnNames
         self.jsonDecoder = jsonDecoder
+        self.row = row
+    }
+
+    /// Moves the reader to row `row` of `rows`, a result of the same layout.
+    func read(_ rows: PostgresRows, row: Int) {
+        self.rows = rows
+        result = rows.result
         self.row = row
     }
 
@@ -89,6 +97,31 @@ final class PostgresRowDecoding {
             handedOutUnboxedContainer = true
         }
         return container
+    }
+
+    /// Row `row` of `rows` decoded as `T`, through the decoding its layout kept from the last such call when
+    /// it decodes as this one (same renaming, same JSON decoder) and nothing of it was kept: a lookup by key
+    /// then makes no decoder, reader or container. The decoding kept holds the last result of one row it
+    /// read, until the next.
+    /// - Throws: as ``PostgresRow/decode(_:)``.
+    static func decodeOne<T: Decodable>(
+        _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder
+    ) throws -> T {
+        var decoding: PostgresRowDecoding
+        if let kept = rows.layout.takeKeptDecoding(), kept.reader.jsonDecoder === jsonDecoder,
+            kept.reader.columnNames == columnNames
+        {
+            kept.reader.read(rows, row: row)
+            decoding = kept
+        } else {
+            decoding = PostgresRowDecoding(
+                reader: PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder))
+        }
+        let value = try T(from: PostgresRowDecoder(decoding: decoding))
+        if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept {
+            rows.layout.keep(decoding)
+        }
+        return value
     }
 
     /// Every row of `rows` decoded as `T`.
@@ -166,9 +199,9 @@ struct PostgresRowDecoder: Decoder {
 /// are read in place from libpq's bytes when the column's type is the one that stores them
 /// (``PostgresResult/int64(row:column:)`` and its siblings); every other case, and every error, goes
 /// through ``PostgresValueReader``, so a value and its error are the same on either path.
-struct PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// The reader and the key table alone, so that a copy of the container (the standard library's box makes
-    /// one for every key it reads) retains two references, no more.
+///
+/// A class, so that the copy the standard library's box makes of it for every key it reads is one retain.
+final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let reader: PostgresRowReader
     /// The column of each key by its byte, -1 where the table does not tell.
     private let keyColumns: [Int32]

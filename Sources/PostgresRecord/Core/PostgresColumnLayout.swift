@@ -73,6 +73,19 @@ final class PostgresColumnLayout {
         return index
     }
 
+    /// The decoding of the last result of one row decoded as a record through this layout, for the next
+    /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:)``).
+    private var keptDecoding: PostgresRowDecoding?
+
+    /// The kept decoding, no longer kept.
+    func takeKeptDecoding() -> PostgresRowDecoding? {
+        defer { keptDecoding = nil }
+        return keptDecoding
+    }
+
+    /// Keeps `decoding` for the next result of one row.
+    func keep(_ decoding: PostgresRowDecoding) { keptDecoding = decoding }
+
     /// The key tables made so far, by key type and renaming (see ``keyColumns(for:renaming:)``).
     private var keyTables: [(type: ObjectIdentifier, renaming: [String: String]?, columns: [Int32])] = []
 

@@ -104,9 +104,8 @@ extension Record {
 
     /// Row `row` of `rows` decoded as a record of this type.
     static func decode(_ rows: PostgresRows, row: Int, shape: PostgresRecordShape) throws -> Self {
-        try Self(
-            from: PostgresRowDecoder(
-                rows: rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder))
+        try PostgresRowDecoding.decodeOne(
+            Self.self, rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
     }
 }
 
