@@ -133,6 +133,7 @@ final class PostgresRowDecoding {
         let count = rows.count
         guard count > 0 else { return values }
         values.reserveCapacity(count)
+        // ``PostgresRowsDecoder``'s loop, written out: the rows in order, each decoding checked once it ends.
         var decoding = PostgresRowDecoding(
             reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
         for row in 0..<count {
@@ -143,6 +144,30 @@ final class PostgresRowDecoding {
             }
         }
         return values
+    }
+}
+
+/// The rows of one result decoded as one type, in any order and any subset (a join's rows, an eager load's
+/// children), through one ``PostgresRowDecoding`` while nothing made for a row is kept past it.
+struct PostgresRowsDecoder {
+    private var decoding: PostgresRowDecoding
+
+    init(_ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder) {
+        decoding = PostgresRowDecoding(
+            reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
+    }
+
+    /// Row `row` decoded as `T`.
+    /// - Throws: as ``PostgresRow/decode(_:)``.
+    mutating func decode<T: Decodable>(_ type: T.Type, row: Int) throws -> T {
+        decoding.reader.row = row
+        // Checked on every way out, a throw too: a type may keep its decoder and then throw.
+        defer {
+            if !isKnownUniquelyReferenced(&decoding) || decoding.containerMayBeKept {
+                decoding = decoding.next(row: row)
+            }
+        }
+        return try T(from: PostgresRowDecoder(decoding: decoding))
     }
 }
 

@@ -1,6 +1,6 @@
 #if PostgreSQL
 import Foundation
-import PostgresRecord
+@testable import PostgresRecord
 import SQLiteRecord
 import XCTest
 
@@ -250,6 +250,15 @@ final class PostgresRowDecoderTests: PostgresTestCase {
         let keepers = try rows.decode(Keeper.self)
         XCTAssertEqual(try keepers.map { try $0.values() }, ["1 one", "2 two", "3 three", "4 four", "5 five"])
         XCTAssertEqual(try rows.decode(OnlyB.self).map(\.b), ["one", "two", "three", "four", "five"])
+    }
+
+    func testRowsDecodedOutOfOrderThroughOneDecoderReadTheirOwnRows() throws {
+        let rows = try connection.query(
+            "SELECT * FROM (VALUES (1::bigint, 'one'), (2, 'two'), (3, 'three'), (4, 'four'), (5, 'five')) AS t(a, b)")
+        var decoder = PostgresRowsDecoder(rows, columnNames: nil, jsonDecoder: JSONDecoder())
+        let keepers = try [4, 0, 3, 2].map { try decoder.decode(Keeper.self, row: $0) }
+        XCTAssertEqual(try keepers.map { try $0.values() }, ["5 five", "1 one", "4 four", "3 three"])
+        XCTAssertEqual(try [1, 4].map { try decoder.decode(OnlyB.self, row: $0).b }, ["two", "five"])
     }
 }
 #endif
