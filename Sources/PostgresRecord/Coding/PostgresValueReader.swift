@@ -1,14 +1,23 @@
 #if PostgreSQL
 import Foundation
+import SQLiteRecord
 
 /// The value table on the read side: a ``PostgresCell`` converted to the Swift type asked for when the
 /// conversion is exact, else Foundation's `DecodingError` naming the column (`typeMismatch` when the
 /// column's type can never hold the Swift type, `dataCorrupted` when it can but this value does not fit).
 enum PostgresValueReader {
+    /// The JSON decoder of `RowDecoder()`, for reads outside a record type that declares its own.
+    static let defaultJSONDecoder = RowDecoder().jsonDecoder
+
+    /// `cell` as a `T`; a nested value from the JSON the cell holds, read by `jsonDecoder` (the record's
+    /// `RowDecoder.jsonDecoder`).
+    /// - Throws: `DecodingError` at `codingPath` naming `column` (see the type's summary), or the nested
+    ///   value's own error with `codingPath` in front of its path.
     static func read<T: Decodable>(
-        _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey]
+        _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey],
+        jsonDecoder: JSONDecoder = defaultJSONDecoder
     ) throws -> T {
-        let reader = Context(cell: cell, column: column, codingPath: codingPath)
+        let reader = Context(cell: cell, column: column, codingPath: codingPath, jsonDecoder: jsonDecoder)
         if case .null = cell {
             if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
             throw DecodingError.valueNotFound(
@@ -50,6 +59,8 @@ enum PostgresValueReader {
         let cell: PostgresCell
         let column: String
         let codingPath: [any CodingKey]
+        /// What reads a nested value's JSON.
+        var jsonDecoder: JSONDecoder = PostgresValueReader.defaultJSONDecoder
 
         func mismatch(_ swiftType: Any.Type) -> DecodingError {
             DecodingError.typeMismatch(
@@ -252,7 +263,7 @@ enum PostgresValueReader {
         func json<T: Decodable>(_ type: T.Type) throws -> T {
             guard case .text(let text, _) = cell else { throw mismatch(T.self) }
             do {
-                return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+                return try jsonDecoder.decode(T.self, from: Data(text.utf8))
             } catch let error as DecodingError {
                 throw Self.prefixed(error, with: codingPath, column: column)
             }
@@ -372,7 +383,8 @@ struct PostgresValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try PostgresValueReader.read(T.self, reader.cell, column: reader.column, codingPath: reader.codingPath)
+        try PostgresValueReader.read(
+            T.self, reader.cell, column: reader.column, codingPath: reader.codingPath, jsonDecoder: reader.jsonDecoder)
     }
 }
 #endif

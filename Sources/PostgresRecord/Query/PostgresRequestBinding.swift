@@ -32,7 +32,8 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
             if let bound = value as? PostgresQueryValue { return bound.value.isNull ? [] : [bound.value] }
             let written: PostgresValue
             do {
-                written = try PostgresValueWriter.value(value, codingPath: [PostgresColumnKey(column ?? "value")])
+                written = try PostgresValueWriter.value(
+                    value, codingPath: [PostgresColumnKey(column ?? "value")], jsonEncoder: shape.jsonEncoder)
             } catch let EncodingError.invalidValue(_, context) {
                 throw RecordError.invalidQueryValue(
                     table: shape.table, column: column, type: "\(type(of: value))", reason: context.debugDescription)

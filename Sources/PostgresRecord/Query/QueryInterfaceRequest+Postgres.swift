@@ -34,19 +34,19 @@ extension QueryInterfaceRequest {
     /// selection of one column), as on SQLite.
     /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
     public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
-        let (sql, arguments, _) = try postgresSQL(connection, .select)
-        return try connection.query(sql, arguments).decode(T.self)
+        let (sql, arguments, shape) = try postgresSQL(connection, .select)
+        return try connection.query(sql, arguments).decode(T.self, jsonDecoder: shape.jsonDecoder)
     }
 
     /// The first selected row decoded as `type`, or nil when there is none; a single value that is NULL
     /// (the `max` of no rows) is nil too.
     /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
     public func fetchOne<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> T? {
-        let (sql, arguments, _) = try limitedToOne.postgresSQL(connection, .select)
+        let (sql, arguments, shape) = try limitedToOne.postgresSQL(connection, .select)
         let rows = try connection.query(sql, arguments)
         guard rows.count > 0 else { return nil }
         if rows.columnNames.count == 1, case .null = rows.result.cell(row: 0, column: 0) { return nil }
-        return try rows[0].decode(T.self)
+        return try rows[0].decode(T.self, jsonDecoder: shape.jsonDecoder)
     }
 
     /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or counted in a

@@ -128,13 +128,13 @@ extension HasManyAssociation {
             try PostgresKey.index(of: $0, in: rows, table: Destination.tableName)
         }
         var children: [PostgresKey: [Destination]] = [:]
+        var decoder = PostgresRowsDecoder(rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
         for row in 0..<rows.count {
             guard let key = try PostgresKey.bound(rows, row: row, columns: keyColumns, association: link) else {
                 continue
             }
             if let perParent, children[key.key, default: []].count >= perParent { continue }
-            let child = try Destination(
-                from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
+            let child = try decoder.decode(Destination.self, row: row)
             children[key.key, default: []].append(child)
         }
         return children

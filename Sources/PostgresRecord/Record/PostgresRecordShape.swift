@@ -45,6 +45,8 @@ struct PostgresRecordShape: Sendable {
     let nonKeyColumnsPlan: PostgresEncodingPlan
     /// The record's `RecordEncoder.jsonEncoder`: what writes its nested values.
     let jsonEncoder: JSONEncoder
+    /// The record's `RowDecoder.jsonDecoder`: what reads its nested values.
+    let jsonDecoder: JSONDecoder
 
     // One shape per record type for the whole process: types do not change while it runs.
     private static let cache = Locked<[ObjectIdentifier: PostgresRecordShape]>([:])
@@ -96,7 +98,7 @@ struct PostgresRecordShape: Sendable {
             columnsPlan: PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames),
             nonKeyColumnsPlan: PostgresEncodingPlan(
                 columns: nonKey, orderedKeys: orderedKeys, encoderNames: encoderNames),
-            jsonEncoder: R.recordEncoder.jsonEncoder)
+            jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder)
     }
 
     /// The record's values for `plan`'s columns (``columnsPlan`` or ``nonKeyColumnsPlan``), NULL for a column

@@ -71,7 +71,9 @@ extension Record {
         let rows = PostgresRows(
             result: try PostgresResult.row(shape.columns, newValues), sql: "",
             layout: PostgresColumnLayout(names: shape.columns))
-        return try Self(from: PostgresRowDecoder(rows: rows, row: 0, columnNames: shape.decoderNames))
+        return try Self(
+            from: PostgresRowDecoder(
+                rows: rows, row: 0, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder))
     }
 
     /// The index of `column` in `columns`, an exact match first, then A-Z in either case.
