@@ -143,7 +143,8 @@ final class QueueObservationTests: XCTestCase {
         XCTAssertEqual(reads.withLock { $0 }, [0, 3, 4, 5])
         let values = try await observed.wait(count: 4)
         XCTAssertEqual(values, [0, 3, 4, 5])
-        let names = try await queue.read { db in try db.fetchAll(String.self, sql: "SELECT name FROM items ORDER BY id")
+        let names = try await queue.read { db in
+            try db.fetchAll(String.self, sql: "SELECT name FROM items ORDER BY id")
         }
         XCTAssertEqual(names, ["a", "b", "c", "d", "e"])
         observed.cancel()
