@@ -91,6 +91,32 @@ final class PostgresHostileValueTests: PostgresTestCase {
         XCTAssertEqual(try text("SELECT count(*)::text FROM notes"), "0")
     }
 
+    struct Labels: Codable, Equatable { var names: [String] }
+
+    struct Poster: Record, Equatable {
+        var id: Int64?
+        var labels: Labels
+        static let tableName = "posters"
+    }
+
+    func testANULInANestedValuesTextIsRefusedBeforeAnythingIsSentAndABatchWritesNone() throws {
+        try Poster.createTable(in: connection)
+        var posters = (0..<4).map { Poster(id: nil, labels: Labels(names: ["ok", $0 == 2 ? "a\u{0}b" : "\\u0000"])) }
+        do {
+            try connection.transaction { try Poster.insertAll(connection, &posters) }
+            XCTFail("no error")
+        } catch EncodingError.invalidValue(_, let context) {
+            XCTAssertEqual(context.codingPath.map(\.stringValue), ["labels"])
+            XCTAssertTrue(context.debugDescription.contains("cannot hold a NUL character (U+0000)"), context.debugDescription)
+        }
+        XCTAssertEqual(posters.compactMap(\.id), [])
+        XCTAssertEqual(try text("SELECT count(*)::text FROM posters"), "0")
+        // A backslash before "u0000" in the text itself is no NUL: it is stored and read back as it was.
+        var backslashed = Poster(id: nil, labels: Labels(names: ["\\u0000", "\\\\u0000"]))
+        try backslashed.insert(connection)
+        XCTAssertEqual(try Poster.fetchOne(connection, id: try XCTUnwrap(backslashed.id)), backslashed)
+    }
+
     func testReservedWordsMixedCaseAndQuotesAsTableAndColumnNames() async throws {
         try Order.createTable(in: connection)
         try Order.validateSchema(in: connection)
