@@ -120,9 +120,20 @@ struct PostgresFilter {
         var arguments: [PostgresValue] = []
         var columns: [(name: String, isNull: Bool)] = []
         for name in names {
-            let value = try conditions[name].flatMap { $0 }.map {
-                try PostgresValueWriter.value($0, codingPath: [PostgresColumnKey(name)])
-            } ?? .null
+            let value: PostgresValue
+            do {
+                value = try conditions[name].flatMap { $0 }.map {
+                    try PostgresValueWriter.value($0, codingPath: [PostgresColumnKey(name)])
+                } ?? .null
+            } catch EncodingError.invalidValue(let refused, let context) {
+                // Named as a save's refusal is: the column and the table.
+                throw EncodingError.invalidValue(
+                    refused,
+                    EncodingError.Context(
+                        codingPath: context.codingPath,
+                        debugDescription: "column \"\(name)\" of table \"\(table)\": \(context.debugDescription)",
+                        underlyingError: context.underlyingError))
+            }
             columns.append((name, value.isNull))
             if !value.isNull { arguments.append(value) }
         }

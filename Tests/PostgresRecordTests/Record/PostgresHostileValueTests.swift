@@ -79,6 +79,21 @@ final class PostgresHostileValueTests: PostgresTestCase {
         XCTAssertEqual(try text("SELECT ((SELECT count(*) FROM notes) + (SELECT count(*) FROM tags))::text"), "0")
     }
 
+    func testTextWithNULInAWhereDictionaryNamesTableAndColumnAsASaveDoes() async throws {
+        for call in [
+            { _ = try await Note.fetch(self.pool, where: ["title": "a\u{0}"]) },
+            { _ = try await Note.count(self.pool, where: ["body": "", "title": "\u{0}"]) },
+            { _ = try await Note.deleteAll(self.pool, where: ["title": "x\u{0}y"]) },
+        ] as [() async throws -> Void] {
+            do {
+                try await call()
+                XCTFail("no error")
+            } catch {
+                assertNULRefused(error, column: "title")
+            }
+        }
+    }
+
     func testTextWithNULInTheSixthRecordOfABatchWritesNoneAndGivesNoIDs() throws {
         var notes = (0..<10).map { Note(id: nil, title: "note \($0)", body: $0 == 5 ? "x\u{0}" : "") }
         do {
