@@ -28,6 +28,15 @@ enum PostgresValueWriter {
         // A type that asked for a container is nested even when it wrote nothing into it (an empty array).
         if isNested || encoder.storage.asksForContainer {
             let data = try jsonEncoder.encode(value)
+            // JSON writes U+0000 in a string as the escape `\u0000`, which JSONB refuses (SQLSTATE 22P05):
+            // refused here, as in a text column, before anything is sent.
+            if Self.holdsEscapedNUL(data) {
+                throw EncodingError.invalidValue(
+                    value,
+                    EncodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "PostgreSQL's JSONB cannot hold a NUL character (U+0000) in a string"))
+            }
             return try PostgresValue(text: String(decoding: data, as: UTF8.self))
         }
         guard let encoded = encoder.storage.value else {
@@ -66,6 +75,26 @@ enum PostgresValueWriter {
         case let v as URL: return try PostgresValue(text: v.absoluteString)
         default: return nil
         }
+    }
+
+    /// True when JSON text holds the escape `\u0000`; a backslash that an escape
+    /// `\\` began is not the start of one.
+    static func holdsEscapedNUL(_ json: Data) -> Bool {
+        let bytes = [UInt8](json)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            if index + 5 < bytes.count, bytes[index + 1] == UInt8(ascii: "u"),
+                bytes[index + 2...index + 5].allSatisfy({ $0 == UInt8(ascii: "0") })
+            {
+                return true
+            }
+            index += 2
+        }
+        return false
     }
 
     /// Text, its error (a NUL character) at `codingPath`.

@@ -15,7 +15,9 @@ import Foundation
 /// The pool opens up to ``PostgresConfiguration/maximumConnections`` connections, lazily; a call beyond
 /// them waits for one to come back. libpq's calls block, so each connection runs its closures on its own
 /// serial dispatch queue: an `async` call suspends, and no thread of Swift's cooperative pool ever waits on
-/// the network. The synchronous twins run the closure on the calling thread.
+/// the network. The synchronous twins run the closure on the calling thread; called from inside a body of
+/// the same pool, they throw ``PostgresError`` of kind `.client` instead of waiting for a connection their
+/// own caller holds.
 ///
 /// A connection found lost (its server restarted, or `pg_terminate_backend` ended it) is dropped after the
 /// call that met the loss, and the next call opens a new one. A `read` or `write` that finds its idle
@@ -102,6 +104,8 @@ public final class PostgresPool: @unchecked Sendable {
 
     /// The synchronous twin of `write(isolation:retryingSerializationFailures:_:)`: blocks the
     /// calling thread, and runs `body` on it.
+    /// - Throws: as the async `write`; ``PostgresError`` of kind `.client` when called from inside a body of
+    ///   this pool (it would wait for the connection its caller holds).
     @discardableResult
     public func write<T>(
         isolation: IsolationLevel? = nil, retryingSerializationFailures: Int = 0,
@@ -113,6 +117,8 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     /// The synchronous twin of `read(isolation:_:)`.
+    /// - Throws: as the async `read`; ``PostgresError`` of kind `.client` when called from inside a body of
+    ///   this pool.
     @discardableResult
     public func read<T>(isolation: IsolationLevel? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnectionSynchronously { connection in
@@ -121,6 +127,8 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     /// The synchronous twin of `writeWithoutTransaction(_:)`.
+    /// - Throws: as the async call; ``PostgresError`` of kind `.client` when called from inside a body of
+    ///   this pool.
     @discardableResult
     public func writeWithoutTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnectionSynchronously(body)
@@ -173,13 +181,13 @@ public final class PostgresPool: @unchecked Sendable {
             return try await withCheckedThrowingContinuation { continuation in
                 pooled.queue.async {
                     let result = Result {
-                        try pooled.run(self.configuration) { connection in
+                        try self.holding { try pooled.run(self.configuration) { connection in
                             connection.cancellation = call
                             defer { connection.cancellation = nil }
                             // Cancelled while the connection opened or the call was handed over: nothing runs.
                             try connection.checkCancellation()
                             return try body(connection)
-                        }
+                        } }
                     }
                     self.checkIn(pooled)
                     continuation.resume(with: result)
@@ -191,9 +199,30 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     private func withConnectionSynchronously<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if Thread.current.threadDictionary[holdingKey] != nil {
+            throw PostgresError(
+                kind: .client,
+                message: "a read or write of this PostgresPool was called from inside a read or write of the same "
+                    + "pool, where it would wait for a connection its own caller holds; use the body's connection")
+        }
         let pooled = checkOutSynchronously()
         defer { checkIn(pooled) }
-        return try pooled.run(configuration, body)
+        return try holding { try pooled.run(configuration, body) }
+    }
+
+    /// The key under which a thread running a body of this pool is marked in its thread dictionary: a
+    /// synchronous call of the same pool from there would wait for the connection its caller holds (on a
+    /// pool of one, or with every connection so held, forever), so it throws instead. The async calls need
+    /// no check, since a body is synchronous and cannot await one.
+    private var holdingKey: String { "PostgresRecord.PostgresPool.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+
+    /// `body`, with this thread marked as running a body of this pool.
+    private func holding<T>(_ body: () throws -> T) rethrows -> T {
+        let key = holdingKey
+        let dictionary = Thread.current.threadDictionary
+        dictionary[key] = true
+        defer { dictionary.removeObject(forKey: key) }
+        return try body()
     }
 
     /// An idle connection, a new one while the pool is below its size, or nil after queueing `waiter` under

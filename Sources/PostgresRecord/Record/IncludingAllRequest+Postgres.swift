@@ -109,7 +109,11 @@ extension HasManyAssociation {
             var arguments = PostgresArguments.empty
             for (index, column) in link.foreignKeys.enumerated() {
                 if case .array(let array) = try binding.longList(keys.map { $0.values[index] }, column: column) {
-                    arguments.append(array)
+                    // `unnest` of arrays of no declared type is ambiguous to the server (SQLSTATE 42725):
+                    // text keys' arrays are `text[]` here.
+                    arguments.append(
+                        array.typeOID == 0
+                            ? PostgresValue(typeOID: PostgresType.textArray, isBinary: false, bytes: array.bytes) : array)
                 }
             }
             keyRows = (
