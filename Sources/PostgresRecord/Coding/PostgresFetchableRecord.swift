@@ -3,16 +3,16 @@ import Foundation
 import SQLiteRecord
 
 /// A `Decodable` type that can also initialize itself from a PostgreSQL row, reading columns by index or by
-/// name: the opt-in fast path of every PostgreSQL fetch, as ``SQLiteRecord/FetchableRecord`` is on SQLite.
+/// name: the opt-in fast path of every PostgreSQL fetch, as `FetchableRecord` is on SQLite.
 ///
 /// `Decodable` stays the contract: a record reads through its `init(from:)` unless it adopts this protocol,
 /// and then every PostgreSQL fetch of the type uses ``init(row:)`` instead: `fetch`, `fetchOne(_:id:)`,
 /// `fetch(_:where:orderBy:limit:offset:)`, the raw SQL fetches, requests, joins and eager loads, the pool's
 /// calls, and ``PostgresRows/decode(_:)``. The reads convert exactly as the PostgreSQL decoder does (the value
-/// table of <doc:PostgreSQL>), nested values through the record's ``SQLiteRecord/Record/rowDecoder`` JSON
+/// table of <doc:PostgreSQL>), nested values through the record's `Record.rowDecoder` JSON
 /// decoder, with the same `DecodingError`s (see ``PostgresFetchedRow``). Writes still go through `Encodable`.
 ///
-/// A type can adopt both this protocol and SQLite's ``SQLiteRecord/FetchableRecord``: the two initializers
+/// A type can adopt both this protocol and SQLite's `FetchableRecord`: the two initializers
 /// take different row types, and each engine calls its own.
 ///
 /// ```swift
