@@ -221,6 +221,40 @@ final class PostgresFetchableRecordTests: PostgresTestCase {
             Town(id: 4, countryId: 2, name: "Rome", population: 2_800_000, via: "row"))
     }
 
+    /// One type with both engines' row initializers: each engine calls its own.
+    struct Both: Record, FetchableRecord, Equatable {
+        var id: Int64?
+        var name: String
+        var via = "codable"
+        static let tableName = "pairs"
+        enum CodingKeys: String, CodingKey { case id, name }
+
+        init(id: Int64?, name: String) {
+            self.id = id
+            self.name = name
+        }
+
+        init(row: borrowing FetchedRow) throws {
+            id = try row["id", as: Int64?.self]
+            name = try row["name", as: String.self]
+            via = "sqlite row"
+        }
+    }
+
+    func testATypeWithBothRowInitializersTakesEachEnginesOwn() throws {
+        var record = Both(id: nil, name: "Lyon")
+        try connection.execute("CREATE TABLE pairs (id bigserial PRIMARY KEY, name text NOT NULL)")
+        try record.insert(connection)
+        XCTAssertEqual(try Both.fetch(connection).map(\.via), ["postgres row"])
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE pairs (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            var sqliteRecord = Both(id: nil, name: "Nice")
+            try sqliteRecord.insert(db)
+        }
+        try queue.read { db in XCTAssertEqual(try Both.fetch(db).map(\.via), ["sqlite row"]) }
+    }
+
     // MARK: Values
 
     func testEveryValueTypeReadsTheDecodersExactValue() throws {
@@ -291,6 +325,14 @@ final class PostgresFetchableRecordTests: PostgresTestCase {
         XCTAssertEqual(pastContext.debugDescription, "No column 1 in the row; it has 1 column(s): \"a\"")
         XCTAssertEqual(
             try connection.query("SELECT 'x'::text AS gone").decode(Absent.self).map(\.optional), [nil])
+    }
+}
+
+extension PostgresFetchableRecordTests.Both: PostgresFetchableRecord {
+    init(row: borrowing PostgresFetchedRow) throws {
+        id = try row["id", as: Int64?.self]
+        name = try row["name", as: String.self]
+        via = "postgres row"
     }
 }
 
