@@ -59,6 +59,36 @@ final class PostgresLibraryWorkloads {
         }
     }
 
+    /// W2-row: W2 through ``BenchRowCity``'s row initializer.
+    func fetchAllRows() throws -> [BenchRowCity] {
+        try connection.transaction(readOnly: true) { try BenchRowCity.fetch(connection) }
+    }
+
+    /// W3-row: W3 through ``BenchRowCity``'s row initializer.
+    func lookUpRows(_ ids: [Int64]) throws -> [BenchRowCity] {
+        try connection.transaction(readOnly: true) {
+            var cities: [BenchRowCity] = []
+            cities.reserveCapacity(ids.count)
+            for id in ids {
+                if let city = try BenchRowCity.fetchOne(connection, id: id) { cities.append(city) }
+            }
+            return cities
+        }
+    }
+
+    /// W4-row: W4 through ``BenchRowCity``'s row initializer.
+    func fetchByCountryRows(_ codes: [String]) throws -> [BenchRowCity] {
+        try connection.transaction(readOnly: true) {
+            var cities: [BenchRowCity] = []
+            for code in codes {
+                cities += try BenchRowCity.fetch(
+                    connection, where: ["country_code": code], orderBy: [.descending("population")],
+                    limit: BenchSchema.countryPageSize)
+            }
+            return cities
+        }
+    }
+
     /// W6: each country saved with its new cities through `save(_:children:)` (one transaction each); the
     /// cities get their ids from `RETURNING`.
     func saveChildren(_ groups: [(country: BenchCountry, cities: [BenchCity])]) throws -> [BenchCity] {

@@ -13,10 +13,16 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     case copy = "W1-copy"
     /// Every row fetched.
     case fetchAll = "W2"
+    /// W2 through ``BenchRowCity``'s PostgreSQL row initializer.
+    case fetchAllRow = "W2-row"
     /// W3's fixed-seed ids looked up one by one.
     case lookUp = "W3"
+    /// W3 through ``BenchRowCity``'s PostgreSQL row initializer.
+    case lookUpRow = "W3-row"
     /// The 50 most populous cities of each of W4's country codes.
     case fetchByCountry = "W4"
+    /// W4 through ``BenchRowCity``'s PostgreSQL row initializer.
+    case fetchByCountryRow = "W4-row"
     /// Each country saved with its cities as new children (`save(_:children:)`, one transaction each), the
     /// children's ids read from `RETURNING`.
     case saveChildren = "W6"
@@ -33,11 +39,24 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
         case .insertBatch: return "insertAll, pipelined"
         case .copy: return "COPY FROM STDIN binary"
         case .fetchAll: return "fetch all"
+        case .fetchAllRow: return "fetch all, init(row:)"
         case .lookUp: return "fetchOne(id:) lookups"
+        case .lookUpRow: return "fetchOne(id:) lookups, init(row:)"
         case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
+        case .fetchByCountryRow: return "fetch(where:orderBy:limit:) by country, init(row:)"
         case .saveChildren: return "save(children:) per country"
         case .upsert: return "upsert all into an empty table"
         case .update: return "update(_:) of W3's cities"
+        }
+    }
+
+    /// The Codable workload a row-initializer twin runs the hand-written side of; nil for the others.
+    var codableTwin: PostgresWorkload? {
+        switch self {
+        case .fetchAllRow: return .fetchAll
+        case .lookUpRow: return .lookUp
+        case .fetchByCountryRow: return .fetchByCountry
+        default: return nil
         }
     }
 
@@ -48,7 +67,7 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     var writes: Bool {
         switch self {
         case .insert, .insertBatch, .copy, .saveChildren, .upsert, .update: return true
-        case .fetchAll, .lookUp, .fetchByCountry: return false
+        case .fetchAll, .fetchAllRow, .lookUp, .lookUpRow, .fetchByCountry, .fetchByCountryRow: return false
         }
     }
 

@@ -16,7 +16,19 @@ final class PostgresWorkloadTests: XCTestCase {
 
         let all = try BenchmarkOptions.parse(["--postgres", "postgresql://u@127.0.0.1/db"])
         XCTAssertEqual(all.postgresWorkloads, PostgresWorkload.allCases)
-        XCTAssertEqual(all.postgresWorkloads.map(\.rawValue), ["W1", "W1-batch", "W1-copy", "W2", "W3", "W4", "W6", "W7", "W7-update"])
+        XCTAssertEqual(
+            all.postgresWorkloads.map(\.rawValue),
+            [
+                "W1", "W1-batch", "W1-copy", "W2", "W2-row", "W3", "W3-row", "W4", "W4-row", "W6", "W7", "W7-update",
+            ])
+    }
+
+    /// The row-initializer twins run the hand-written side of their Codable workload.
+    func testTheRowInitializerTwinsParseAndNameTheirCodableWorkload() throws {
+        let options = try BenchmarkOptions.parse(["--postgres", "host=/tmp", "--workloads", "w4-row,W2-ROW,W3,W3-row"])
+        XCTAssertEqual(options.postgresWorkloads, [.fetchAllRow, .lookUp, .lookUpRow, .fetchByCountryRow])
+        XCTAssertEqual(options.postgresWorkloads.map(\.codableTwin), [.fetchAll, nil, .lookUp, .fetchByCountry])
+        XCTAssertFalse(options.postgresWorkloads.contains(where: \.writes))
     }
 
     func testAPostgresOnlyWorkloadWithoutPostgresIsAnUnknownSQLiteWorkload() {
@@ -26,7 +38,8 @@ final class PostgresWorkloadTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--postgres", "host=/tmp", "--workloads", "W5"])) { error in
             XCTAssertEqual(
                 "\(error)",
-                "Unknown PostgreSQL workload \"W5\" in --workloads; they are W1, W1-batch, W1-copy, W2, W3, W4, W6, W7, W7-update")
+                "Unknown PostgreSQL workload \"W5\" in --workloads; they are W1, W1-batch, W1-copy, W2, W2-row, W3, W3-row, W4, W4-row, W6, W7, "
+                    + "W7-update")
         }
     }
 

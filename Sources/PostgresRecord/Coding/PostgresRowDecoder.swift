@@ -99,7 +99,8 @@ final class PostgresRowDecoding {
         return container
     }
 
-    /// Row `row` of `rows` decoded as `T`, through the decoding its layout kept from the last such call when
+    /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
+    /// ``PostgresFetchableRecord``), through the decoding its layout kept from the last such call when
     /// it decodes as this one (same renaming, same JSON decoder) and nothing of it was kept: a lookup by key
     /// then makes no decoder, reader or container. The decoding kept holds the last result of one row it
     /// read, until the next.
@@ -117,14 +118,19 @@ final class PostgresRowDecoding {
             decoding = PostgresRowDecoding(
                 reader: PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder))
         }
-        let value = try T(from: PostgresRowDecoder(decoding: decoding))
+        let value: T
+        if let rowType = PostgresRowInitializer.type(of: T.self) {
+            value = try PostgresRowInitializer.make(rowType, decoding.reader, as: T.self)
+        } else {
+            value = try T(from: PostgresRowDecoder(decoding: decoding))
+        }
         if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept {
             rows.layout.keep(decoding)
         }
         return value
     }
 
-    /// Every row of `rows` decoded as `T`.
+    /// Every row of `rows` decoded as `T`, through its row initializer when it is a ``PostgresFetchableRecord``.
     /// - Throws: the first row's `DecodingError` (see ``PostgresRow/decode(_:)``).
     static func decodeAll<T: Decodable>(
         _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder
@@ -132,6 +138,9 @@ final class PostgresRowDecoding {
         var values: [T] = []
         let count = rows.count
         guard count > 0 else { return values }
+        if let rowType = PostgresRowInitializer.type(of: T.self) {
+            return try PostgresRowInitializer.makeAll(rowType, rows, jsonDecoder: jsonDecoder, as: T.self)
+        }
         values.reserveCapacity(count)
         // ``PostgresRowsDecoder``'s loop, written out: the rows in order, each decoding checked once it ends.
         var decoding = PostgresRowDecoding(
@@ -157,10 +166,13 @@ struct PostgresRowsDecoder {
             reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
     }
 
-    /// Row `row` decoded as `T`.
+    /// Row `row` decoded as `T`, through its row initializer when it is a ``PostgresFetchableRecord``.
     /// - Throws: as ``PostgresRow/decode(_:)``.
     mutating func decode<T: Decodable>(_ type: T.Type, row: Int) throws -> T {
         decoding.reader.row = row
+        if let rowType = PostgresRowInitializer.type(of: T.self) {
+            return try PostgresRowInitializer.make(rowType, decoding.reader, as: T.self)
+        }
         // Checked on every way out, a throw too: a type may keep its decoder and then throw.
         defer {
             if !isKnownUniquelyReferenced(&decoding) || decoding.containerMayBeKept {
@@ -207,7 +219,8 @@ struct PostgresRowDecoder: Decoder {
                 Any.self,
                 DecodingError.Context(
                     codingPath: [],
-                    debugDescription: "A single value needs a row of one column; this one has \(reader.layout.names)"))
+                    debugDescription:
+                        "A single value needs a row of one column; this one has \(reader.layout.names)"))
         }
         let name = reader.layout.names[0]
         return PostgresValueDecoder(

@@ -86,6 +86,10 @@ public struct PostgresRow {
                 T.self, rows.result.cell(row: index, column: 0), column: name, codingPath: [PostgresColumnKey(name)],
                 jsonDecoder: jsonDecoder)
         }
+        if let rowType = PostgresRowInitializer.type(of: T.self) {
+            let reader = PostgresRowReader(rows: rows, row: index, columnNames: nil, jsonDecoder: jsonDecoder)
+            return try PostgresRowInitializer.make(rowType, reader, as: T.self)
+        }
         return try T(from: PostgresRowDecoder(rows: rows, row: index, jsonDecoder: jsonDecoder))
     }
 

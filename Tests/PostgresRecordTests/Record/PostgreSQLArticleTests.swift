@@ -4,7 +4,8 @@ import PostgresRecord
 import SQLiteRecord
 import XCTest
 
-/// The pool example of the PostgreSQL article (PostgresRecord.docc/PostgreSQL.md), run as written.
+/// The pool example and the row initializer example of the PostgreSQL article (PostgresRecord.docc/PostgreSQL.md),
+/// run as written.
 final class PostgreSQLArticleTests: PostgresTestCase {
     struct Country: Record, Sendable {
         var id: Int64?
@@ -26,6 +27,36 @@ final class PostgreSQLArticleTests: PostgresTestCase {
         }
     }
 
+    struct Town: Record {
+        var id: Int64?
+        var name: String
+        var population: Int
+        var foundedAt: Date?
+        static let tableName = "towns"
+        enum CodingKeys: String, CodingKey {
+            case id, name, population
+            case foundedAt = "founded_at"
+        }
+    }
+
+    func testTheRowInitializerExample() throws {
+        try Town.createTable(in: connection)
+        var lyon = Town(id: nil, name: "Lyon", population: 522_250, foundedAt: Date(timeIntervalSince1970: -1_000))
+        try lyon.insert(connection)
+        var nice = Town(id: nil, name: "Nice", population: 342_669, foundedAt: nil)
+        try nice.insert(connection)
+        let towns = try Town.fetch(connection, sql: "SELECT id, name, population, founded_at FROM towns ORDER BY id")
+        XCTAssertEqual(towns.map(\.id), [1, 2])
+        XCTAssertEqual(towns.map(\.name), ["Lyon", "Nice"])
+        XCTAssertEqual(towns.map(\.population), [522_250, 342_669])
+        XCTAssertEqual(towns.map(\.foundedAt), [Date(timeIntervalSince1970: -1_000), nil])
+        // Read by init(row:): a row whose third column is not the population says so.
+        XCTAssertThrowsError(try Town.fetch(connection, sql: "SELECT id, name, founded_at, population FROM towns")) {
+            guard case .typeMismatch(_, let context) = $0 as? DecodingError else { return XCTFail("\($0)") }
+            XCTAssertEqual(context.codingPath.map(\.stringValue), ["founded_at"])
+        }
+    }
+
     func testThePoolExample() async throws {
         try Country.createTable(in: connection)
         try City.createTable(in: connection)
@@ -43,6 +74,14 @@ final class PostgreSQLArticleTests: PostgresTestCase {
         }
         XCTAssertEqual(cities.map(\.name), ["Paris"])
         XCTAssertEqual(try text("SELECT id || ' ' || name FROM countries"), "1 France")
+    }
+}
+extension PostgreSQLArticleTests.Town: PostgresFetchableRecord {  // in an extension, so the memberwise initializer stays
+    init(row: borrowing PostgresFetchedRow) throws {
+        id = try row["id", as: Int64?.self]
+        name = try row["name", as: String.self]
+        population = try row[2, as: Int.self]  // by index, counted from 0 in the SELECT's order
+        foundedAt = try row["founded_at", as: Date?.self]
     }
 }
 #endif
