@@ -221,14 +221,19 @@ public final class PostgresConnection {
     /// batch whenever the SQL or the parameter types change), the `Parse` going out in the same batch. All executions
     /// run in the caller's transaction: the first one that fails aborts the rest (the server answers them
     /// `PGRES_PIPELINE_ABORTED`), and the caller's transaction must roll back.
-    /// - Returns: each execution's result, in the order of `statements`.
+    ///
+    /// Each execution's result is handed to `answer` with its index in `statements`, in order, as soon as it
+    /// is read, and cleared when `answer` returns: a batch keeps no result past its check. Once an execution
+    /// failed or `answer` threw, the later results are read and cleared without `answer`.
     /// - Throws: ``PostgresError`` of the first execution that failed (the server's SQLSTATE, constraint,
     ///   table and column), with ``PostgresError/batchIndex`` set to its index in `statements`; of kind
-    ///   `.connectionLost` when the connection broke.
+    ///   `.connectionLost` when the connection broke; or the first error `answer` threw, once the whole batch
+    ///   is read.
     func runPipelined(
-        _ statements: [(sql: String, parameters: Range<Int>)], _ parameters: PostgresParameters
-    ) throws -> [PostgresResult] {
-        guard let firstSQL = statements.first?.sql else { return [] }
+        _ statements: [(sql: String, parameters: Range<Int>)], _ parameters: PostgresParameters,
+        answer: (_ index: Int, _ result: PostgresResult) throws -> Void
+    ) throws {
+        guard let firstSQL = statements.first?.sql else { return }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(
                 kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: firstSQL)
@@ -294,9 +299,8 @@ public final class PostgresConnection {
             PQexitPipelineMode(handle)
             throw error
         }
-        var results: [PostgresResult] = []
-        results.reserveCapacity(statements.count)
-        var firstError: PostgresError?
+        var answered = 0
+        var firstError: (any Error)?
         for request in requests {
             // Each request's answer is one result (PGRES_PIPELINE_ABORTED once an earlier one failed), then NULL.
             guard let raw = PQgetResult(handle) else {
@@ -314,7 +318,10 @@ public final class PostgresConnection {
                 }
             case .execute(let index, let sql):
                 if result.succeeded {
-                    results.append(result)
+                    answered += 1
+                    if firstError == nil {
+                        do { try answer(index, result) } catch { firstError = error }
+                    }
                 } else if firstError == nil, !result.isPipelineAborted {
                     firstError = result.error(sql: sql, connectionLost: !isConnected).with(batchIndex: index)
                 }
@@ -326,13 +333,13 @@ public final class PostgresConnection {
             if result.isPipelineSync { break }
         }
         PQexitPipelineMode(handle)
-        if let error = sendFailure ?? firstError { throw error }
-        guard results.count == statements.count else {
+        if let error = sendFailure { throw error }
+        if let firstError { throw firstError }
+        guard answered == statements.count else {
             throw PostgresError(
                 kind: isConnected ? .client : .connectionLost,
-                message: "the pipeline answered \(results.count) of \(statements.count) statements", sql: firstSQL)
+                message: "the pipeline answered \(answered) of \(statements.count) statements", sql: firstSQL)
         }
-        return results
     }
 
     /// A statement name no other statement of this connection has had.

@@ -15,22 +15,21 @@ extension Record {
     ///   `SchemaProbeError` when the type cannot be probed.
     public mutating func insert(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
-        try callWillSave(connection)
-        if case .rowID(let column) = shape.key, (id as? Int64?) == .some(nil) {
+        try callWillSave(connection, shape)
+        if case .rowID(let column) = shape.key, hasNilRowID {
             let parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
             let result = try connection.run(shape.insertWithoutKeySQL, parameters)
-            let rows = PostgresRows(
-                result: result, sql: shape.insertWithoutKeySQL,
-                layout: connection.columnLayout(for: result, sql: shape.insertWithoutKeySQL))
-            guard rows.count == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-            let rowID = try rows[0].decode(Int64.self, column: column)
-            if let key = Optional(rowID) as? ID { id = key }
+            guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+            let rowID = try Self.returnedRowID(result, column: column)
+            if let key = SameTypeCast.cast(Optional(rowID), to: ID.self) { id = key }
             didInsert(rowID: rowID)
             return
         }
+        // No RETURNING: the command tag's row count (`INSERT 0 1`) tells that the row went in; a trigger or
+        // rule that skipped it leaves 0.
         let result = try connection.run(shape.insertSQL, try shape.parameters(of: self, shape.columnsPlan))
-        guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-        didInsert(rowID: (id as? Int64?).flatMap { $0 } ?? 0)
+        guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+        didInsert(rowID: rowIDIfAny ?? 0)
     }
 
     /// Updates the row with the record's key.
@@ -38,8 +37,8 @@ extension Record {
     ///   ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``PostgresError`` as ``insert(_:)``.
     public func update(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
-        let key = try shape.keyValues(id)
-        try callWillSave(connection)
+        try shape.checkKey(id)
+        try callWillSave(connection, shape)
         guard let sql = shape.updateSQL else {
             guard try Self.exists(connection, id: id) else {
                 throw RecordError.recordNotFound(table: shape.table, id: "\(id)")
@@ -47,7 +46,7 @@ extension Record {
             return
         }
         var parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
-        for value in key { parameters.append(value) }
+        try shape.appendKey(id, to: &parameters)
         let changed = try connection.run(sql, parameters).affectedRows
         if changed == 0 { throw RecordError.recordNotFound(table: shape.table, id: "\(id)") }
     }
@@ -59,7 +58,7 @@ extension Record {
     public mutating func save(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
         if case .rowID = shape.key {
-            if (id as? Int64?) == .some(nil) { try insert(connection) } else { try update(connection) }
+            if hasNilRowID { try insert(connection) } else { try update(connection) }
         } else {
             try upsert(connection)
         }
@@ -71,9 +70,11 @@ extension Record {
     /// - Throws: as ``insert(_:)``; SQLSTATE 42P10 when the key columns have no unique constraint.
     public mutating func upsert(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return try insert(connection) }
-        _ = try shape.keyValues(id)
-        try callWillSave(connection)
+        if case .rowID = shape.key, hasNilRowID { return try insert(connection) }
+        try shape.checkKey(id)
+        try callWillSave(connection, shape)
+        // No RETURNING: an upsert inserts or updates its row (or, when every column is a key column, leaves
+        // the row that is there), so there is nothing to read back.
         _ = try connection.run(shape.upsertSQL, try shape.parameters(of: self, shape.columnsPlan))
     }
 
@@ -85,7 +86,7 @@ extension Record {
     public func delete(_ connection: PostgresConnection) throws -> Bool {
         let shape = try PostgresRecordShape.of(Self.self)
         let key = try shape.keyValues(id)
-        try callWillDelete(connection)
+        try callWillDelete(connection, shape)
         let deleted = try connection.execute(shape.deleteSQL, key) > 0
         didDelete(deleted)
         return deleted
@@ -113,7 +114,7 @@ extension Record {
     ///   with.
     public static func save(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, !records.isEmpty, records.allSatisfy({ ($0.id as? Int64?) == .some(nil) }) {
+        if case .rowID = shape.key, !records.isEmpty, records.allSatisfy(\.hasNilRowID) {
             return try insertAll(connection, &records)
         }
         let original = records
@@ -152,7 +153,9 @@ extension Record {
         var inserted = records
         try connection.transaction {
             // Each record's willSave, in order, inside the batch's transaction: a throw writes nothing.
-            for record in records { try record.callWillSave(connection) }
+            if shape.hasWriteCallbacks {
+                for record in records { try record.callWillSave(connection, shape) }
+            }
             var identityColumn: String?
             var statements: [(sql: String, parameters: Range<Int>)] = []
             statements.reserveCapacity(records.count)
@@ -162,7 +165,7 @@ extension Record {
             let encoder = PostgresRecordEncoder(
                 jsonEncoder: shape.jsonEncoder, capacity: records.count * shape.columns.count)
             for record in records {
-                if case .rowID(let column) = shape.key, (record.id as? Int64?) == .some(nil) {
+                if case .rowID(let column) = shape.key, record.hasNilRowID {
                     identityColumn = column
                     let parameters = try shape.namingTable { try encoder.append(record, plan: shape.nonKeyColumnsPlan) }
                     statements.append((shape.insertWithoutKeySQL, parameters))
@@ -173,23 +176,39 @@ extension Record {
                     takesIdentity.append(false)
                 }
             }
-            let results = try connection.runPipelined(statements, encoder.takeParameters())
+            // Each answer is checked as it is read, and let go: the batch keeps no result past its check.
+            try connection.runPipelined(statements, encoder.takeParameters()) { index, result in
+                // The command tag's row count: RETURNING's rows for an identity, `INSERT 0 1` otherwise.
+                guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                guard takesIdentity[index], let identityColumn else { return }
+                guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                let rowID = try returnedRowID(result, column: identityColumn)
+                if let key = SameTypeCast.cast(Optional(rowID), to: ID.self) { inserted[index].id = key }
+            }
             // A task cancelled while the batch ran: the transaction rolls back and no record gains an id.
             try connection.checkCancellation()
-            for (index, result) in results.enumerated() {
-                guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-                guard takesIdentity[index], let identityColumn else { continue }
-                // RETURNING names the key alone: its one column.
-                let rowID = try PostgresValueReader.read(
-                    Int64.self, result.cell(row: 0, column: 0), column: identityColumn,
-                    codingPath: [PostgresColumnKey(identityColumn)])
-                if let key = Optional(rowID) as? ID { inserted[index].id = key }
-            }
         }
         records = inserted
         for index in records.indices {
-            records[index].didInsert(rowID: (records[index].id as? Int64?).flatMap { $0 } ?? 0)
+            records[index].didInsert(rowID: records[index].rowIDIfAny ?? 0)
         }
+    }
+
+    /// True for a rowid record (`id: Int64?`) whose id is nil: a new row whose identity column chooses its id.
+    /// Found by comparing types, with no dynamic cast.
+    var hasNilRowID: Bool {
+        guard let rowID = SameTypeCast.cast(id, to: Int64?.self) else { return false }
+        return rowID == nil
+    }
+
+    /// The rowid of a rowid record; nil for a nil id or a key of another kind.
+    var rowIDIfAny: Int64? { SameTypeCast.cast(id, to: Int64?.self) ?? nil }
+
+    /// The id an `INSERT ... RETURNING` of the key alone gave: its one row's one column.
+    /// - Throws: the `DecodingError` of a value that is not a BIGINT, naming `column`.
+    static func returnedRowID(_ result: PostgresResult, column: String) throws -> Int64 {
+        try PostgresValueReader.read(
+            Int64.self, result.cell(row: 0, column: 0), column: column, codingPath: [PostgresColumnKey(column)])
     }
 }
 #endif
