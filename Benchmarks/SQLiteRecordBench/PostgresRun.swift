@@ -155,6 +155,10 @@ final class PostgresRun {
                 ? libraryRead.fetchByCountry(input.countryCodes) : baselineRead.fetchByCountry(input.countryCodes)
         case .saveChildren:
             read = try library ? libraryWrite.saveChildren(families) : baselineWrite.saveChildren(families)
+        case .saveChildrenAssociation:
+            read =
+                try library
+                ? libraryWrite.saveChildren(families, for: BenchCountry.cities) : baselineWrite.saveChildren(families)
         case .upsert: try library ? libraryWrite.upsert(input.cities) : baselineWrite.upsert(input.cities)
         case .update:
             try library ? libraryWrite.update(input.updatedCities) : baselineWrite.update(input.updatedCities)
@@ -168,7 +172,7 @@ final class PostgresRun {
             let stored = try baselineWrite.storedCities()
             checksum.add(stored)
             rows = workload == .update ? input.updatedCities.count : stored.count
-            if workload == .saveChildren {
+            if workload == .saveChildren || workload == .saveChildrenAssociation {
                 for line in try baselineWrite.storedCountries() {
                     var hash = RowHash()
                     hash.mix(line)
