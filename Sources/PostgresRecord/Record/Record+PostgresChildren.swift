@@ -61,16 +61,17 @@ extension Record {
 
     /// This record with the columns of `setting` set to its values: encoded as a save encodes it (every
     /// column, NULL for a nil optional), the values replaced, and read back by its decoder from a result of
-    /// one row made in this process (``PostgresResult/row(_:_:)``, no round trip), so that the values reach
+    /// one row made in this process (``PostgresResult/row(nameBytes:_:)``, no round trip), so that the values reach
     /// the properties as a fetch would put them there (a `CodingKeys` rename, a key strategy) and every
     /// other property comes back as stored.
     /// - Throws: `EncodingError`, ``PostgresError``, or the `DecodingError` of a value its type does not read.
     private func withForeignKey(_ setting: PostgresForeignKeySetting<Self>) throws -> Self {
         let shape = setting.shape
-        var newValues = try shape.values(of: self)
-        for (index, value) in zip(setting.indexes, setting.values) { newValues[index] = value }
+        var parameters = try shape.parameters(of: self, shape.columnsPlan)
+        for (index, value) in zip(setting.indexes, setting.values) { parameters.set(value, at: index) }
         let rows = PostgresRows(
-            result: try PostgresResult.row(shape.columns, newValues), sql: "", layout: setting.layout)
+            result: try PostgresResult.row(nameBytes: setting.layout.nameBytes, parameters), sql: "",
+            layout: setting.layout)
         return try Self(from: PostgresRowDecoder(rows: rows, row: 0, columnNames: shape.decoderNames))
     }
 
