@@ -34,6 +34,15 @@ final class PostgresRecordEncoder: Encoder {
         parameters.reserve(capacity)
     }
 
+    /// An encoder for records written by ``append(_:plan:)`` into `parameters`, emptied first: a buffer
+    /// handed back by ``takeParameters()`` after an earlier statement, whose room is used again.
+    init(jsonEncoder: JSONEncoder, reusing parameters: PostgresParameters) {
+        self.jsonEncoder = jsonEncoder
+        columnNames = nil
+        self.parameters = parameters
+        self.parameters.removeAll()
+    }
+
     private init(columnNames: [String: String]?, jsonEncoder: JSONEncoder) {
         self.columnNames = columnNames
         self.jsonEncoder = jsonEncoder

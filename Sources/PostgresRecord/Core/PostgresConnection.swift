@@ -40,6 +40,9 @@ public final class PostgresConnection {
     /// The cancellation of the async pool call running on the connection; nil between calls and for
     /// synchronous ones.
     var cancellation: PostgresCallCancellation?
+    /// A parameter buffer a record's statement used and handed back (``takeSpareParameters()``), so that the
+    /// next one reuses its room instead of allocating its own.
+    private var spareParameters = PostgresParameters()
     /// Named statements made so far, so that each has a name of its own (a pipeline's `Parse` that an earlier
     /// failure aborted leaves its name unused, never reused for other SQL).
     private var statementCount = 0
@@ -142,6 +145,23 @@ public final class PostgresConnection {
         let result = try run(sql, arguments)
         return PostgresRows(result: result, sql: sql, layout: columnLayout(for: result, sql: sql))
     }
+
+    /// The buffer the last ``keepSpareParameters(_:)`` kept (its values still in it), or an empty one; the
+    /// connection keeps none until it is handed back.
+    func takeSpareParameters() -> PostgresParameters {
+        defer { spareParameters = PostgresParameters() }
+        return spareParameters
+    }
+
+    /// Keeps `parameters`, whose statement has run (libpq copied its values), for the next
+    /// ``takeSpareParameters()``.
+    func keepSpareParameters(_ parameters: PostgresParameters) {
+        // A buffer a large value grew is let go, not kept for the connection's life.
+        spareParameters = parameters.byteCapacity <= Self.keptParameterBytes ? parameters : PostgresParameters()
+    }
+
+    /// The most bytes of room a kept parameter buffer may hold.
+    static let keptParameterBytes = 64 * 1024
 
     /// Runs one statement as the `run` below does, `arguments` written into one parameter buffer.
     func run(_ sql: String, _ arguments: [PostgresValue]) throws -> PostgresResult {

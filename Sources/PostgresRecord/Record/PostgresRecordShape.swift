@@ -146,6 +146,32 @@ final class PostgresRecordShape: Sendable {
         return encoder.takeParameters()
     }
 
+    /// Runs `sql` with the record's values for `plan`'s columns (as ``parameters(of:_:)`` writes them), then
+    /// its key's values when `key` is given (an update's `WHERE`), written into the connection's spare
+    /// parameter buffer, which is handed back once libpq has copied them.
+    /// - Throws: as ``parameters(of:_:)`` and ``keyValues(_:)``, before anything is sent; ``PostgresError``
+    ///   from the server.
+    func run<R: Record>(
+        _ sql: String, _ record: R, _ plan: PostgresEncodingPlan, key: R.ID? = nil, on connection: PostgresConnection
+    ) throws -> PostgresResult {
+        var parameters = try self.parameters(of: record, plan, on: connection)
+        if let key { try appendKey(key, to: &parameters) }
+        let result = try connection.run(sql, parameters)
+        connection.keepSpareParameters(parameters)
+        return result
+    }
+
+    /// ``parameters(of:_:)`` written into the connection's spare parameter buffer
+    /// (``PostgresConnection/takeSpareParameters()``), for the caller to hand back once they are copied.
+    /// - Throws: as ``parameters(of:_:)``.
+    func parameters<R: Record>(
+        of record: R, _ plan: PostgresEncodingPlan, on connection: PostgresConnection
+    ) throws -> PostgresParameters {
+        let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder, reusing: connection.takeSpareParameters())
+        _ = try namingTable { try encoder.append(record, plan: plan) }
+        return encoder.takeParameters()
+    }
+
     /// The record's values for every column (``columns``), one ``PostgresValue`` each, as a save writes them.
     /// - Throws: as ``parameters(of:_:)``.
     func values<R: Record>(of record: R) throws -> [PostgresValue] {

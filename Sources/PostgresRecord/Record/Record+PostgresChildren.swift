@@ -36,7 +36,7 @@ extension Record {
                         let current =
                             try setting ?? PostgresForeignKeySetting<Child>(link.foreignKeys, to: key ?? [], for: link)
                         setting = current
-                        return try child.withForeignKey(current)
+                        return try child.withForeignKey(current, on: connection)
                     }
                     try children[index].save(connection)
                 }
@@ -65,13 +65,15 @@ extension Record {
     /// the properties as a fetch would put them there (a `CodingKeys` rename, a key strategy) and every
     /// other property comes back as stored.
     /// - Throws: `EncodingError`, ``PostgresError``, or the `DecodingError` of a value its type does not read.
-    private func withForeignKey(_ setting: PostgresForeignKeySetting<Self>) throws -> Self {
+    private func withForeignKey(
+        _ setting: PostgresForeignKeySetting<Self>, on connection: PostgresConnection
+    ) throws -> Self {
         let shape = setting.shape
-        var parameters = try shape.parameters(of: self, shape.columnsPlan)
+        var parameters = try shape.parameters(of: self, shape.columnsPlan, on: connection)
         for (index, value) in zip(setting.indexes, setting.values) { parameters.set(value, at: index) }
-        let rows = PostgresRows(
-            result: try PostgresResult.row(nameBytes: setting.layout.nameBytes, parameters), sql: "",
-            layout: setting.layout)
+        let result = try PostgresResult.row(nameBytes: setting.layout.nameBytes, parameters)
+        connection.keepSpareParameters(parameters)
+        let rows = PostgresRows(result: result, sql: "", layout: setting.layout)
         return try Self(from: PostgresRowDecoder(rows: rows, row: 0, columnNames: shape.decoderNames))
     }
 

@@ -14,11 +14,14 @@ extension Record {
     ///   column for a NULL into a NOT NULL column), `EncodingError` for a value PostgreSQL cannot store,
     ///   `SchemaProbeError` when the type cannot be probed.
     public mutating func insert(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
+        try insert(connection, PostgresRecordShape.of(Self.self))
+    }
+
+    /// ``insert(_:)`` with this type's shape, found by the caller.
+    mutating func insert(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
         try callWillSave(connection, shape)
         if case .rowID(let column) = shape.key, hasNilRowID {
-            let parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
-            let result = try connection.run(shape.insertWithoutKeySQL, parameters)
+            let result = try shape.run(shape.insertWithoutKeySQL, self, shape.nonKeyColumnsPlan, on: connection)
             guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
             let rowID = try Self.returnedRowID(result, column: column)
             if let key = SameTypeCast.cast(Optional(rowID), to: ID.self) { id = key }
@@ -27,7 +30,7 @@ extension Record {
         }
         // No RETURNING: the command tag's row count (`INSERT 0 1`) tells that the row went in; a trigger or
         // rule that skipped it leaves 0.
-        let result = try connection.run(shape.insertSQL, try shape.parameters(of: self, shape.columnsPlan))
+        let result = try shape.run(shape.insertSQL, self, shape.columnsPlan, on: connection)
         guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
         didInsert(rowID: rowIDIfAny ?? 0)
     }
@@ -36,7 +39,11 @@ extension Record {
     /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the key (nothing is inserted),
     ///   ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``PostgresError`` as ``insert(_:)``.
     public func update(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
+        try update(connection, PostgresRecordShape.of(Self.self))
+    }
+
+    /// ``update(_:)`` with this type's shape, found by the caller.
+    func update(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
         try shape.checkKey(id)
         try callWillSave(connection, shape)
         guard let sql = shape.updateSQL else {
@@ -45,9 +52,7 @@ extension Record {
             }
             return
         }
-        var parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
-        try shape.appendKey(id, to: &parameters)
-        let changed = try connection.run(sql, parameters).affectedRows
+        let changed = try shape.run(sql, self, shape.nonKeyColumnsPlan, key: id, on: connection).affectedRows
         if changed == 0 { throw RecordError.recordNotFound(table: shape.table, id: "\(id)") }
     }
 
@@ -58,9 +63,9 @@ extension Record {
     public mutating func save(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
         if case .rowID = shape.key {
-            if hasNilRowID { try insert(connection) } else { try update(connection) }
+            if hasNilRowID { try insert(connection, shape) } else { try update(connection, shape) }
         } else {
-            try upsert(connection)
+            try upsert(connection, shape)
         }
     }
 
@@ -69,13 +74,17 @@ extension Record {
     /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>.
     /// - Throws: as ``insert(_:)``; SQLSTATE 42P10 when the key columns have no unique constraint.
     public mutating func upsert(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, hasNilRowID { return try insert(connection) }
+        try upsert(connection, PostgresRecordShape.of(Self.self))
+    }
+
+    /// ``upsert(_:)`` with this type's shape, found by the caller.
+    mutating func upsert(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
+        if case .rowID = shape.key, hasNilRowID { return try insert(connection, shape) }
         try shape.checkKey(id)
         try callWillSave(connection, shape)
         // No RETURNING: an upsert inserts or updates its row (or, when every column is a key column, leaves
         // the row that is there), so there is nothing to read back.
-        _ = try connection.run(shape.upsertSQL, try shape.parameters(of: self, shape.columnsPlan))
+        _ = try shape.run(shape.upsertSQL, self, shape.columnsPlan, on: connection)
     }
 
     /// Deletes the row with the record's key; returns false when there was none. Then
@@ -207,8 +216,10 @@ extension Record {
     /// The id an `INSERT ... RETURNING` of the key alone gave: its one row's one column.
     /// - Throws: the `DecodingError` of a value that is not a BIGINT, naming `column`.
     static func returnedRowID(_ result: PostgresResult, column: String) throws -> Int64 {
-        try PostgresValueReader.read(
-            Int64.self, result.cell(row: 0, column: 0), column: column, codingPath: [PostgresColumnKey(column)])
+        let cell = result.cell(row: 0, column: 0)
+        // An identity column's BIGINT, read as it is; any other cell through the value table and its errors.
+        if case .integer(let rowID, _) = cell { return rowID }
+        return try PostgresValueReader.read(Int64.self, cell, column: column, codingPath: [PostgresColumnKey(column)])
     }
 }
 #endif
