@@ -35,9 +35,8 @@ final class PostgresRecordEncoder: Encoder {
     }
 
     /// An encoder for records written by ``append(_:plan:)`` into `parameters`, emptied first: a buffer
-    /// handed back by ``takeParameters()`` after an earlier statement, whose room is used again (taken over,
-    /// so that emptying it copies nothing).
-    init(jsonEncoder: JSONEncoder, reusing parameters: consuming PostgresParameters) {
+    /// handed back by ``takeParameters()`` after an earlier statement, whose room is used again.
+    init(jsonEncoder: JSONEncoder, reusing parameters: PostgresParameters) {
         self.jsonEncoder = jsonEncoder
         columnNames = nil
         self.parameters = parameters
