@@ -38,6 +38,12 @@ enum ObservationWorkload {
         /// checkpoints and preemptions that make a whole import's time vary on a shared machine.
         var commitAlone: [Double] = []
         var commitObserved: [Double] = []
+        /// The median CPU seconds the writing thread spent in one commit (`CLOCK_THREAD_CPUTIME_ID` around
+        /// each `write` call), per run: the work a commit does, without the waits for a core that a shared
+        /// machine adds to its wall-clock time. On a queue it holds the observation's read and the hand-off
+        /// of its value; on a pool those run on other threads.
+        var commitCPUAlone: [Double] = []
+        var commitCPUObserved: [Double] = []
         /// The median seconds of one read of the newest row, per run.
         var refetchMedian: [Double] = []
     }
@@ -69,6 +75,14 @@ enum ObservationWorkload {
                 * 1e6
         }
 
+        /// Microseconds of the writing thread's CPU time an observation adds to the median commit on `kind`.
+        func addedCPUToMedianCommit(_ kind: Kind) -> Double {
+            let timings = imports[kind] ?? ImportTimings()
+            return
+                (ObservationWorkload.median(timings.commitCPUObserved)
+                - ObservationWorkload.median(timings.commitCPUAlone)) * 1e6
+        }
+
         var importTable: String {
             var lines = [
                 "W9 import: \(importCommits) commits of \(ObservationWorkload.importBatchSize) cities, "
@@ -92,6 +106,11 @@ enum ObservationWorkload {
                         + "observed \(String(format: "%.1f", ObservationWorkload.median(timings.commitObserved) * 1e6)) µs: "
                         + "\(String(format: "%+.1f", addedToMedianCommit(kind))) µs per commit; median refetch alone "
                         + "\(String(format: "%.1f", ObservationWorkload.median(timings.refetchMedian) * 1e6)) µs")
+                lines.append(
+                    "  \(name) writer thread CPU, median commit alone "
+                        + "\(String(format: "%.1f", ObservationWorkload.median(timings.commitCPUAlone) * 1e6)) µs, "
+                        + "observed \(String(format: "%.1f", ObservationWorkload.median(timings.commitCPUObserved) * 1e6)) µs: "
+                        + "\(String(format: "%+.1f", addedCPUToMedianCommit(kind))) µs per commit")
             }
             return lines.joined(separator: "\n")
         }
@@ -131,6 +150,9 @@ enum ObservationWorkload {
                         + "\"\(kind.rawValue)_refetch_us\":\(ObservationWorkload.median(timings.refetch) * 1e6),"
                         + "\"\(kind.rawValue)_median_commit_alone_us\":\(ObservationWorkload.median(timings.commitAlone) * 1e6),"
                         + "\"\(kind.rawValue)_median_commit_observed_us\":\(ObservationWorkload.median(timings.commitObserved) * 1e6),"
+                        + "\"\(kind.rawValue)_median_commit_cpu_alone_us\":\(ObservationWorkload.median(timings.commitCPUAlone) * 1e6),"
+                        + "\"\(kind.rawValue)_median_commit_cpu_observed_us\":"
+                        + "\(ObservationWorkload.median(timings.commitCPUObserved) * 1e6),"
                         + "\"\(kind.rawValue)_median_refetch_us\":\(ObservationWorkload.median(timings.refetchMedian) * 1e6)"
                 }.joined(separator: ",") + "}"
         }
@@ -161,6 +183,7 @@ enum ObservationWorkload {
                     if observed {
                         timings.observed.append(run.seconds)
                         timings.commitObserved.append(run.medianCommit)
+                        timings.commitCPUObserved.append(run.medianCommitCPU)
                         timings.observedCPU.append(run.cpu)
                     } else {
                         timings.alone.append(run.seconds)
@@ -168,6 +191,7 @@ enum ObservationWorkload {
                         timings.refetch.append(run.refetch)
                         timings.refetchCPU.append(run.refetchCPU)
                         timings.commitAlone.append(run.medianCommit)
+                        timings.commitCPUAlone.append(run.medianCommitCPU)
                         timings.refetchMedian.append(run.medianRefetch)
                     }
                     summary.imports[kind] = timings
@@ -264,7 +288,7 @@ enum ObservationWorkload {
         _ cities: [BenchCity], on kind: Kind, observed: Bool
     ) throws -> (
         seconds: Double, cpu: Double, commits: Int, refetch: Double, refetchCPU: Double, medianCommit: Double,
-        medianRefetch: Double
+        medianCommitCPU: Double, medianRefetch: Double
     ) {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -292,13 +316,17 @@ enum ObservationWorkload {
         defer { task?.cancel() }
         var commitSeconds: [Double] = []
         commitSeconds.reserveCapacity(batches.count)
+        var commitCPUSeconds: [Double] = []
+        commitCPUSeconds.reserveCapacity(batches.count)
         let cpuStart = processCPUSeconds()
         let seconds = try MonotonicClock.measure {
             for batch in batches {
                 let began = MonotonicClock.seconds()
+                let cpuBegan = threadCPUSeconds()
                 try writer.write { db in
                     for var city in batch { try city.insert(db) }
                 }
+                commitCPUSeconds.append(threadCPUSeconds() - cpuBegan)
                 commitSeconds.append(MonotonicClock.seconds() - began)
             }
             if observed {
@@ -335,7 +363,10 @@ enum ObservationWorkload {
                 }.seconds / Double(max(reads, 1))
             refetchCPU = (processCPUSeconds() - refetchCPUStart) / Double(max(reads, 1))
         }
-        return (seconds, cpu, batches.count, refetch, refetchCPU, median(commitSeconds), median(refetchSeconds))
+        return (
+            seconds, cpu, batches.count, refetch, refetchCPU, median(commitSeconds), median(commitCPUSeconds),
+            median(refetchSeconds)
+        )
     }
 
     /// The CPU seconds every thread of the process used so far (`CLOCK_PROCESS_CPUTIME_ID`): on a shared
@@ -343,6 +374,14 @@ enum ObservationWorkload {
     static func processCPUSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The CPU seconds the calling thread used so far (`CLOCK_THREAD_CPUTIME_ID`). A queue's `write` runs
+    /// its block on the calling thread (`DispatchQueue.sync`), so this counts a commit's own work.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -14,11 +14,14 @@ final class ObservationWorkloadTests: XCTestCase {
         XCTAssertEqual(summary.insertObserved.count, 1)
         for field in [
             "\"workload\":\"W9\"", "\"latency_median_s\":", "\"latency_p99_s\":", "\"w1_alone_s\":",
-            "\"w1_observed_s\":",
+            "\"w1_observed_s\":", "\"queue_median_commit_cpu_alone_us\":", "\"pool_median_commit_cpu_observed_us\":",
         ] {
             XCTAssertTrue(summary.json.contains(field), "\(field) in \(summary.json)")
         }
         XCTAssertTrue(summary.table.contains("commit-to-delivery latency"), summary.table)
+        XCTAssertTrue(summary.table.contains("queue writer thread CPU, median commit alone"), summary.table)
+        XCTAssertEqual(summary.imports[.queue]?.commitCPUObserved.count, 1)
+        XCTAssertEqual(summary.imports[.pool]?.commitCPUAlone.count, 1)
     }
 
     func testW9IsChosenByName() throws {

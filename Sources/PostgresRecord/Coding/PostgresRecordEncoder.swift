@@ -128,7 +128,9 @@ final class PostgresRecordEncoder: Encoder {
         let slot = slot(for: key)
         if T.self == Date.self {
             let date = try SameTypeCast.cast(checked: value, to: Date.self)
-            if let slot { try parameters.set(date, at: slot) } else { _ = try PostgresType.microseconds(date) }
+            try PostgresValueWriter.at([key]) {
+                if let slot { try parameters.set(date, at: slot) } else { _ = try PostgresType.microseconds(date) }
+            }
             return
         }
         let written = try PostgresValueWriter.value(value, codingPath: [key], jsonEncoder: jsonEncoder)

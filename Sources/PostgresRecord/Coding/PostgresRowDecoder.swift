@@ -2,18 +2,195 @@
 import Foundation
 import SQLiteRecord
 
+/// What the decoders of a result's rows read: the result and its layout, the record's renaming of its keys,
+/// the JSON decoder of its nested values, and the row being decoded.
+///
+/// Held by the ``PostgresRowDecoding`` that moves it from row to row (and, for a lookup of one row, from result
+/// to result of one SQL text), and by the keyed containers handed out for its rows. Its ``row`` and rows move
+/// only while nothing handed out for an earlier row still holds it (see ``PostgresRowDecoding``), so every
+/// container reads the row it was made for.
+final class PostgresRowReader {
+    private(set) var rows: PostgresRows
+    private(set) var result: PostgresResult
+    let layout: PostgresColumnLayout
+    /// Coding key to column name, when the record's decoder renames keys (snake case); nil for none.
+    let columnNames: [String: String]?
+    /// The record's `RowDecoder.jsonDecoder`: what reads its nested values (JSONB).
+    let jsonDecoder: JSONDecoder
+    /// The row read now.
+    var row: Int
+
+    init(rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder) {
+        self.rows = rows
+        result = rows.result
+        layout = rows.layout
+        self.columnNames = columnNames
+        self.jsonDecoder = jsonDecoder
+        self.row = row
+    }
+
+    /// Moves the reader to row `row` of `rows`, a result of the same layout.
+    func read(_ rows: PostgresRows, row: Int) {
+        self.rows = rows
+        result = rows.result
+        self.row = row
+    }
+
+    /// A reader of the same result and coders, on `row`.
+    func copy(row: Int) -> PostgresRowReader {
+        PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder)
+    }
+
+    /// The column name `key` reads (renamed when the record renames its keys), for messages.
+    func column(for key: some CodingKey) -> String { columnNames?[key.stringValue] ?? key.stringValue }
+
+    /// The value table's read of column `index` of the current row.
+    /// - Throws: as ``PostgresValueReader/read(_:_:column:codingPath:jsonDecoder:)``.
+    func read<T: Decodable>(_ type: T.Type, column index: Int, key: some CodingKey) throws -> T {
+        try PostgresValueReader.read(
+            T.self, result.cell(row: row, column: index), column: column(for: key), codingPath: [key],
+            jsonDecoder: jsonDecoder)
+    }
+}
+
+/// Decodes the rows of one result, one after the other, through one reader and one keyed container: a
+/// synthesized `init(from:)` asks for its container on every row, and making one costs an allocation and two
+/// generic metadata lookups, so the container made for the first row is kept in a box
+/// (SQLiteRecord's `KeyedContainerBox`, the owner of that trick) and handed out again while its key type is
+/// the one asked for.
+///
+/// A row's decoder and containers hold their reader, so the reader moves to the next row only when nothing
+/// else holds them once the row is decoded: this object (the decoders' only reference) is uniquely referenced
+/// and no copy of the boxed container is held elsewhere. A type that keeps either past its row (a class that
+/// stores its decoder) leaves this object and its reader on that row for good, and the next rows go on
+/// through a fresh one (``next(row:)``), so a kept decoder or container still reads its own row.
+final class PostgresRowDecoding {
+    let reader: PostgresRowReader
+    private var box: ReusableContainerBox?
+    /// True once a container was handed out that no box holds: nothing can tell whether it was kept.
+    private var handedOutUnboxedContainer = false
+
+    init(reader: PostgresRowReader) { self.reader = reader }
+
+    /// True when something made for the current row may outlive it: a keyed container the type kept, or one
+    /// no box tracks.
+    var containerMayBeKept: Bool { handedOutUnboxedContainer || box?.isHeldElsewhere == true }
+
+    /// A decoding of the same result on `row`, for the rows after one whose decoder or container was kept.
+    func next(row: Int) -> PostgresRowDecoding { PostgresRowDecoding(reader: reader.copy(row: row)) }
+
+    /// The keyed container for the current row: the boxed one when its key type is `Key`.
+    @inline(__always)
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        guard let box else { return makeContainer(keyedBy: type) }
+        return box.decodingContainer(keyedBy: type) { makeContainer(keyedBy: type) }
+    }
+
+    /// Makes the keyed container, and keeps it boxed for the next rows when no other is boxed. Not inlined,
+    /// so that its metadata lookups stay out of ``container(keyedBy:)``.
+    @inline(never)
+    private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        let container = KeyedDecodingContainer(PostgresRowContainer<Key>(reader: reader))
+        if box == nil, let boxed = KeyedContainerBox(container, keyedBy: type) {
+            box = boxed
+        } else {
+            handedOutUnboxedContainer = true
+        }
+        return container
+    }
+
+    /// Row `row` of `rows` decoded as `T`, through the decoding its layout kept from the last such call when
+    /// it decodes as this one (same renaming, same JSON decoder) and nothing of it was kept: a lookup by key
+    /// then makes no decoder, reader or container. The decoding kept holds the last result of one row it
+    /// read, until the next.
+    /// - Throws: as ``PostgresRow/decode(_:)``.
+    static func decodeOne<T: Decodable>(
+        _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder
+    ) throws -> T {
+        var decoding: PostgresRowDecoding
+        if let kept = rows.layout.takeKeptDecoding(), kept.reader.jsonDecoder === jsonDecoder,
+            kept.reader.columnNames == columnNames
+        {
+            kept.reader.read(rows, row: row)
+            decoding = kept
+        } else {
+            decoding = PostgresRowDecoding(
+                reader: PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder))
+        }
+        let value = try T(from: PostgresRowDecoder(decoding: decoding))
+        if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept {
+            rows.layout.keep(decoding)
+        }
+        return value
+    }
+
+    /// Every row of `rows` decoded as `T`.
+    /// - Throws: the first row's `DecodingError` (see ``PostgresRow/decode(_:)``).
+    static func decodeAll<T: Decodable>(
+        _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder
+    ) throws -> [T] {
+        var values: [T] = []
+        let count = rows.count
+        guard count > 0 else { return values }
+        values.reserveCapacity(count)
+        // ``PostgresRowsDecoder``'s loop, written out: the rows in order, each decoding checked once it ends.
+        var decoding = PostgresRowDecoding(
+            reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
+        for row in 0..<count {
+            decoding.reader.row = row
+            values.append(try T(from: PostgresRowDecoder(decoding: decoding)))
+            if !isKnownUniquelyReferenced(&decoding) || decoding.containerMayBeKept {
+                decoding = decoding.next(row: row + 1)
+            }
+        }
+        return values
+    }
+}
+
+/// The rows of one result decoded as one type, in any order and any subset (a join's rows, an eager load's
+/// children), through one ``PostgresRowDecoding`` while nothing made for a row is kept past it.
+struct PostgresRowsDecoder {
+    private var decoding: PostgresRowDecoding
+
+    init(_ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder) {
+        decoding = PostgresRowDecoding(
+            reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
+    }
+
+    /// Row `row` decoded as `T`.
+    /// - Throws: as ``PostgresRow/decode(_:)``.
+    mutating func decode<T: Decodable>(_ type: T.Type, row: Int) throws -> T {
+        decoding.reader.row = row
+        // Checked on every way out, a throw too: a type may keep its decoder and then throw.
+        defer {
+            if !isKnownUniquelyReferenced(&decoding) || decoding.containerMayBeKept {
+                decoding = decoding.next(row: row)
+            }
+        }
+        return try T(from: PostgresRowDecoder(decoding: decoding))
+    }
+}
+
 /// A `Decoder` over one result row: each coding key names a column (an exact match first, then ASCII
 /// case-insensitively), read by ``PostgresValueReader``.
 struct PostgresRowDecoder: Decoder {
-    let rows: PostgresRows
-    let row: Int
-    /// Coding key to column name, when the record's decoder renames keys (snake case); nil for none.
-    var columnNames: [String: String]? = nil
+    let decoding: PostgresRowDecoding
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    init(decoding: PostgresRowDecoding) { self.decoding = decoding }
+
+    /// A decoder of row `row` of `rows` alone.
+    init(
+        rows: PostgresRows, row: Int, columnNames: [String: String]? = nil,
+        jsonDecoder: JSONDecoder = PostgresValueReader.defaultJSONDecoder
+    ) {
+        decoding = PostgresRowDecoding(
+            reader: PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder))
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowContainer<Key>(decoder: self))
+        decoding.container(keyedBy: type)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -24,175 +201,198 @@ struct PostgresRowDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        guard rows.columnNames.count == 1 else {
+        let reader = decoding.reader
+        guard reader.layout.names.count == 1 else {
             throw DecodingError.typeMismatch(
                 Any.self,
                 DecodingError.Context(
                     codingPath: [],
-                    debugDescription: "A single value needs a row of one column; this one has \(rows.columnNames)"))
+                    debugDescription: "A single value needs a row of one column; this one has \(reader.layout.names)"))
         }
-        let name = rows.columnNames[0]
+        let name = reader.layout.names[0]
         return PostgresValueDecoder(
             reader: PostgresValueReader.Context(
-                cell: rows.result.cell(row: row, column: 0), column: name, codingPath: []))
+                cell: reader.result.cell(row: reader.row, column: 0), column: name, codingPath: [],
+                jsonDecoder: reader.jsonDecoder))
+    }
+}
+
+/// The keyed container over a row. A key's column comes from the layout's table for its key type
+/// (``PostgresColumnLayout/keyColumns(for:renaming:)``, one array read for a `CodingKeys` enum), else from
+/// the layout's lookup (``PostgresColumnLayout/column(for:renaming:)``).
+/// The types records hold most (`String`, `Int64`, `Int`, `Double`, `Bool`, `Date`, and their Optionals)
+/// are read in place from libpq's bytes when the column's type is the one that stores them
+/// (``PostgresResult/int64(row:column:)`` and its siblings); every other case, and every error, goes
+/// through ``PostgresValueReader``, so a value and its error are the same on either path.
+///
+/// A class, so that the copy the standard library's box makes of it for every key it reads is one retain.
+final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let reader: PostgresRowReader
+    /// The column of each key by its byte, -1 where the table does not tell.
+    private let keyColumns: [Int32]
+
+    init(reader: PostgresRowReader) {
+        self.reader = reader
+        keyColumns = reader.layout.keyColumns(for: Key.self, renaming: reader.columnNames)
     }
 
-    func column(for key: some CodingKey) -> String { columnNames?[key.stringValue] ?? key.stringValue }
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { reader.layout.names.compactMap { Key(stringValue: $0) } }
 
-    /// The keyed container over the row. Each key's column comes from the layout's lookup, made for the first
-    /// row of the SQL text's first result and reused for every other row of every result of it
-    /// (``PostgresColumnLayout/column(for:renaming:)``).
-    /// The types records hold most (`String`, `Int64`, `Int`, `Double`, `Bool`, `Date`, and their Optionals)
-    /// are read in place from libpq's bytes when the column's type is the one that stores them
-    /// (``PostgresResult/int64(row:column:)`` and its siblings); every other case, and every error, goes
-    /// through ``PostgresValueReader``, so a value and its error are the same on either path.
-    struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        /// The decoder alone, so that a copy of the container (the standard library's box makes one for every
-        /// key it reads) retains the rows and the renaming, no more.
-        let decoder: PostgresRowDecoder
-        var codingPath: [any CodingKey] { [] }
-        var allKeys: [Key] { layout.names.compactMap { Key(stringValue: $0) } }
+    private var result: PostgresResult { reader.result }
+    private var row: Int { reader.row }
 
-        private var result: PostgresResult { decoder.rows.result }
-        private var layout: PostgresColumnLayout { decoder.rows.layout }
-        private var row: Int { decoder.row }
-
-        /// The index of `key`'s column, nil for none. Called once per key read: it moves the layout's
-        /// position in the recorded key order.
-        @inline(__always)
-        private func column(_ key: Key) -> Int? { layout.column(for: key, renaming: decoder.columnNames) }
-
-        func contains(_ key: Key) -> Bool { column(key) != nil }
-
-        @inline(never)
-        private func missing(_ key: Key) -> DecodingError {
-            DecodingError.keyNotFound(
-                key,
-                DecodingError.Context(
-                    codingPath: [key],
-                    debugDescription:
-                        "No column \"\(decoder.column(for: key))\" in the row; it has \(layout.names.map { "\"\($0)\"" }.joined(separator: ", "))"
-                ))
+    /// The index of `key`'s column, -1 for none.
+    @inline(__always)
+    private func column(_ key: Key) -> Int {
+        if !keyColumns.isEmpty, let bytes = KeyIdentity.bytes(of: key), bytes.0 < UInt64(keyColumns.count) {
+            let column = keyColumns[Int(bytes.0)]
+            if column >= 0 { return Int(column) }
         }
-
-        /// The value table's read of column `index`, for what the fast paths leave: other column types, NULL,
-        /// errors.
-        @inline(never)
-        private func read<T: Decodable>(_ type: T.Type, _ index: Int?, _ key: Key) throws -> T {
-            guard let index else { throw missing(key) }
-            return try PostgresValueReader.read(
-                T.self, result.cell(row: row, column: index), column: decoder.column(for: key), codingPath: [key])
-        }
-
-        func decodeNil(forKey key: Key) throws -> Bool {
-            guard let index = column(key) else { throw missing(key) }
-            return result.isNull(row: row, column: index)
-        }
-
-        func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            let index = column(key)
-            if let index, let value = result.string(row: row, column: index) { return value }
-            return try read(String.self, index, key)
-        }
-
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            let index = column(key)
-            if let index, let value = result.int64(row: row, column: index) { return value }
-            return try read(Int64.self, index, key)
-        }
-
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-            let index = column(key)
-            if let index, let value = result.int64(row: row, column: index), let exact = Int(exactly: value) {
-                return exact
-            }
-            return try read(Int.self, index, key)
-        }
-
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            let index = column(key)
-            if let index, let value = result.double(row: row, column: index) { return value }
-            return try read(Double.self, index, key)
-        }
-
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            let index = column(key)
-            if let index, let value = result.bool(row: row, column: index) { return value }
-            return try read(Bool.self, index, key)
-        }
-
-        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            let index = column(key)
-            if T.self == Date.self, let index, let micros = result.timestampMicroseconds(row: row, column: index) {
-                return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
-            }
-            return try read(T.self, index, key)
-        }
-
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            guard let index = column(key) else { return nil }
-            if let value = result.string(row: row, column: index) { return value }
-            if result.isNull(row: row, column: index) { return nil }
-            return try read(String.self, index, key)
-        }
-
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-            guard let index = column(key) else { return nil }
-            if let value = result.int64(row: row, column: index) { return value }
-            if result.isNull(row: row, column: index) { return nil }
-            return try read(Int64.self, index, key)
-        }
-
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-            guard let index = column(key) else { return nil }
-            if let value = result.int64(row: row, column: index), let exact = Int(exactly: value) { return exact }
-            if result.isNull(row: row, column: index) { return nil }
-            return try read(Int.self, index, key)
-        }
-
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            guard let index = column(key) else { return nil }
-            if let value = result.double(row: row, column: index) { return value }
-            if result.isNull(row: row, column: index) { return nil }
-            return try read(Double.self, index, key)
-        }
-
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-            guard let index = column(key) else { return nil }
-            if let value = result.bool(row: row, column: index) { return value }
-            if result.isNull(row: row, column: index) { return nil }
-            return try read(Bool.self, index, key)
-        }
-
-        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let index = column(key) else { return nil }
-            if T.self == Date.self, let micros = result.timestampMicroseconds(row: row, column: index) {
-                return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
-            }
-            if result.isNull(row: row, column: index) { return nil }
-            return try read(T.self, index, key)
-        }
-
-        func nestedContainer<NestedKey: CodingKey>(
-            keyedBy type: NestedKey.Type, forKey key: Key
-        ) throws -> KeyedDecodingContainer<NestedKey> {
-            throw DecodingError.typeMismatch(
-                type,
-                DecodingError.Context(
-                    codingPath: [key],
-                    debugDescription: "Column \"\(key.stringValue)\" is one value; decode a Decodable type from it"))
-        }
-
-        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw DecodingError.typeMismatch(
-                [Any].self,
-                DecodingError.Context(
-                    codingPath: [key],
-                    debugDescription: "Column \"\(key.stringValue)\" is one value; decode an array type from it"))
-        }
-
-        func superDecoder() throws -> any Decoder { decoder }
-        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+        return reader.layout.column(for: key, renaming: reader.columnNames) ?? -1
     }
+
+    func contains(_ key: Key) -> Bool { column(key) >= 0 }
+
+    @inline(never)
+    private func missing(_ key: Key) -> DecodingError {
+        DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: [key],
+                debugDescription:
+                    "No column \"\(reader.column(for: key))\" in the row; it has \(reader.layout.names.map { "\"\($0)\"" }.joined(separator: ", "))"
+            ))
+    }
+
+    /// The value table's read of column `index`, for what the fast paths leave: other column types, NULL,
+    /// errors.
+    @inline(never)
+    private func read<T: Decodable>(_ type: T.Type, _ index: Int, _ key: Key) throws -> T {
+        guard index >= 0 else { throw missing(key) }
+        return try reader.read(T.self, column: index, key: key)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        let index = column(key)
+        guard index >= 0 else { throw missing(key) }
+        return result.isNull(row: row, column: index)
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let index = column(key)
+        if index >= 0, let value = result.string(row: row, column: index) { return value }
+        return try read(String.self, index, key)
+    }
+
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        let index = column(key)
+        if index >= 0, let value = result.int64(row: row, column: index) { return value }
+        return try read(Int64.self, index, key)
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let index = column(key)
+        if index >= 0, let value = result.int64(row: row, column: index), let exact = Int(exactly: value) {
+            return exact
+        }
+        return try read(Int.self, index, key)
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let index = column(key)
+        if index >= 0, let value = result.double(row: row, column: index) { return value }
+        return try read(Double.self, index, key)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let index = column(key)
+        if index >= 0, let value = result.bool(row: row, column: index) { return value }
+        return try read(Bool.self, index, key)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let index = column(key)
+        if T.self == Date.self, index >= 0, let micros = result.timestampMicroseconds(row: row, column: index) {
+            return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
+        }
+        return try read(T.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        let index = column(key)
+        guard index >= 0 else { return nil }
+        if let value = result.string(row: row, column: index) { return value }
+        if result.isNull(row: row, column: index) { return nil }
+        return try read(String.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        let index = column(key)
+        guard index >= 0 else { return nil }
+        if let value = result.int64(row: row, column: index) { return value }
+        if result.isNull(row: row, column: index) { return nil }
+        return try read(Int64.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        let index = column(key)
+        guard index >= 0 else { return nil }
+        if let value = result.int64(row: row, column: index), let exact = Int(exactly: value) { return exact }
+        if result.isNull(row: row, column: index) { return nil }
+        return try read(Int.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        let index = column(key)
+        guard index >= 0 else { return nil }
+        if let value = result.double(row: row, column: index) { return value }
+        if result.isNull(row: row, column: index) { return nil }
+        return try read(Double.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        let index = column(key)
+        guard index >= 0 else { return nil }
+        if let value = result.bool(row: row, column: index) { return value }
+        if result.isNull(row: row, column: index) { return nil }
+        return try read(Bool.self, index, key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let index = column(key)
+        guard index >= 0 else { return nil }
+        if T.self == Date.self, let micros = result.timestampMicroseconds(row: row, column: index) {
+            return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
+        }
+        if result.isNull(row: row, column: index) { return nil }
+        return try read(T.self, index, key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        throw DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: [key],
+                debugDescription: "Column \"\(key.stringValue)\" is one value; decode a Decodable type from it"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(
+                codingPath: [key],
+                debugDescription: "Column \"\(key.stringValue)\" is one value; decode an array type from it"))
+    }
+
+    /// A decoder of this container's row alone, through a reader of its own: it keeps reading this row
+    /// whatever the fetch decodes next.
+    func superDecoder() throws -> any Decoder {
+        PostgresRowDecoder(decoding: PostgresRowDecoding(reader: reader.copy(row: row)))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }
 #endif

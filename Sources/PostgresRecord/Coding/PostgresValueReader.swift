@@ -1,14 +1,23 @@
 #if PostgreSQL
 import Foundation
+import SQLiteRecord
 
 /// The value table on the read side: a ``PostgresCell`` converted to the Swift type asked for when the
 /// conversion is exact, else Foundation's `DecodingError` naming the column (`typeMismatch` when the
 /// column's type can never hold the Swift type, `dataCorrupted` when it can but this value does not fit).
 enum PostgresValueReader {
+    /// The JSON decoder of `RowDecoder()`, for reads outside a record type that declares its own.
+    static let defaultJSONDecoder = RowDecoder().jsonDecoder
+
+    /// `cell` as a `T`; a nested value from the JSON the cell holds, read by `jsonDecoder` (the record's
+    /// `RowDecoder.jsonDecoder`).
+    /// - Throws: `DecodingError` at `codingPath` naming `column` (see the type's summary), or the nested
+    ///   value's own error with `codingPath` in front of its path.
     static func read<T: Decodable>(
-        _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey]
+        _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey],
+        jsonDecoder: JSONDecoder = defaultJSONDecoder
     ) throws -> T {
-        let reader = Context(cell: cell, column: column, codingPath: codingPath)
+        let reader = Context(cell: cell, column: column, codingPath: codingPath, jsonDecoder: jsonDecoder)
         if case .null = cell {
             if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
             throw DecodingError.valueNotFound(
@@ -50,6 +59,8 @@ enum PostgresValueReader {
         let cell: PostgresCell
         let column: String
         let codingPath: [any CodingKey]
+        /// What reads a nested value's JSON.
+        var jsonDecoder: JSONDecoder = PostgresValueReader.defaultJSONDecoder
 
         func mismatch(_ swiftType: Any.Type) -> DecodingError {
             DecodingError.typeMismatch(
@@ -217,13 +228,17 @@ enum PostgresValueReader {
             let posix = Locale(identifier: "en_US_POSIX")
             switch cell {
             case .numeric(let text), .text(let text, _):
-                guard let value = Decimal(string: text, locale: posix), value.isFinite else {
+                guard let value = Decimal(string: text, locale: posix), value.isFinite,
+                    let number = DecimalDigits(text)
+                else {
                     throw corrupted(Decimal.self, "not a finite decimal number")
                 }
-                // Decimal keeps 38 significant digits; a number with more would read back changed.
-                let digits = text.drop { $0 == "-" || $0 == "0" || $0 == "." }.filter(\.isNumber)
-                let significant = digits.reversed().drop { $0 == "0" }.count
-                guard significant <= 38 else { throw corrupted(Decimal.self, "more digits than Decimal keeps (38)") }
+                // Decimal's mantissa is below 2^128 (every number of 38 significant digits, and those of 39 up
+                // to 340282366920938463463374607431768211455) and `Decimal(string:)` drops the digits beyond:
+                // the value is exact only when it writes the same number as the text.
+                guard DecimalDigits(value.description) == number else {
+                    throw corrupted(Decimal.self, "more significant digits than Decimal holds (a mantissa below 2^128)")
+                }
                 return value
             case .integer(let value, _): return Decimal(value)
             case .double(let value):
@@ -248,7 +263,7 @@ enum PostgresValueReader {
         func json<T: Decodable>(_ type: T.Type) throws -> T {
             guard case .text(let text, _) = cell else { throw mismatch(T.self) }
             do {
-                return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+                return try jsonDecoder.decode(T.self, from: Data(text.utf8))
             } catch let error as DecodingError {
                 throw Self.prefixed(error, with: codingPath, column: column)
             }
@@ -269,6 +284,73 @@ enum PostgresValueReader {
             case .dataCorrupted(let c): return .dataCorrupted(context(c))
             @unknown default: return error
             }
+        }
+    }
+}
+
+/// The number a decimal text writes (`-0012.3400`, `1.5e3`), as its significant digits and the power of ten
+/// of the last one: `12.34` and `12.3400` are the same number, digits `1234` and exponent -2. Zero has no
+/// digits.
+struct DecimalDigits: Equatable {
+    let isNegative: Bool
+    let digits: [UInt8]
+    let exponent: Int
+
+    /// Nil for text that is not `[+-]digits[.digits][(e|E)[+-]digits]` with at least one digit.
+    init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        var isNegative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            isNegative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var seenPoint = false
+        var seenDigit = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                seenDigit = true
+                // Leading zeros are no digit of the number; those after the point still move the exponent.
+                if !digits.isEmpty || byte != UInt8(ascii: "0") { digits.append(byte) }
+                if seenPoint { exponent -= 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard seenDigit else { return nil }
+        if index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return nil }
+            index += 1
+            var sign = 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+                index += 1
+            }
+            // Six digits are far beyond any exponent a Decimal or a NUMERIC holds, and cannot overflow.
+            let power = bytes[index...]
+            guard !power.isEmpty, power.count <= 6,
+                power.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            else { return nil }
+            exponent += sign * power.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty {
+            self.isNegative = false
+            self.digits = []
+            self.exponent = 0
+        } else {
+            self.isNegative = isNegative
+            self.digits = digits
+            self.exponent = exponent
         }
     }
 }
@@ -301,7 +383,8 @@ struct PostgresValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try PostgresValueReader.read(T.self, reader.cell, column: reader.column, codingPath: reader.codingPath)
+        try PostgresValueReader.read(
+            T.self, reader.cell, column: reader.column, codingPath: reader.codingPath, jsonDecoder: reader.jsonDecoder)
     }
 }
 #endif

@@ -28,6 +28,15 @@ enum PostgresValueWriter {
         // A type that asked for a container is nested even when it wrote nothing into it (an empty array).
         if isNested || encoder.storage.asksForContainer {
             let data = try jsonEncoder.encode(value)
+            // JSON writes U+0000 in a string as the escape `\u0000`, which JSONB refuses (SQLSTATE 22P05):
+            // refused here, as in a text column, before anything is sent.
+            if Self.holdsEscapedNUL(data) {
+                throw EncodingError.invalidValue(
+                    value,
+                    EncodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "PostgreSQL's JSONB cannot hold a NUL character (U+0000) in a string"))
+            }
             return try PostgresValue(text: String(decoding: data, as: UTF8.self))
         }
         guard let encoded = encoder.storage.value else {
@@ -45,7 +54,7 @@ enum PostgresValueWriter {
         case let v as Int: return PostgresValue(Int64(v))
         case let v as Double: return PostgresValue(v)
         case let v as Bool: return PostgresValue(v)
-        case let v as Date: return try PostgresValue(v)
+        case let v as Date: return try at(codingPath) { try PostgresValue(v) }
         case let v as Int32: return PostgresValue(v)
         case let v as Int16: return PostgresValue(v)
         case let v as Int8: return PostgresValue(Int16(v))
@@ -68,10 +77,36 @@ enum PostgresValueWriter {
         }
     }
 
+    /// True when JSON text holds the escape `\u0000`; a backslash that an escape
+    /// `\\` began is not the start of one.
+    static func holdsEscapedNUL(_ json: Data) -> Bool {
+        let bytes = [UInt8](json)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            if index + 5 < bytes.count, bytes[index + 1] == UInt8(ascii: "u"),
+                bytes[index + 2...index + 5].allSatisfy({ $0 == UInt8(ascii: "0") })
+            {
+                return true
+            }
+            index += 2
+        }
+        return false
+    }
+
     /// Text, its error (a NUL character) at `codingPath`.
     static func text(_ value: String, codingPath: @autoclosure () -> [any CodingKey]) throws -> PostgresValue {
+        try at(codingPath()) { try PostgresValue(text: value) }
+    }
+
+    /// `body`'s value; its `EncodingError.invalidValue` (made where the coding path is unknown) at
+    /// `codingPath`, which is built only then.
+    static func at<T>(_ codingPath: @autoclosure () -> [any CodingKey], _ body: () throws -> T) throws -> T {
         do {
-            return try PostgresValue(text: value)
+            return try body()
         } catch EncodingError.invalidValue(let value, let context) {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: codingPath(), debugDescription: context.debugDescription))

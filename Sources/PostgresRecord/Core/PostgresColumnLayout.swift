@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Foundation
+import SQLiteRecord
 
 /// The columns of a statement's results, and the order a `Decodable` type asks for them: made from the first
 /// result of a SQL text and kept by its connection (``PostgresConnection/columnLayout(for:sql:)``) for every
@@ -70,6 +71,60 @@ final class PostgresColumnLayout {
             keyPosition += 1
         }
         return index
+    }
+
+    /// The decoding of the last result of one row decoded as a record through this layout, for the next
+    /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:)``).
+    private var keptDecoding: PostgresRowDecoding?
+
+    /// The kept decoding, no longer kept.
+    func takeKeptDecoding() -> PostgresRowDecoding? {
+        defer { keptDecoding = nil }
+        return keptDecoding
+    }
+
+    /// Keeps `decoding` for the next result of one row.
+    func keep(_ decoding: PostgresRowDecoding) { keptDecoding = decoding }
+
+    /// The key tables made so far, by key type and renaming (see ``keyColumns(for:renaming:)``).
+    private var keyTables: [(type: ObjectIdentifier, renaming: [String: String]?, columns: [Int32])] = []
+
+    /// For a key type of one byte of plain data (a `CodingKeys` enum), the column of each of its keys by the
+    /// key's byte (`KeyIdentity.bytes(of:)`), -1 where the table does not tell; empty for other key types.
+    /// Made once per key type and renaming of this layout, from the columns: each column name is turned back
+    /// into the key that reads it (`Key(stringValue:)`), and a key found so names its column exactly, the
+    /// first of that name. A key the table does not tell (a key no column is named after exactly, one whose
+    /// `init(stringValue:)` gives another key) is found by ``column(for:renaming:)``, so the table changes no
+    /// answer, only its cost.
+    func keyColumns<Key: CodingKey>(for type: Key.Type, renaming: [String: String]?) -> [Int32] {
+        let id = ObjectIdentifier(type)
+        // A record's renaming is one dictionary kept by its shape, which `==` compares by identity first.
+        if let kept = keyTables.first(where: { $0.type == id && $0.renaming == renaming }) { return kept.columns }
+        let columns = Self.makeKeyColumns(for: type, names: names, renaming: renaming)
+        // Bounded: a layout is decoded as a few types, each with one renaming.
+        if keyTables.count < 8 { keyTables.append((id, renaming, columns)) }
+        return columns
+    }
+
+    private static func makeKeyColumns<Key: CodingKey>(
+        for type: Key.Type, names: [String], renaming: [String: String]?
+    ) -> [Int32] {
+        guard MemoryLayout<Key>.size <= 1, _isPOD(Key.self) else { return [] }
+        // Column name to the key strings that read it.
+        var keysOfColumn: [String: [String]] = [:]
+        if let renaming { for (key, column) in renaming { keysOfColumn[column, default: []].append(key) } }
+        var table = [Int32](repeating: -1, count: 256)
+        var found = false
+        for (index, name) in names.enumerated() {
+            for string in (keysOfColumn[name] ?? []) + (renaming?[name] == nil ? [name] : []) {
+                guard let key = Key(stringValue: string), renaming?[key.stringValue] ?? key.stringValue == name,
+                    let bytes = KeyIdentity.bytes(of: key), bytes.0 < 256, table[Int(bytes.0)] < 0
+                else { continue }
+                table[Int(bytes.0)] = Int32(index)
+                found = true
+            }
+        }
+        return found ? table : []
     }
 
     /// The column named `name`: an exact match first (the first column of a name wins, as PostgreSQL

@@ -15,11 +15,17 @@ import Foundation
 /// The pool opens up to ``PostgresConfiguration/maximumConnections`` connections, lazily; a call beyond
 /// them waits for one to come back. libpq's calls block, so each connection runs its closures on its own
 /// serial dispatch queue: an `async` call suspends, and no thread of Swift's cooperative pool ever waits on
-/// the network. The synchronous twins run the closure on the calling thread.
+/// the network. The synchronous twins run the closure on the calling thread; called from inside a body of
+/// the same pool, they throw ``PostgresError`` of kind `.client` instead of waiting for a connection their
+/// own caller holds.
 ///
 /// A connection found lost (its server restarted, or `pg_terminate_backend` ended it) is dropped after the
-/// call that met the loss, which throws ``PostgresError`` of kind `.connectionLost`; the next call opens a
-/// new one.
+/// call that met the loss, and the next call opens a new one. A `read` or `write` that finds its idle
+/// connection lost at `BEGIN`, before its body ran, runs once more on a new connection, so a connection
+/// that died while it sat in the pool costs no error. A loss once the body has run throws ``PostgresError``
+/// of kind `.connectionLost` and is never retried: the server may have run the body's statements, or not,
+/// and running a write twice is worse than an error. `writeWithoutTransaction` sends no `BEGIN`, so a loss
+/// there always throws.
 ///
 /// Cancelling the task of an async call: a call still waiting for a connection returns at once with
 /// `CancellationError` and never runs its body; one whose turn came after the cancel does not run it either;
@@ -58,7 +64,11 @@ public final class PostgresPool: @unchecked Sendable {
     /// (serialization failure) or 40P01 (deadlock) runs again, up to that many more times, in a new
     /// transaction: what the server asks of SERIALIZABLE transactions. The body must then be safe to run
     /// again (no side effects outside the database).
-    /// - Throws: what `body` throws, or ``PostgresError`` (`.connectionFailed` when no connection opens);
+    ///
+    /// An idle connection found lost at `BEGIN` is replaced and the call runs on the new one; a loss once
+    /// `body` has run throws and is not retried (see the type's discussion).
+    /// - Throws: what `body` throws, or ``PostgresError`` (`.connectionFailed` when no connection opens,
+    ///   `.connectionLost` when the connection was lost after `body` began);
     ///   `CancellationError` when the task was cancelled (nothing is committed then).
     @discardableResult
     public func write<T: Sendable>(
@@ -66,21 +76,20 @@ public final class PostgresPool: @unchecked Sendable {
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         try await withConnection { connection in
-            try Self.retrying(retryingSerializationFailures) {
-                try connection.transaction(isolation) { try body(connection) }
-            }
+            try Self.transaction(on: connection, isolation, retrying: retryingSerializationFailures, body)
         }
     }
 
     /// Runs `body` in a read-only transaction (`BEGIN ... READ ONLY` ... `ROLLBACK`): any write fails with
-    /// SQLSTATE 25006. At `.repeatableRead` or `.serializable` every statement sees one snapshot.
+    /// SQLSTATE 25006. At `.repeatableRead` or `.serializable` every statement sees one snapshot. An idle
+    /// connection found lost at `BEGIN` is replaced, as for `write`.
     /// - Throws: what `body` throws, or ``PostgresError``.
     @discardableResult
     public func read<T: Sendable>(
         isolation: IsolationLevel? = nil, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         try await withConnection { connection in
-            try connection.transaction(isolation, readOnly: true) { try body(connection) }
+            try Self.transaction(on: connection, isolation, readOnly: true, body)
         }
     }
 
@@ -95,27 +104,31 @@ public final class PostgresPool: @unchecked Sendable {
 
     /// The synchronous twin of `write(isolation:retryingSerializationFailures:_:)`: blocks the
     /// calling thread, and runs `body` on it.
+    /// - Throws: as the async `write`; ``PostgresError`` of kind `.client` when called from inside a body of
+    ///   this pool (it would wait for the connection its caller holds).
     @discardableResult
     public func write<T>(
         isolation: IsolationLevel? = nil, retryingSerializationFailures: Int = 0,
         _ body: (PostgresConnection) throws -> T
     ) throws -> T {
         try withConnectionSynchronously { connection in
-            try Self.retrying(retryingSerializationFailures) {
-                try connection.transaction(isolation) { try body(connection) }
-            }
+            try Self.transaction(on: connection, isolation, retrying: retryingSerializationFailures, body)
         }
     }
 
     /// The synchronous twin of `read(isolation:_:)`.
+    /// - Throws: as the async `read`; ``PostgresError`` of kind `.client` when called from inside a body of
+    ///   this pool.
     @discardableResult
     public func read<T>(isolation: IsolationLevel? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnectionSynchronously { connection in
-            try connection.transaction(isolation, readOnly: true) { try body(connection) }
+            try Self.transaction(on: connection, isolation, readOnly: true, body)
         }
     }
 
     /// The synchronous twin of `writeWithoutTransaction(_:)`.
+    /// - Throws: as the async call; ``PostgresError`` of kind `.client` when called from inside a body of
+    ///   this pool.
     @discardableResult
     public func writeWithoutTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnectionSynchronously(body)
@@ -123,6 +136,27 @@ public final class PostgresPool: @unchecked Sendable {
 
     /// The number of connections the pool holds open or has handed out.
     public var connectionCount: Int { lock.withLock { created } }
+
+    /// `body` in a transaction of `connection`, run again for serialization failures as `retries` allows.
+    /// A connection lost before `body` ran (at `BEGIN`) is thrown as ``LostBeforeBody``, which the pooled
+    /// connection answers by running the call once more on a new connection; once `body` has run, a loss is
+    /// the call's error.
+    private static func transaction<T>(
+        on connection: PostgresConnection, _ isolation: IsolationLevel?, readOnly: Bool = false,
+        retrying retries: Int = 0, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        var bodyRan = false
+        do {
+            return try retrying(retries) {
+                try connection.transaction(isolation, readOnly: readOnly) {
+                    bodyRan = true
+                    return try body(connection)
+                }
+            }
+        } catch let error as PostgresError where error.kind == .connectionLost && !bodyRan {
+            throw LostBeforeBody(error: error)
+        }
+    }
 
     private static func retrying<T>(_ retries: Int, _ body: () throws -> T) throws -> T {
         var attempt = 0
@@ -147,13 +181,13 @@ public final class PostgresPool: @unchecked Sendable {
             return try await withCheckedThrowingContinuation { continuation in
                 pooled.queue.async {
                     let result = Result {
-                        try pooled.run(self.configuration) { connection in
+                        try self.holding { try pooled.run(self.configuration) { connection in
                             connection.cancellation = call
                             defer { connection.cancellation = nil }
                             // Cancelled while the connection opened or the call was handed over: nothing runs.
                             try connection.checkCancellation()
                             return try body(connection)
-                        }
+                        } }
                     }
                     self.checkIn(pooled)
                     continuation.resume(with: result)
@@ -165,12 +199,32 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     private func withConnectionSynchronously<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if Thread.current.threadDictionary[holdingKey] != nil {
+            throw PostgresError(
+                kind: .client,
+                message: "a read or write of this PostgresPool was called from inside a read or write of the same "
+                    + "pool, where it would wait for a connection its own caller holds; use the body's connection")
+        }
         let pooled = checkOutSynchronously()
         defer { checkIn(pooled) }
-        return try pooled.run(configuration, body)
+        return try holding { try pooled.run(configuration, body) }
     }
 
-    /// An idle connection, a new one while the pool is below its size, or nil after queueing `waiter`.
+    /// The key under which a thread running a body of this pool is marked in its thread dictionary: a
+    /// synchronous call of the same pool from there would wait for the connection its caller holds (on a
+    /// pool of one, or with every connection so held, forever), so it throws instead. The async calls need
+    /// no check, since a body is synchronous and cannot await one.
+    private var holdingKey: String { "PostgresRecord.PostgresPool.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+
+    /// `body`, with this thread marked as running a body of this pool.
+    private func holding<T>(_ body: () throws -> T) rethrows -> T {
+        let key = holdingKey
+        let dictionary = Thread.current.threadDictionary
+        dictionary[key] = true
+        defer { dictionary.removeObject(forKey: key) }
+        return try body()
+    }
+
     /// An idle connection, a new one while the pool is below its size, or nil after queueing `waiter` under
     /// the returned id.
     private func take(orWait waiter: @escaping (PooledConnection) -> Void) -> (PooledConnection?, Int) {
@@ -231,12 +285,39 @@ private final class PooledConnection: @unchecked Sendable {
 
     init(label: String) { queue = DispatchQueue(label: label) }
 
+    /// `body` on the slot's connection, opened first when there is none. When `body` throws
+    /// ``LostBeforeBody`` on a connection that sat idle since an earlier call, it runs once more on a new
+    /// connection; a connection opened for this call and lost at once is the call's error (the server is
+    /// going away, and a second connection would only fail to open).
     func run<T>(_ configuration: PostgresConfiguration, _ body: (PostgresConnection) throws -> T) throws -> T {
+        let wasIdle = connection != nil
+        do {
+            return try runOnce(configuration, body)
+        } catch let lost as LostBeforeBody {
+            guard wasIdle else { throw lost.error }
+            do {
+                return try runOnce(configuration, body)
+            } catch let lost as LostBeforeBody {
+                throw lost.error
+            }
+        }
+    }
+
+    private func runOnce<T>(
+        _ configuration: PostgresConfiguration, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
         let connection = try self.connection ?? PostgresConnection(configuration: configuration)
         self.connection = connection
         defer { if !connection.isConnected { self.connection = nil } }
         return try body(connection)
     }
+}
+
+/// A connection lost at `BEGIN`, before the call's body ran: nothing of the call reached the server, so
+/// the call may run again on a new connection. Never leaves the pool: ``PooledConnection/run(_:_:)``
+/// retries or throws `error`.
+private struct LostBeforeBody: Error {
+    let error: PostgresError
 }
 
 /// Hands one pooled connection from the thread that returns it to a thread that waits for it.

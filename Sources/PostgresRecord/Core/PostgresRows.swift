@@ -41,10 +41,21 @@ public final class PostgresRows {
     /// Every row decoded as `T`, whose coding keys name columns.
     /// - Throws: `DecodingError` naming the column whose value does not fit (see ``PostgresRow/decode(_:)``).
     public func decode<T: Decodable>(_ type: T.Type) throws -> [T] {
-        var values: [T] = []
-        values.reserveCapacity(count)
-        for index in 0..<count { values.append(try self[index].decode(T.self)) }
-        return values
+        try decode(T.self, jsonDecoder: PostgresValueReader.defaultJSONDecoder)
+    }
+
+    /// Every row decoded as `T`, nested values read by `jsonDecoder`.
+    /// - Throws: as ``decode(_:)``.
+    func decode<T: Decodable>(_ type: T.Type, jsonDecoder: JSONDecoder) throws -> [T] {
+        if result.columnCount == 1, PostgresValueReader.readsDirectly(T.self) {
+            let name = columnNames[0]
+            return try (0..<count).map { row in
+                try PostgresValueReader.read(
+                    T.self, result.cell(row: row, column: 0), column: name, codingPath: [PostgresColumnKey(name)],
+                    jsonDecoder: jsonDecoder)
+            }
+        }
+        return try PostgresRowDecoding.decodeAll(T.self, self, columnNames: nil, jsonDecoder: jsonDecoder)
     }
 }
 
@@ -62,9 +73,20 @@ public struct PostgresRow {
     ///   for NULL into a non-optional, `.keyNotFound` for a key the row has no column for; each names the
     ///   column.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decode(T.self, jsonDecoder: PostgresValueReader.defaultJSONDecoder)
+    }
+
+    /// The row decoded as `T`, nested values read by `jsonDecoder`.
+    /// - Throws: as ``decode(_:)``.
+    func decode<T: Decodable>(_ type: T.Type, jsonDecoder: JSONDecoder) throws -> T {
         // A value of one column (`SELECT count(*)`), rather than a struct of several.
-        if rows.result.columnCount == 1, PostgresValueReader.readsDirectly(T.self) { return try decode(T.self, at: 0) }
-        return try T(from: PostgresRowDecoder(rows: rows, row: index))
+        if rows.result.columnCount == 1, PostgresValueReader.readsDirectly(T.self) {
+            let name = rows.columnNames[0]
+            return try PostgresValueReader.read(
+                T.self, rows.result.cell(row: index, column: 0), column: name, codingPath: [PostgresColumnKey(name)],
+                jsonDecoder: jsonDecoder)
+        }
+        return try T(from: PostgresRowDecoder(rows: rows, row: index, jsonDecoder: jsonDecoder))
     }
 
     /// The value of the column named `column`, converted to `T` by the value table.

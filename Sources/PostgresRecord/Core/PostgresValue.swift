@@ -67,8 +67,8 @@ public struct PostgresValue: Sendable, Hashable, CustomStringConvertible {
 
     /// A `timestamptz`: microseconds since 2000-01-01 UTC, PostgreSQL's resolution (the date is rounded to
     /// the nearest microsecond).
-    /// - Throws: `EncodingError.invalidValue` for a date PostgreSQL cannot store (NaN, or beyond year
-    ///   294,276).
+    /// - Throws: `EncodingError.invalidValue` for a date PostgreSQL cannot store (NaN, before 4713 BC or
+    ///   after 294276 AD).
     public init(_ value: Date) throws {
         let micros = try PostgresType.microseconds(value)
         self.init(typeOID: PostgresType.timestamptz, isBinary: true, bytes: Self.bigEndian(micros))
@@ -156,15 +156,26 @@ enum PostgresType {
     /// Seconds from PostgreSQL's epoch (2000-01-01 UTC) to Foundation's reference date (2001-01-01 UTC).
     static let referenceDateOffset: Double = 366 * 86_400
 
+    /// The microseconds since 2000-01-01 UTC a `timestamptz` holds: from 4714-11-24 00:00:00 UTC BC (Julian
+    /// day 0, PostgreSQL's "4713 BC") up to, not including, 294277-01-01 00:00:00 UTC (`MIN_TIMESTAMP` and
+    /// `END_TIMESTAMP` in PostgreSQL's `datatype/timestamp.h`). The server refuses a value outside; the two
+    /// ends of `Int64` would be read as `-infinity` and `infinity`.
+    static let timestamptzRange: Range<Int64> = -211_813_488_000_000_000..<9_223_371_331_200_000_000
+
     /// A `timestamptz`'s value: microseconds since 2000-01-01 UTC, PostgreSQL's resolution (the date is
     /// rounded to the nearest microsecond).
-    /// - Throws: `EncodingError.invalidValue` for a date PostgreSQL cannot store (NaN, or beyond year
-    ///   294,276).
+    /// - Throws: `EncodingError.invalidValue` for a date PostgreSQL cannot store (NaN, or outside
+    ///   ``timestamptzRange``: before 4713 BC or after 294276 AD), its message giving the date in unix
+    ///   seconds; the caller puts it at the column's coding path.
     static func microseconds(_ date: Date) throws -> Int64 {
         let micros = (date.timeIntervalSinceReferenceDate + referenceDateOffset) * 1_000_000
-        guard micros.isFinite, let exact = Int64(exactly: micros.rounded()) else {
+        guard micros.isFinite, let exact = Int64(exactly: micros.rounded()), timestamptzRange.contains(exact) else {
             throw EncodingError.invalidValue(
-                date, EncodingError.Context(codingPath: [], debugDescription: "\(date) is beyond timestamptz"))
+                date,
+                EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "the date \(date.timeIntervalSince1970) (unix seconds) is beyond TIMESTAMPTZ's "
+                        + "range, 4713 BC to 294276 AD"))
         }
         return exact
     }

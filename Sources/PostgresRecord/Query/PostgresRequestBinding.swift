@@ -32,7 +32,8 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
             if let bound = value as? PostgresQueryValue { return bound.value.isNull ? [] : [bound.value] }
             let written: PostgresValue
             do {
-                written = try PostgresValueWriter.value(value, codingPath: [PostgresColumnKey(column ?? "value")])
+                written = try PostgresValueWriter.value(
+                    value, codingPath: [PostgresColumnKey(column ?? "value")], jsonEncoder: shape.jsonEncoder)
             } catch let EncodingError.invalidValue(_, context) {
                 throw RecordError.invalidQueryValue(
                     table: shape.table, column: column, type: "\(type(of: value))", reason: context.debugDescription)
@@ -42,7 +43,10 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
     }
 
     /// One PostgreSQL array of the forms' type, for `= ANY($n)`: in binary form when every element has one
-    /// (numbers, booleans, bytes, UUIDs, timestamps, text), as text (`{"19.99","5"}`) for `numeric`. See
+    /// (numbers, booleans, bytes, UUIDs, timestamps), as text (`{"19.99","5"}`) for `numeric`, and as text of
+    /// no declared type when every element is text of none (a `String`), so that the server gives the array
+    /// the column's type, as it gives each `$n` of a short `IN` list: strings compared with a `uuid` or
+    /// `bigint` column match the same rows in a list of 40,000 as in a list of 4. See
     /// <https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO>.
     func longList(_ forms: [PostgresValue], column: String?) throws -> RequestListForm<PostgresValue> {
         let types = Set(forms.filter { !$0.isNull }.map { $0.typeOID == 0 ? PostgresType.text : $0.typeOID })
@@ -58,7 +62,8 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
                 table: shape.table, column: column, type: "list",
                 reason: "PostgresRecord writes no array of \(PostgresType.name(element)) values")
         }
-        if forms.contains(where: { !$0.isNull && !$0.isBinary && $0.typeOID != 0 && $0.typeOID != PostgresType.text }) {
+        let untyped = forms.allSatisfy { $0.isNull || $0.typeOID == 0 }
+        if untyped || forms.contains(where: { !$0.isNull && !$0.isBinary && $0.typeOID != 0 && $0.typeOID != PostgresType.text }) {
             var text = "{"
             for (index, form) in forms.enumerated() {
                 if index > 0 { text += "," }
@@ -74,7 +79,7 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
                 text += "\""
             }
             text += "}"
-            return .array(PostgresValue(typeOID: arrayType, isBinary: false, bytes: Array(text.utf8)))
+            return .array(PostgresValue(typeOID: untyped ? 0 : arrayType, isBinary: false, bytes: Array(text.utf8)))
         }
         // Binary array: dimensions, whether a NULL is in it, element type, then length and lower bound of the
         // one dimension, then each element's length (-1 for NULL) and bytes.
@@ -176,6 +181,9 @@ struct PostgresArguments: RequestArguments {
 }
 
 extension PostgresType {
+    /// `text[]`.
+    static let textArray: UInt32 = 1009
+
     /// The OID of the array type whose elements are of type `element`; nil for a type without one here.
     static func arrayType(of element: UInt32) -> UInt32? {
         switch element {
@@ -183,7 +191,7 @@ extension PostgresType {
         case bytea: return 1001
         case int2: return 1005
         case int4: return 1007
-        case text: return 1009
+        case text: return textArray
         case varchar: return 1015
         case int8: return 1016
         case float4: return 1021

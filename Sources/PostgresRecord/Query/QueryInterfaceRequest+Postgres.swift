@@ -34,19 +34,19 @@ extension QueryInterfaceRequest {
     /// selection of one column), as on SQLite.
     /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
     public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
-        let (sql, arguments, _) = try postgresSQL(connection, .select)
-        return try connection.query(sql, arguments).decode(T.self)
+        let (sql, arguments, shape) = try postgresSQL(connection, .select)
+        return try connection.query(sql, arguments).decode(T.self, jsonDecoder: shape.jsonDecoder)
     }
 
     /// The first selected row decoded as `type`, or nil when there is none; a single value that is NULL
     /// (the `max` of no rows) is nil too.
     /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
     public func fetchOne<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> T? {
-        let (sql, arguments, _) = try limitedToOne.postgresSQL(connection, .select)
+        let (sql, arguments, shape) = try limitedToOne.postgresSQL(connection, .select)
         let rows = try connection.query(sql, arguments)
         guard rows.count > 0 else { return nil }
         if rows.columnNames.count == 1, case .null = rows.result.cell(row: 0, column: 0) { return nil }
-        return try rows[0].decode(T.self)
+        return try rows[0].decode(T.self, jsonDecoder: shape.jsonDecoder)
     }
 
     /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or counted in a
@@ -139,10 +139,22 @@ extension QueryInterfaceRequest where Base: Sendable {
         try await pool.read { connection in try self.fetch(connection, as: T.self) }
     }
 
+    /// ``fetchOne(_:as:)-(PostgresConnection,_)`` in a read-only transaction.
+    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
+    public func fetchOne<T: Decodable & Sendable>(_ pool: PostgresPool, as type: T.Type) async throws -> T? {
+        try await pool.read { connection in try self.fetchOne(connection, as: T.self) }
+    }
+
     /// ``count(_:)-(PostgresConnection)`` in a read-only transaction.
     /// - Throws: as ``count(_:)-(PostgresConnection)``.
     public func count(_ pool: PostgresPool) async throws -> Int {
         try await pool.read { connection in try self.count(connection) }
+    }
+
+    /// ``exists(_:)-(PostgresConnection)`` in a read-only transaction.
+    /// - Throws: as ``count(_:)-(PostgresConnection)``.
+    public func exists(_ pool: PostgresPool) async throws -> Bool {
+        try await pool.read { connection in try self.exists(connection) }
     }
 
     /// ``deleteAll(_:)-(PostgresConnection)`` in a transaction of its own.
@@ -150,6 +162,14 @@ extension QueryInterfaceRequest where Base: Sendable {
     @discardableResult
     public func deleteAll(_ pool: PostgresPool) async throws -> Int {
         try await pool.write { connection in try self.deleteAll(connection) }
+    }
+
+    /// ``updateAll(_:_:)-(PostgresConnection,ColumnAssignment...)`` in a transaction of its own:
+    /// `try await City.all().updateAll(pool, Column("population").set(to: Column("population") + 1))`.
+    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is updated then.
+    @discardableResult
+    public func updateAll(_ pool: PostgresPool, _ assignments: ColumnAssignment...) async throws -> Int {
+        try await updateAll(pool, assignments)
     }
 
     /// ``updateAll(_:_:)-(PostgresConnection,[ColumnAssignment])`` in a transaction of its own.

@@ -109,7 +109,11 @@ extension HasManyAssociation {
             var arguments = PostgresArguments.empty
             for (index, column) in link.foreignKeys.enumerated() {
                 if case .array(let array) = try binding.longList(keys.map { $0.values[index] }, column: column) {
-                    arguments.append(array)
+                    // `unnest` of arrays of no declared type is ambiguous to the server (SQLSTATE 42725):
+                    // text keys' arrays are `text[]` here.
+                    arguments.append(
+                        array.typeOID == 0
+                            ? PostgresValue(typeOID: PostgresType.textArray, isBinary: false, bytes: array.bytes) : array)
                 }
             }
             keyRows = (
@@ -128,13 +132,13 @@ extension HasManyAssociation {
             try PostgresKey.index(of: $0, in: rows, table: Destination.tableName)
         }
         var children: [PostgresKey: [Destination]] = [:]
+        var decoder = PostgresRowsDecoder(rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
         for row in 0..<rows.count {
             guard let key = try PostgresKey.bound(rows, row: row, columns: keyColumns, association: link) else {
                 continue
             }
             if let perParent, children[key.key, default: []].count >= perParent { continue }
-            let child = try Destination(
-                from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
+            let child = try decoder.decode(Destination.self, row: row)
             children[key.key, default: []].append(child)
         }
         return children

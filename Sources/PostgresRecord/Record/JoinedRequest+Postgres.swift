@@ -78,9 +78,11 @@ extension JoinedRequest {
         let joinedNames = readNames.mapValues { prefix + $0 }
         var pairs: [(Base, Associated?)] = []
         pairs.reserveCapacity(rows.count)
+        var baseDecoder = PostgresRowsDecoder(
+            rows, columnNames: baseShape.decoderNames, jsonDecoder: baseShape.jsonDecoder)
+        var joinedDecoder = PostgresRowsDecoder(rows, columnNames: joinedNames, jsonDecoder: joinedShape.jsonDecoder)
         for row in 0..<rows.count {
-            let record = try Base(
-                from: PostgresRowDecoder(rows: rows, row: row, columnNames: baseShape.decoderNames))
+            let record = try baseDecoder.decode(Base.self, row: row)
             if case .null = rows.result.cell(row: row, column: marker) {
                 if isRequired {
                     throw missingParent(
@@ -94,7 +96,7 @@ extension JoinedRequest {
                 pairs.append(
                     (
                         record,
-                        try Associated(from: PostgresRowDecoder(rows: rows, row: row, columnNames: joinedNames))
+                        try joinedDecoder.decode(Associated.self, row: row)
                     ))
             }
         }

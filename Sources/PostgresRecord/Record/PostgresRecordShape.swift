@@ -50,6 +50,8 @@ final class PostgresRecordShape: Sendable {
     let nonKeyColumnsPlan: PostgresEncodingPlan
     /// The record's `RecordEncoder.jsonEncoder`: what writes its nested values.
     let jsonEncoder: JSONEncoder
+    /// The record's `RowDecoder.jsonDecoder`: what reads its nested values.
+    let jsonDecoder: JSONDecoder
     /// True when the type adopts ``PostgresWriteCallbacks``: decided once per type, so that a write of a
     /// type without callbacks makes no dynamic cast per record.
     let hasWriteCallbacks: Bool
@@ -62,7 +64,7 @@ final class PostgresRecordShape: Sendable {
         decoderNames: [String: String]?, insertSQL: String, insertWithoutKeySQL: String, updateSQL: String?,
         upsertSQL: String, deleteSQL: String, selectOneSQL: String, nonKeyColumns: [String],
         columnsPlan: PostgresEncodingPlan, nonKeyColumnsPlan: PostgresEncodingPlan, jsonEncoder: JSONEncoder,
-        hasWriteCallbacks: Bool
+        jsonDecoder: JSONDecoder, hasWriteCallbacks: Bool
     ) {
         self.table = table
         self.key = key
@@ -79,6 +81,7 @@ final class PostgresRecordShape: Sendable {
         self.columnsPlan = columnsPlan
         self.nonKeyColumnsPlan = nonKeyColumnsPlan
         self.jsonEncoder = jsonEncoder
+        self.jsonDecoder = jsonDecoder
         self.hasWriteCallbacks = hasWriteCallbacks
     }
 
@@ -132,7 +135,8 @@ final class PostgresRecordShape: Sendable {
             columnsPlan: PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames),
             nonKeyColumnsPlan: PostgresEncodingPlan(
                 columns: nonKey, orderedKeys: orderedKeys, encoderNames: encoderNames),
-            jsonEncoder: R.recordEncoder.jsonEncoder, hasWriteCallbacks: R.self is any PostgresWriteCallbacks.Type)
+            jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder,
+            hasWriteCallbacks: R.self is any PostgresWriteCallbacks.Type)
     }
 
     /// The record's values for `plan`'s columns (``columnsPlan`` or ``nonKeyColumnsPlan``), NULL for a column

@@ -74,7 +74,9 @@ extension Record {
         let result = try PostgresResult.row(nameBytes: setting.layout.nameBytes, parameters)
         connection.keepSpareParameters(parameters)
         let rows = PostgresRows(result: result, sql: "", layout: setting.layout)
-        return try Self(from: PostgresRowDecoder(rows: rows, row: 0, columnNames: shape.decoderNames))
+        return try Self(
+            from: PostgresRowDecoder(
+                rows: rows, row: 0, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder))
     }
 
     /// The index of `column` in `columns`, an exact match first, then A-Z in either case.

@@ -20,14 +20,19 @@ extension Record {
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
         let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
         try connection.checkColumns(ordering.map(\.column), of: shape.table)
         var arguments = filter.arguments
         if let limit { arguments.append(PostgresValue(Int64(limit))) }
         if let offset { arguments.append(PostgresValue(Int64(offset))) }
-        let sql = RecordSQL.select(
-            from: shape.table, condition: filter.condition, ordering: ordering, limit: limit, offset: offset,
-            parameterCount: filter.arguments.count, dialect: .postgres)
+        let form = PostgresSelectTexts.Form(
+            type: ObjectIdentifier(Self.self), columns: filter.columns, nulls: filter.nulls, ordering: ordering,
+            hasLimit: limit != nil, hasOffset: offset != nil)
+        let sql = PostgresSelectTexts.text(for: form) {
+            RecordSQL.select(
+                from: shape.table, condition: filter.condition, ordering: ordering, limit: limit, offset: offset,
+                parameterCount: filter.arguments.count, dialect: .postgres)
+        }
         return try decodeAll(connection.query(sql, arguments), shape: shape)
     }
 
@@ -75,7 +80,7 @@ extension Record {
         _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
     ) throws -> Int {
         let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
         let rows = try connection.query(
             RecordSQL.count(from: shape.table, condition: filter.condition), filter.arguments)
         return Int(try rows[0].decode(Int64.self, at: 0))
@@ -89,44 +94,99 @@ extension Record {
         _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
     ) throws -> Int {
         let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, table: shape.table, connection: connection)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
         var sql = "DELETE FROM " + SQLIdentifier.quoted(shape.table)
-        if !filter.condition.isEmpty { sql += " WHERE " + filter.condition }
+        let condition = filter.condition
+        if !condition.isEmpty { sql += " WHERE " + condition }
         return try connection.execute(sql, filter.arguments)
     }
 
+    /// Every row of `rows` decoded as a record of this type, through one decoder (see
+    /// ``PostgresRowDecoding``).
     static func decodeAll(_ rows: PostgresRows, shape: PostgresRecordShape) throws -> [Self] {
-        var records: [Self] = []
-        records.reserveCapacity(rows.count)
-        for index in 0..<rows.count { records.append(try decode(rows, row: index, shape: shape)) }
-        return records
+        try PostgresRowDecoding.decodeAll(
+            Self.self, rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
     }
 
     /// Row `row` of `rows` decoded as a record of this type.
     static func decode(_ rows: PostgresRows, row: Int, shape: PostgresRecordShape) throws -> Self {
-        try Self(from: PostgresRowDecoder(rows: rows, row: row, columnNames: shape.decoderNames))
+        try PostgresRowDecoding.decodeOne(
+            Self.self, rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
+    }
+}
+
+/// The SELECT texts of ``Record/fetch(_:where:orderBy:limit:offset:)``, kept for the life of the process by
+/// what decides them (the record type, the `where:` columns and which are NULL, the ordering, whether there
+/// is a limit and an offset), so that a call repeated with other values builds no SQL, as the SQL of
+/// ``Record/fetchOne(_:id:)`` is built once per type.
+enum PostgresSelectTexts {
+    struct Form: Hashable {
+        let type: ObjectIdentifier
+        let columns: [String]
+        let nulls: [Bool]
+        let ordering: [Ordering]
+        let hasLimit: Bool
+        let hasOffset: Bool
+    }
+
+    private static let texts = Locked<[Form: String]>([:])
+
+    /// How many texts are kept at most: a program that builds forms without end keeps a few, not all.
+    static let keptTexts = 1024
+
+    /// The text kept for `form`, else `make()`'s, kept from now on.
+    static func text(for form: Form, _ make: () -> String) -> String {
+        if let kept = texts.withLock({ $0[form] }) { return kept }
+        let text = make()
+        texts.withLock { texts in
+            if texts.count >= keptTexts { texts.removeAll() }
+            texts[form] = text
+        }
+        return text
     }
 }
 
 /// The condition and arguments of a `where:` dictionary, its columns checked against the table's.
 struct PostgresFilter {
-    let condition: String
+    /// The columns, sorted, and whether each is compared with NULL (`IS NULL`, no argument).
+    let columns: [String]
+    let nulls: [Bool]
     let arguments: [PostgresValue]
 
-    init(_ conditions: [String: (any Encodable)?], table: String, connection: PostgresConnection) throws {
+    /// `"a" = $1 AND "b" IS NULL`, numbered from `$1`.
+    var condition: String { RecordSQL.equalities(zip(columns, nulls).map { ($0, $1) }, dialect: .postgres) }
+
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key the table has no column
+    ///   for, `EncodingError` for a value PostgreSQL cannot store (nested values are written by the record's
+    ///   JSON encoder, as a save writes them).
+    init(_ conditions: [String: (any Encodable)?], shape: PostgresRecordShape, connection: PostgresConnection) throws {
         // Sorted, so that one set of keys gives one SQL text and one prepared statement.
         let names = conditions.keys.sorted()
-        try connection.checkColumns(names, of: table)
+        try connection.checkColumns(names, of: shape.table)
         var arguments: [PostgresValue] = []
-        var columns: [(name: String, isNull: Bool)] = []
+        var nulls: [Bool] = []
+        nulls.reserveCapacity(names.count)
         for name in names {
-            let value = try conditions[name].flatMap { $0 }.map {
-                try PostgresValueWriter.value($0, codingPath: [PostgresColumnKey(name)])
-            } ?? .null
-            columns.append((name, value.isNull))
+            let value: PostgresValue
+            do {
+                value = try conditions[name].flatMap { $0 }.map {
+                    try PostgresValueWriter.value(
+                        $0, codingPath: [PostgresColumnKey(name)], jsonEncoder: shape.jsonEncoder)
+                } ?? .null
+            } catch EncodingError.invalidValue(let refused, let context) {
+                // Named as a save's refusal is: the column and the table.
+                throw EncodingError.invalidValue(
+                    refused,
+                    EncodingError.Context(
+                        codingPath: context.codingPath,
+                        debugDescription: "column \"\(name)\" of table \"\(shape.table)\": \(context.debugDescription)",
+                        underlyingError: context.underlyingError))
+            }
+            nulls.append(value.isNull)
             if !value.isNull { arguments.append(value) }
         }
-        condition = RecordSQL.equalities(columns, dialect: .postgres)
+        columns = names
+        self.nulls = nulls
         self.arguments = arguments
     }
 }

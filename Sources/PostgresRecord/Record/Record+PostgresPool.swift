@@ -28,6 +28,17 @@ extension Record where Self: Sendable {
         }
     }
 
+    /// ``upsert(_:)`` in a transaction of its own: the record carries the id its row has afterwards.
+    /// - Throws: as ``upsert(_:)``.
+    public mutating func upsert(_ pool: PostgresPool) async throws {
+        let record = self
+        self = try await pool.write { connection in
+            var copy = record
+            try copy.upsert(connection)
+            return copy
+        }
+    }
+
     /// ``update(_:)`` in a transaction of its own.
     /// - Throws: as ``update(_:)``.
     public func update(_ pool: PostgresPool) async throws {
@@ -47,6 +58,32 @@ extension Record where Self: Sendable {
     /// - Throws: as ``fetchOne(_:id:)``.
     public static func fetchOne(_ pool: PostgresPool, id: ID) async throws -> Self? {
         try await pool.read { connection in try fetchOne(connection, id: id) }
+    }
+
+    /// True when a row has `id` as its key, read in a read-only transaction.
+    /// - Throws: as ``exists(_:id:)``.
+    public static func exists(_ pool: PostgresPool, id: ID) async throws -> Bool {
+        try await pool.read { connection in try exists(connection, id: id) }
+    }
+
+    /// The first record whose columns equal the given values, or nil, read in a read-only transaction.
+    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
+    public static func fetchOne(
+        _ pool: PostgresPool, where conditions: [String: (any Encodable & Sendable)?],
+        orderBy ordering: [Ordering] = []
+    ) async throws -> Self? {
+        try await pool.read { connection in
+            try fetchOne(connection, where: conditions.mapValues { $0.map { $0 as any Encodable } }, orderBy: ordering)
+        }
+    }
+
+    /// The records a query of your own returns, with `$1`, `$2`... bound to `arguments`, read in a
+    /// read-only transaction.
+    /// - Throws: as ``fetch(_:sql:arguments:)``.
+    public static func fetch(
+        _ pool: PostgresPool, sql: String, arguments: [PostgresValue] = []
+    ) async throws -> [Self] {
+        try await pool.read { connection in try fetch(connection, sql: sql, arguments: arguments) }
     }
 
     /// The records whose columns equal the given values, sorted and paged as asked.
@@ -69,6 +106,43 @@ extension Record where Self: Sendable {
     ) async throws -> Int {
         try await pool.read { connection in
             try count(connection, where: conditions.mapValues { $0.map { $0 as any Encodable } })
+        }
+    }
+
+    /// Deletes the rows whose columns equal the given values (all of them for an empty dictionary) in a
+    /// transaction of its own, and returns how many.
+    /// - Throws: as ``deleteAll(_:where:)``; nothing is deleted then.
+    @discardableResult
+    public static func deleteAll(
+        _ pool: PostgresPool, where conditions: [String: (any Encodable & Sendable)?] = [:]
+    ) async throws -> Int {
+        try await pool.write { connection in
+            try deleteAll(connection, where: conditions.mapValues { $0.map { $0 as any Encodable } })
+        }
+    }
+
+    /// Saves every record in one transaction (see the connection's `save(_:_:)`): all or nothing, in the
+    /// database and in memory; new records gain their ids.
+    /// - Throws: the first error of a save; nothing stays written and the records keep the values they came
+    ///   with.
+    public static func save(_ pool: PostgresPool, _ records: inout [Self]) async throws {
+        let list = records
+        records = try await pool.write { connection in
+            var copies = list
+            try save(connection, &copies)
+            return copies
+        }
+    }
+
+    /// ``insertAll(_:_:)`` in a transaction of its own: one pipelined batch, all or nothing; new records gain
+    /// their ids.
+    /// - Throws: as ``insertAll(_:_:)``; nothing stays written and the records keep the values they came with.
+    public static func insertAll(_ pool: PostgresPool, _ records: inout [Self]) async throws {
+        let list = records
+        records = try await pool.write { connection in
+            var copies = list
+            try insertAll(connection, &copies)
+            return copies
         }
     }
 

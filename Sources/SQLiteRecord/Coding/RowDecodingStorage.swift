@@ -39,9 +39,9 @@ import Foundation
 /// Only keys that are plain data (`_isPOD`) of 0, 1, 2, 4, 8 or 16 bytes, aligned to their size (or to 8 for
 /// 16), are recognized this way, as a CodingKeys enum is (one byte, none for an enum of one case); other keys
 /// are compared by their string.
-enum KeyIdentity {
+package enum KeyIdentity {
     /// Up to 16 bytes of a key, zero-padded.
-    typealias Bytes = (UInt64, UInt64)
+    package typealias Bytes = (UInt64, UInt64)
 
     /// The bits of `Key`'s metadata pointer, never 0 (so 0 can stand for "no type recorded").
     @inline(__always)
@@ -66,7 +66,7 @@ enum KeyIdentity {
     /// Read with `unsafeBitCast` after the size and alignment checks, which makes it one load from the key's
     /// address even in unspecialized code (`withUnsafeBytes(of:)` is not inlined there).
     @inline(__always)
-    static func bytes<Key>(of key: Key) -> Bytes? {
+    package static func bytes<Key>(of key: Key) -> Bytes? {
         guard _isPOD(Key.self) else { return nil }
         if MemoryLayout<Key>.size == 1 { return (UInt64(unsafeBitCast(key, to: UInt8.self)), 0) }
         return wideBytes(of: key)
@@ -501,7 +501,7 @@ extension RowInitializerCall {
 
 /// The part of ``KeyedContainerBox`` that does not depend on the container's type: what lets an owner that
 /// keeps the box type-erased hand the container out again and ask whether user code still holds it.
-class ReusableContainerBox {
+package class ReusableContainerBox {
     /// The key type of the container in the box.
     final let keyType: ObjectIdentifier
     /// The container's one stored reference: the standard library's box around the concrete container, which
@@ -523,13 +523,13 @@ class ReusableContainerBox {
     /// True when something besides this box holds the container: user code kept a copy past the row or the
     /// record it was handed out for (a class that stores it, a closure that captures it). Asked when each row
     /// or record ends, when every copy the type's own code made is released unless it was kept.
-    final var isHeldElsewhere: Bool {
+    package final var isHeldElsewhere: Bool {
         @inline(__always) get { !isKnownUniquelyReferenced(&reference) }
     }
 
     /// The decoding container in the box when its key type is `Key`; `make()` otherwise.
     @inline(__always)
-    final func decodingContainer<Key: CodingKey>(
+    package final func decodingContainer<Key: CodingKey>(
         keyedBy type: Key.Type, orElse make: () -> KeyedDecodingContainer<Key>
     ) -> KeyedDecodingContainer<Key> {
         guard keyType == ObjectIdentifier(type) else { return make() }
@@ -560,10 +560,10 @@ class ReusableContainerBox {
 /// The container is stored as its one reference and rebuilt from it with a bit cast: that relies on the
 /// standard library's keyed containers being a single class reference, which is not part of their ABI, so
 /// ``KeyedContainerLayout`` proves it at run time (invariant 5); where it does not hold, no box is made.
-final class KeyedContainerBox<Container>: ReusableContainerBox {
+package final class KeyedContainerBox<Container>: ReusableContainerBox {
     /// A box for `container` (of key type `Key`), or nil when the keyed containers' layout is not the one
     /// this box relies on.
-    convenience init?<Key: CodingKey>(_ container: Container, keyedBy type: Key.Type) {
+    package convenience init?<Key: CodingKey>(_ container: Container, keyedBy type: Key.Type) {
         guard KeyedContainerLayout.isOneReference else { return nil }
         self.init(checked: container, keyType: ObjectIdentifier(type))
     }

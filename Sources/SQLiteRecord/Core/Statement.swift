@@ -53,6 +53,9 @@ public final class Statement {
     private weak var changeTracker: ChangeTracker?
     /// The tracker's flag, held strongly: the tracker is reached only while observers listen.
     private var trackerListening: ChangeTracker.Listening?
+    /// The tracker's ``ChangeTracker/Listening/generation`` when the statement last told it its tables; 0,
+    /// which no generation is, before.
+    private var notedGeneration: UInt64 = 0
 
     /// Marks the statement as having `effect` on the schema `cache` holds.
     func noteSchemaEffect(_ effect: SchemaCache.SchemaEffect, on cache: SchemaCache) {
@@ -91,8 +94,9 @@ public final class Statement {
         // The weak references are read only when there is something to tell: a statement that writes rows
         // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
-        if let trackerListening, trackerListening.isOn {
+        if let trackerListening, trackerListening.isOn, trackerListening.generation != notedGeneration {
             changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
+            notedGeneration = trackerListening.generation
         }
     }
 

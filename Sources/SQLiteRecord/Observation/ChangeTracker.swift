@@ -31,10 +31,15 @@ final class ChangeTracker: @unchecked Sendable {
     /// asks it before every step, and a connection nobody observes should not pay for a weak load per row.
     let listening = Listening()
 
-    /// A flag that says whether observers listen; see ``listening``.
+    /// A flag that says whether observers listen, and a number that changes whenever the tracker forgets
+    /// the tables statements told it; see ``listening``.
     final class Listening {
         /// Connection: true while some observer listens.
         var isOn = false
+        /// Connection: changes each time the tracker forgets the tables noted so far (a commit, a rollback,
+        /// the last observer leaving). A statement that told its tables under the current number does not
+        /// tell them again: a bulk write runs one statement once per row, and tells them once.
+        var generation: UInt64 = 1
     }
     /// Connection: the tables the open transaction wrote, and whether it changed the schema.
     private var pending = DatabaseChange()
@@ -48,7 +53,9 @@ final class ChangeTracker: @unchecked Sendable {
     private var recordedReads: Set<String>?
 
     private let lock = NSLock()
-    private var observers: [ObjectIdentifier: any DatabaseChangeObserver] = [:]
+    /// The observers, in the order they were added; replaced (never changed in place) by `add` and
+    /// `remove`, so that a commit takes them with one retain under the lock, and tells them outside it.
+    private var observers: [any DatabaseChangeObserver] = []
 
     /// Notes, from the authorizer, one action of the statement being prepared.
     func noteAuthorization(_ action: Int32, table: String?) {
@@ -63,17 +70,18 @@ final class ChangeTracker: @unchecked Sendable {
         }
     }
 
-    /// The tables last added to `pending`: a bulk insert runs one statement thousands of times, and
-    /// comparing with them (the same array storage) spares hashing the table name again for each row.
-    private var lastNotedWrites: [String] = []
-
-    /// Notes that a statement writing `tables` (or changing the schema) is about to run.
+    /// Notes that a statement writing `tables` (or changing the schema) is about to run. The statement
+    /// calls it once per ``Listening/generation``: what it adds stays in `pending` until the number changes.
     func statementWillWrite(_ tables: [String], changesSchema: Bool) {
         guard isActive else { return }
         if changesSchema { pending.changesSchema = true }
-        if tables == lastNotedWrites && !pending.tables.isEmpty { return }
         pending.tables.formUnion(tables)
-        lastNotedWrites = tables
+    }
+
+    /// Forgets the open transaction's tables; statements tell theirs again afterwards.
+    private func clearPending() {
+        pending = DatabaseChange()
+        listening.generation &+= 1
     }
 
     /// The commit hook allowed a commit: the transaction's changes wait for ``deliverCommittedChanges(on:)``.
@@ -81,14 +89,12 @@ final class ChangeTracker: @unchecked Sendable {
         guard isActive, !pending.isEmpty else { return }
         committed.tables.formUnion(pending.tables)
         if pending.changesSchema { committed.changesSchema = true }
-        pending = DatabaseChange()
-        lastNotedWrites = []
+        clearPending()
     }
 
     /// The rollback hook reported a rollback: the transaction's changes are gone.
     func transactionDidRollBack() {
-        pending = DatabaseChange()
-        lastNotedWrites = []
+        clearPending()
     }
 
     /// Tells the observers what committed since they last heard; called on the connection's thread, with
@@ -96,11 +102,11 @@ final class ChangeTracker: @unchecked Sendable {
     func deliverCommittedChanges(on db: Database) {
         guard isActive else { return }
         lock.lock()
-        let listeners = Array(observers.values)
+        let listeners = observers
         lock.unlock()
         if listeners.isEmpty {
             isActive = false
-            pending = DatabaseChange()
+            clearPending()
             committed = DatabaseChange()
             return
         }
@@ -114,7 +120,7 @@ final class ChangeTracker: @unchecked Sendable {
     /// this call reaches it.
     func add(_ observer: any DatabaseChangeObserver) {
         lock.lock()
-        observers[ObjectIdentifier(observer)] = observer
+        if !observers.contains(where: { $0 === observer }) { observers = observers + [observer] }
         lock.unlock()
         isActive = true
     }
@@ -122,7 +128,7 @@ final class ChangeTracker: @unchecked Sendable {
     /// Removes `observer`, from any thread; it hears of no commit afterwards.
     func remove(_ observer: any DatabaseChangeObserver) {
         lock.lock()
-        observers[ObjectIdentifier(observer)] = nil
+        observers = observers.filter { $0 !== observer }
         lock.unlock()
     }
 
@@ -133,13 +139,14 @@ final class ChangeTracker: @unchecked Sendable {
         return observers.count
     }
 
-    /// Runs `body` while noting the tables its statements read, and returns both.
-    func recordingReads<T>(_ body: () throws -> T) rethrows -> (T, Set<String>) {
+    /// Runs `body` while noting the tables its statements read into `tables`, and returns its value.
+    func recordingReads<T>(into tables: inout Set<String>, _ body: () throws -> T) rethrows -> T {
         let outer = recordedReads
         recordedReads = []
         defer { recordedReads = outer }
         let value = try body()
-        return (value, recordedReads ?? [])
+        tables = recordedReads ?? []
+        return value
     }
 
     /// Notes that `statement` is about to be used, when an observed read runs.

@@ -178,9 +178,18 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         let fetch = observation.fetch
         do {
             // Delivered inside the read: on a queue, the block orders it with the deliveries of commits.
-            try reader.read { db in deliver(Result { try db.changeTracker.recordingReads { try fetch(db) } }) }
+            try reader.read { db in
+                var tables: Set<String> = []
+                let value: Value
+                do {
+                    value = try db.changeTracker.recordingReads(into: &tables) { try fetch(db) }
+                } catch {
+                    return end(throwing: error)
+                }
+                deliver(value, reading: tables)
+            }
         } catch {
-            deliver(.failure(error))
+            end(throwing: error)
         }
         lock.lock()
         isFetching = false
@@ -190,30 +199,33 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     }
 
     /// Reads the value on `db`, the queue's connection, in a read snapshot of its own, and delivers it.
+    /// A read's error ends the sequence with that error.
     private func fetchAndDeliver(in db: Database) {
         let fetch = observation.fetch
-        deliver(Result { try db.readSnapshot { try db.changeTracker.recordingReads { try fetch(db) } } })
-    }
-
-    /// Keeps the tables a read used and hands its value to the iteration (unless it is a duplicate of the
-    /// last one), or ends the sequence with the read's error.
-    private func deliver(_ result: Result<(Value, Set<String>), any Error>) {
+        var tables: Set<String> = []
         let value: Value
-        switch result {
-        case .success((let read, let tables)):
-            value = read
-            lock.lock()
-            region = tables
-            lock.unlock()
-        case .failure(let error):
+        do {
+            value = try db.readSnapshot { try db.changeTracker.recordingReads(into: &tables) { try fetch(db) } }
+        } catch {
             return end(throwing: error)
         }
+        deliver(value, reading: tables)
+    }
+
+    /// Keeps `tables`, those the read of `value` used, and hands `value` to the iteration unless it is a
+    /// duplicate of the last one.
+    private func deliver(_ value: Value, reading tables: Set<String>) {
+        var isNew = true
         if let isDuplicate = observation.isDuplicate {
-            if let lastValue, isDuplicate(lastValue, value) { return }
-            lastValue = value
+            if let lastValue, isDuplicate(lastValue, value) {
+                isNew = false
+            } else {
+                lastValue = value
+            }
         }
         lock.lock()
-        let continuation = isStopped ? nil : self.continuation
+        region = tables
+        let continuation = isNew && !isStopped ? self.continuation : nil
         lock.unlock()
         continuation?.yield(value)
     }

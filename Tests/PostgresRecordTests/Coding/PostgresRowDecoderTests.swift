@@ -1,6 +1,6 @@
 #if PostgreSQL
 import Foundation
-import PostgresRecord
+@testable import PostgresRecord
 import SQLiteRecord
 import XCTest
 
@@ -221,6 +221,44 @@ final class PostgresRowDecoderTests: PostgresTestCase {
                 "column \"name\" of table \"towns\": PostgreSQL text cannot hold a NUL character (U+0000)")
         }
         XCTAssertEqual(try text("SELECT count(*)::text FROM towns"), "0")
+    }
+
+    /// Keeps its keyed container, or its decoder, and reads through it only after the fetch.
+    final class Keeper: Decodable {
+        enum CodingKeys: String, CodingKey { case a, b }
+        let container: KeyedDecodingContainer<CodingKeys>?
+        let decoder: (any Decoder)?
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if try container.decode(Int64.self, forKey: .a) % 2 == 0 {
+                self.container = nil
+                self.decoder = decoder
+            } else {
+                self.container = container
+                self.decoder = nil
+            }
+        }
+        func values() throws -> String {
+            let container = try self.container ?? XCTUnwrap(decoder).container(keyedBy: CodingKeys.self)
+            return "\(try container.decode(Int64.self, forKey: .a)) \(try container.decode(String.self, forKey: .b))"
+        }
+    }
+
+    func testAContainerOrDecoderKeptPastItsRowStillReadsItsRow() throws {
+        let rows = try connection.query(
+            "SELECT * FROM (VALUES (1::bigint, 'one'), (2, 'two'), (3, 'three'), (4, 'four'), (5, 'five')) AS t(a, b)")
+        let keepers = try rows.decode(Keeper.self)
+        XCTAssertEqual(try keepers.map { try $0.values() }, ["1 one", "2 two", "3 three", "4 four", "5 five"])
+        XCTAssertEqual(try rows.decode(OnlyB.self).map(\.b), ["one", "two", "three", "four", "five"])
+    }
+
+    func testRowsDecodedOutOfOrderThroughOneDecoderReadTheirOwnRows() throws {
+        let rows = try connection.query(
+            "SELECT * FROM (VALUES (1::bigint, 'one'), (2, 'two'), (3, 'three'), (4, 'four'), (5, 'five')) AS t(a, b)")
+        var decoder = PostgresRowsDecoder(rows, columnNames: nil, jsonDecoder: JSONDecoder())
+        let keepers = try [4, 0, 3, 2].map { try decoder.decode(Keeper.self, row: $0) }
+        XCTAssertEqual(try keepers.map { try $0.values() }, ["5 five", "1 one", "4 four", "3 three"])
+        XCTAssertEqual(try [1, 4].map { try decoder.decode(OnlyB.self, row: $0).b }, ["two", "five"])
     }
 }
 #endif

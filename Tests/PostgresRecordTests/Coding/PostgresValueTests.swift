@@ -108,7 +108,7 @@ final class PostgresValueTests: PostgresTestCase {
     func testMismatchesAreFoundationsErrorsNamingTheColumn() throws {
         try connection.execute(
             "CREATE TABLE t (n INTEGER, s TEXT, z TEXT, b BOOLEAN, d NUMERIC); "
-                + "INSERT INTO t VALUES (70000, 'abc', NULL, true, 1234567890123456789012345678901234567890)")
+                + "INSERT INTO t VALUES (70000, 'abc', NULL, true, 1234567890123456789012345678901234567891)")
         let row = try connection.query("SELECT * FROM t")[0]
         XCTAssertThrowsError(try row.decode(Int16.self, column: "n")) { error in
             guard case DecodingError.dataCorrupted(let context) = error else { return XCTFail("\(error)") }
@@ -130,8 +130,8 @@ final class PostgresValueTests: PostgresTestCase {
             guard case DecodingError.dataCorrupted(let context) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(
                 context.debugDescription,
-                "Expected Decimal but column \"d\" holds NUMERIC 1234567890123456789012345678901234567890, "
-                    + "more digits than Decimal keeps (38)")
+                "Expected Decimal but column \"d\" holds NUMERIC 1234567890123456789012345678901234567891, "
+                    + "more significant digits than Decimal holds (a mantissa below 2^128)")
         }
         XCTAssertThrowsError(try row.decode(Genre.self, column: "s")) { error in
             guard case DecodingError.dataCorrupted = error else { return XCTFail("\(error)") }

@@ -106,20 +106,92 @@ final class PostgresPoolTests: PostgresTestCase {
         XCTAssertEqual(try text("SELECT value::text FROM counters"), "5")
     }
 
-    func testThePoolReconnectsAfterALostConnection() async throws {
+    /// Ends the server session `pid` and waits until it is gone (`pg_terminate_backend` with a timeout).
+    private func terminate(_ pid: Int32) throws {
+        let ended = try connection.query("SELECT pg_terminate_backend($1, 5000)", [PostgresValue(pid)])
+        XCTAssertEqual(try ended[0].decode(Bool.self, at: 0), true)
+    }
+
+    func testAConnectionThatDiedIdleIsReplacedAtBegin() async throws {
+        try connection.execute("CREATE TABLE notes (id BIGINT PRIMARY KEY)")
         let pool = makePool(maximumConnections: 1)
-        let pid = try await pool.writeWithoutTransaction { $0.backendPID }
-        _ = try connection.query("SELECT pg_terminate_backend($1)", [PostgresValue(pid)])
+        let first = try await pool.writeWithoutTransaction { $0.backendPID }
+        try terminate(first)
+        let (value, second) = try await pool.read { connection in
+            (try connection.query("SELECT 41 + 1")[0].decode(Int.self, at: 0), connection.backendPID)
+        }
+        XCTAssertEqual(value, 42)
+        XCTAssertNotEqual(second, first)
+        try terminate(second)
+        let attempts = AttemptCounter()
+        let third = try await pool.write { connection in
+            attempts.add()
+            try connection.execute("INSERT INTO notes VALUES ($1)", [1])
+            return connection.backendPID
+        }
+        XCTAssertNotEqual(third, second)
+        XCTAssertEqual(attempts.value, 1)
+        XCTAssertEqual(try text("SELECT string_agg(id::text, ',') FROM notes"), "1")
+        XCTAssertEqual(pool.connectionCount, 1)
+    }
+
+    func testTheSynchronousTwinsReplaceAConnectionThatDiedIdle() throws {
+        let pool = makePool(maximumConnections: 1)
+        let first = try pool.writeWithoutTransaction { $0.backendPID }
+        try terminate(first)
+        let second = try pool.write { $0.backendPID }
+        XCTAssertNotEqual(second, first)
+        try terminate(second)
+        let third = try pool.read { $0.backendPID }
+        XCTAssertNotEqual(third, second)
+    }
+
+    func testALossAfterTheBodyRanIsThrownAndNotRetried() async throws {
+        try connection.execute("CREATE TABLE notes (id BIGINT PRIMARY KEY)")
+        let pool = makePool(maximumConnections: 1)
+        let attempts = AttemptCounter()
         do {
-            _ = try await pool.read { try $0.query("SELECT 1").count }
+            try await pool.write { connection in
+                attempts.add()
+                try connection.execute("INSERT INTO notes VALUES ($1)", [1])
+                _ = try connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
+            }
             XCTFail("no error")
         } catch let error as PostgresError {
             XCTAssertEqual(error.kind, .connectionLost)
         }
+        // The body caught the loss and returned: the commit cannot happen, and the body does not run again.
+        do {
+            try await pool.write { connection in
+                attempts.add()
+                try connection.execute("INSERT INTO notes VALUES ($1)", [2])
+                _ = try? connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
+            }
+            XCTFail("no error")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.kind, .connectionLost)
+            XCTAssertEqual(
+                error.message, "the connection was lost before the transaction committed; nothing was committed")
+        }
+        XCTAssertEqual(attempts.value, 2)
+        XCTAssertEqual(try text("SELECT count(*)::text FROM notes"), "0")
+        // The next call opens a new connection.
         let next = try await pool.read { try $0.query("SELECT 41 + 1")[0].decode(Int.self, at: 0) }
         XCTAssertEqual(next, 42)
-        let newPID = try await pool.writeWithoutTransaction { $0.backendPID }
-        XCTAssertNotEqual(newPID, pid)
+    }
+
+    func testALossWithoutATransactionIsThrown() async throws {
+        let pool = makePool(maximumConnections: 1)
+        let first = try await pool.writeWithoutTransaction { $0.backendPID }
+        try terminate(first)
+        do {
+            _ = try await pool.writeWithoutTransaction { try $0.query("SELECT 1").count }
+            XCTFail("no error")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.kind, .connectionLost)
+        }
+        let second = try await pool.writeWithoutTransaction { $0.backendPID }
+        XCTAssertNotEqual(second, first)
     }
 
     func testSynchronousTwins() throws {

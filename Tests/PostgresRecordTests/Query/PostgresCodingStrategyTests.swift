@@ -109,5 +109,29 @@ final class PostgresCodingStrategyTests: PostgresTestCase {
         let stored = try XCTUnwrap(text("SELECT trip::text FROM journeys WHERE id = 1"))
         XCTAssertEqual(try Journey.rowDecoder.jsonDecoder.decode(Trip.self, from: Data(stored.utf8)), first.trip)
     }
+
+    func testNestedValuesAreReadAndFilteredWithTheRecordsJSONCoders() throws {
+        try Journey.createTable(in: connection)
+        let departure = Date(timeIntervalSince1970: 1_700_000_000)
+        var first = Journey(id: nil, trip: Trip(topSpeed: 88.5, departedAt: departure))
+        var second = Journey(id: nil, trip: Trip(topSpeed: 12, departedAt: departure.addingTimeInterval(60)))
+        try first.insert(connection)
+        try second.insert(connection)
+        XCTAssertEqual(try Journey.fetch(connection, orderBy: [.ascending("id")]), [first, second])
+        XCTAssertEqual(try Journey.fetchOne(connection, id: 2), second)
+        XCTAssertEqual(try Journey.fetch(connection, where: ["trip": second.trip]), [second])
+        XCTAssertEqual(try Journey.count(connection, where: ["trip": first.trip]), 1)
+        let request = Journey.filter(Column("trip") == first.trip)
+        XCTAssertEqual(try request.fetch(connection), [first])
+        XCTAssertEqual(try request.fetchOne(connection), first)
+        XCTAssertEqual(try Journey.filter(Column("trip").in([first.trip, second.trip])).count(connection), 2)
+        XCTAssertEqual(
+            try Journey.order(Column("id").descending).select(Column("trip")).fetch(connection, as: TripOnly.self),
+            [TripOnly(trip: second.trip), TripOnly(trip: first.trip)])
+    }
+
+    struct TripOnly: Decodable, Equatable {
+        var trip: Trip
+    }
 }
 #endif

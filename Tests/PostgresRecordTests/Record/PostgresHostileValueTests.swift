@@ -79,6 +79,21 @@ final class PostgresHostileValueTests: PostgresTestCase {
         XCTAssertEqual(try text("SELECT ((SELECT count(*) FROM notes) + (SELECT count(*) FROM tags))::text"), "0")
     }
 
+    func testTextWithNULInAWhereDictionaryNamesTableAndColumnAsASaveDoes() async throws {
+        for call in [
+            { _ = try await Note.fetch(self.pool, where: ["title": "a\u{0}"]) },
+            { _ = try await Note.count(self.pool, where: ["body": "", "title": "\u{0}"]) },
+            { _ = try await Note.deleteAll(self.pool, where: ["title": "x\u{0}y"]) },
+        ] as [() async throws -> Void] {
+            do {
+                try await call()
+                XCTFail("no error")
+            } catch {
+                assertNULRefused(error, column: "title")
+            }
+        }
+    }
+
     func testTextWithNULInTheSixthRecordOfABatchWritesNoneAndGivesNoIDs() throws {
         var notes = (0..<10).map { Note(id: nil, title: "note \($0)", body: $0 == 5 ? "x\u{0}" : "") }
         do {
@@ -89,6 +104,32 @@ final class PostgresHostileValueTests: PostgresTestCase {
         }
         XCTAssertEqual(notes.compactMap(\.id), [])
         XCTAssertEqual(try text("SELECT count(*)::text FROM notes"), "0")
+    }
+
+    struct Labels: Codable, Equatable { var names: [String] }
+
+    struct Poster: Record, Equatable {
+        var id: Int64?
+        var labels: Labels
+        static let tableName = "posters"
+    }
+
+    func testANULInANestedValuesTextIsRefusedBeforeAnythingIsSentAndABatchWritesNone() throws {
+        try Poster.createTable(in: connection)
+        var posters = (0..<4).map { Poster(id: nil, labels: Labels(names: ["ok", $0 == 2 ? "a\u{0}b" : "\\u0000"])) }
+        do {
+            try connection.transaction { try Poster.insertAll(connection, &posters) }
+            XCTFail("no error")
+        } catch EncodingError.invalidValue(_, let context) {
+            XCTAssertEqual(context.codingPath.map(\.stringValue), ["labels"])
+            XCTAssertTrue(context.debugDescription.contains("cannot hold a NUL character (U+0000)"), context.debugDescription)
+        }
+        XCTAssertEqual(posters.compactMap(\.id), [])
+        XCTAssertEqual(try text("SELECT count(*)::text FROM posters"), "0")
+        // A backslash before "u0000" in the text itself is no NUL: it is stored and read back as it was.
+        var backslashed = Poster(id: nil, labels: Labels(names: ["\\u0000", "\\\\u0000"]))
+        try backslashed.insert(connection)
+        XCTAssertEqual(try Poster.fetchOne(connection, id: try XCTUnwrap(backslashed.id)), backslashed)
     }
 
     func testReservedWordsMixedCaseAndQuotesAsTableAndColumnNames() async throws {

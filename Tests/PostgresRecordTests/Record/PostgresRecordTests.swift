@@ -122,6 +122,10 @@ final class PostgresRecordTests: PostgresTestCase {
         XCTAssertEqual(try City.fetch(connection, orderBy: [.ascending("name")], limit: 1, offset: 1).map(\.name), ["Nice"])
         XCTAssertEqual(try City.count(connection, where: ["country_id": france.id]), 3)
         XCTAssertEqual(try City.count(connection, where: ["founded_at": nil as Date?]), 3)
+        // The same keys with a NULL, then a value, then without the limit: three texts.
+        XCTAssertEqual(try City.fetch(connection, where: ["country_id": nil as Int64?], limit: 2).count, 0)
+        XCTAssertEqual(try City.fetch(connection, where: ["country_id": france.id], limit: 2).count, 2)
+        XCTAssertEqual(try City.fetch(connection, where: ["country_id": france.id]).count, 3)
         XCTAssertEqual(try City.fetchOne(connection, id: cities[1].id)?.name, "Lyon")
         XCTAssertNil(try City.fetchOne(connection, id: 999))
         XCTAssertThrowsError(try City.fetch(connection, where: ["country": 1])) { error in

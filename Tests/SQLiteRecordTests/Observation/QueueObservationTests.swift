@@ -120,6 +120,36 @@ final class QueueObservationTests: XCTestCase {
         observed.cancel()
     }
 
+    func testACachedStatementTellsItsTableInEveryTransactionAfterARollbackOrACommit() async throws {
+        let queue = try makeQueue()
+        let reads = Locked<[Int]>([])
+        let observed = ObservedValues(countObservation(noting: reads).values(in: queue))
+        _ = try await observed.wait(count: 1)
+        struct Refused: Error {}
+        let insert = "INSERT INTO items(name) VALUES (?)"
+        do {
+            try await queue.write { db in
+                for name in ["r1", "r2"] { try db.execute(sql: insert, arguments: [name]) }
+                throw Refused()
+            }
+            XCTFail("the write should have thrown")
+        } catch is Refused {}
+        // The same cached statement, in the transactions after the rollback: each commit is seen.
+        try await queue.write { db in
+            for name in ["a", "b", "c"] { try db.execute(sql: insert, arguments: [name]) }
+        }
+        try await queue.write { db in try db.execute(sql: insert, arguments: ["d"]) }
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: insert, arguments: ["e"]) }
+        XCTAssertEqual(reads.withLock { $0 }, [0, 3, 4, 5])
+        let values = try await observed.wait(count: 4)
+        XCTAssertEqual(values, [0, 3, 4, 5])
+        let names = try await queue.read { db in
+            try db.fetchAll(String.self, sql: "SELECT name FROM items ORDER BY id")
+        }
+        XCTAssertEqual(names, ["a", "b", "c", "d", "e"])
+        observed.cancel()
+    }
+
     func testAnErrorOfTheReadAfterACommitEndsTheSequenceAndTheWriteSucceeds() async throws {
         let queue = try makeQueue()
         let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))
