@@ -67,7 +67,8 @@ struct BenchmarkOptions {
                              libpq connection string URL names (a URI or key=value pairs; it creates and drops
                              the schemas bench_read and bench_write): W1 insert, W1-batch insertAll (pipeline),
                              W1-copy COPY FROM STDIN binary (hand-written only), W2, W3, W4, W6 save(children:),
-                             W7 upsert, W7-update update(_:); needs a build with --traits PostgreSQL.
+                             W6-association save(children:for:), W7 upsert, W7-update update(_:); needs a build
+                             with --traits PostgreSQL.
                              Scripts/postgres-bench.sh starts a throwaway server and runs it
           --help             this text
         """

@@ -102,6 +102,21 @@ final class PostgresLibraryWorkloads {
         return saved
     }
 
+    /// W6-association: each country saved with its new cities through `save(_:children:for:)`, which sets
+    /// each city's `country_code` from the country's code (one transaction each).
+    func saveChildren(
+        _ groups: [(country: BenchCountry, cities: [BenchCity])], for association: HasManyAssociation<BenchCountry, BenchCity>
+    ) throws -> [BenchCity] {
+        var saved: [BenchCity] = []
+        for group in groups {
+            var country = group.country
+            var cities = group.cities
+            try country.save(connection, children: &cities, for: association)
+            saved += cities
+        }
+        return saved
+    }
+
     /// W7: every city through `upsert(_:)`, in one transaction.
     func upsert(_ cities: [BenchCity]) throws {
         try connection.transaction {

@@ -162,6 +162,10 @@ final class PostgresRun {
         case .fetchByCountryRow: rowRead = try library ? libraryRead.fetchByCountryRows(input.countryCodes) : nil
         case .saveChildren:
             read = try library ? libraryWrite.saveChildren(families) : baselineWrite.saveChildren(families)
+        case .saveChildrenAssociation:
+            read =
+                try library
+                ? libraryWrite.saveChildren(families, for: BenchCountry.cities) : baselineWrite.saveChildren(families)
         case .upsert: try library ? libraryWrite.upsert(input.cities) : baselineWrite.upsert(input.cities)
         case .update:
             try library ? libraryWrite.update(input.updatedCities) : baselineWrite.update(input.updatedCities)
@@ -176,7 +180,7 @@ final class PostgresRun {
             let stored = try baselineWrite.storedCities()
             checksum.add(stored)
             rows = workload == .update ? input.updatedCities.count : stored.count
-            if workload == .saveChildren {
+            if workload == .saveChildren || workload == .saveChildrenAssociation {
                 for line in try baselineWrite.storedCountries() {
                     var hash = RowHash()
                     hash.mix(line)

@@ -26,6 +26,10 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     /// Each country saved with its cities as new children (`save(_:children:)`, one transaction each), the
     /// children's ids read from `RETURNING`.
     case saveChildren = "W6"
+    /// W6 through `save(_:children:for:)` with the declared `BenchCountry.cities` association: each city's
+    /// foreign key set from its country's code (a one-row result read back per city), against the same
+    /// hand-written loop as W6.
+    case saveChildrenAssociation = "W6-association"
     /// Every city upserted into the empty table, one transaction.
     case upsert = "W7"
     /// W3's cities, each with its population one higher, written with `update(_:)` (every column), one
@@ -45,6 +49,7 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
         case .fetchByCountry: return "fetch(where:orderBy:limit:) by country"
         case .fetchByCountryRow: return "fetch(where:orderBy:limit:) by country, init(row:)"
         case .saveChildren: return "save(children:) per country"
+        case .saveChildrenAssociation: return "save(children:for:) per country"
         case .upsert: return "upsert all into an empty table"
         case .update: return "update(_:) of W3's cities"
         }
@@ -66,7 +71,7 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     /// True when the workload writes (into the write schema, emptied before each run).
     var writes: Bool {
         switch self {
-        case .insert, .insertBatch, .copy, .saveChildren, .upsert, .update: return true
+        case .insert, .insertBatch, .copy, .saveChildren, .saveChildrenAssociation, .upsert, .update: return true
         case .fetchAll, .fetchAllRow, .lookUp, .lookUpRow, .fetchByCountry, .fetchByCountryRow: return false
         }
     }

@@ -8,9 +8,10 @@ import SQLiteRecord
 ///
 /// A synthesized `encode(to:)` writes its keys in the order its `init(from:)` reads them (the properties'
 /// order), which the schema probe gives: so each key is expected at its place in ``keys``, and found there
-/// by one string comparison (equal literal strings compare by their bits), with no dictionary per record. A
-/// key written out of that order, or one the probe did not see, is found by its column name (renamed through
-/// the encoder's names as the probe renames it), which gives the same slot.
+/// by one string comparison (equal literal strings compare by their bits), with no dictionary per record; a
+/// key after nil Optionals that `encodeIfPresent` skipped is found a few places further on. A key written
+/// out of that order, or one the probe did not see, is found by its column name (renamed through the
+/// encoder's names as the probe renames it), which gives the same slot.
 final class PostgresEncodingPlan: Sendable {
     /// The parameters' columns, in order.
     let columns: [String]

@@ -34,6 +34,15 @@ final class PostgresRecordEncoder: Encoder {
         parameters.reserve(capacity)
     }
 
+    /// An encoder for records written by ``append(_:plan:)`` into `parameters`, emptied first: a buffer
+    /// handed back by ``takeParameters()`` after an earlier statement, whose room is used again.
+    init(jsonEncoder: JSONEncoder, reusing parameters: PostgresParameters) {
+        self.jsonEncoder = jsonEncoder
+        columnNames = nil
+        self.parameters = parameters
+        self.parameters.removeAll()
+    }
+
     private init(columnNames: [String: String]?, jsonEncoder: JSONEncoder) {
         self.columnNames = columnNames
         self.jsonEncoder = jsonEncoder
@@ -77,14 +86,13 @@ final class PostgresRecordEncoder: Encoder {
     private func slot(for key: some CodingKey) -> Int? {
         if let plan {
             let string = key.stringValue
-            let slot: Int?
-            if position < plan.keys.count, plan.keys[position] == string {
-                slot = plan.slots[position]
-                position += 1
-            } else {
-                slot = plan.slot(forKey: string)
-            }
-            return slot.map { first + $0 }
+            // The expected key, or one a little further on: `encodeIfPresent` skips a nil Optional's key,
+            // whose slot keeps its NULL. A key found nowhere ahead was written out of order: by name.
+            var next = position
+            while next < plan.keys.count, plan.keys[next] != string { next += 1 }
+            guard next < plan.keys.count else { return plan.slot(forKey: string).map { first + $0 } }
+            position = next + 1
+            return plan.slots[next].map { first + $0 }
         }
         let name = columnNames?[key.stringValue] ?? key.stringValue
         if let index = columns.firstIndex(of: name) { return index }

@@ -40,6 +40,9 @@ public final class PostgresConnection {
     /// The cancellation of the async pool call running on the connection; nil between calls and for
     /// synchronous ones.
     var cancellation: PostgresCallCancellation?
+    /// A parameter buffer a record's statement used and handed back (``takeSpareParameters()``), so that the
+    /// next one reuses its room instead of allocating its own.
+    private var spareParameters = PostgresParameters()
     /// Named statements made so far, so that each has a name of its own (a pipeline's `Parse` that an earlier
     /// failure aborted leaves its name unused, never reused for other SQL).
     private var statementCount = 0
@@ -143,6 +146,23 @@ public final class PostgresConnection {
         return PostgresRows(result: result, sql: sql, layout: columnLayout(for: result, sql: sql))
     }
 
+    /// The buffer the last ``keepSpareParameters(_:)`` kept (its values still in it), or an empty one; the
+    /// connection keeps none until it is handed back.
+    func takeSpareParameters() -> PostgresParameters {
+        defer { spareParameters = PostgresParameters() }
+        return spareParameters
+    }
+
+    /// Keeps `parameters`, whose statement has run (libpq copied its values), for the next
+    /// ``takeSpareParameters()``.
+    func keepSpareParameters(_ parameters: PostgresParameters) {
+        // A buffer a large value grew is let go, not kept for the connection's life.
+        spareParameters = parameters.byteCapacity <= Self.keptParameterBytes ? parameters : PostgresParameters()
+    }
+
+    /// The most bytes of room a kept parameter buffer may hold.
+    static let keptParameterBytes = 64 * 1024
+
     /// Runs one statement as the `run` below does, `arguments` written into one parameter buffer.
     func run(_ sql: String, _ arguments: [PostgresValue]) throws -> PostgresResult {
         try run(sql, PostgresParameters(arguments))
@@ -221,14 +241,19 @@ public final class PostgresConnection {
     /// batch whenever the SQL or the parameter types change), the `Parse` going out in the same batch. All executions
     /// run in the caller's transaction: the first one that fails aborts the rest (the server answers them
     /// `PGRES_PIPELINE_ABORTED`), and the caller's transaction must roll back.
-    /// - Returns: each execution's result, in the order of `statements`.
+    ///
+    /// Each execution's result is handed to `answer` with its index in `statements`, in order, as soon as it
+    /// is read, and cleared when `answer` returns: a batch keeps no result past its check. Once an execution
+    /// failed or `answer` threw, the later results are read and cleared without `answer`.
     /// - Throws: ``PostgresError`` of the first execution that failed (the server's SQLSTATE, constraint,
     ///   table and column), with ``PostgresError/batchIndex`` set to its index in `statements`; of kind
-    ///   `.connectionLost` when the connection broke.
+    ///   `.connectionLost` when the connection broke; or the first error `answer` threw, once the whole batch
+    ///   is read.
     func runPipelined(
-        _ statements: [(sql: String, parameters: Range<Int>)], _ parameters: PostgresParameters
-    ) throws -> [PostgresResult] {
-        guard let firstSQL = statements.first?.sql else { return [] }
+        _ statements: [(sql: String, parameters: Range<Int>)], _ parameters: PostgresParameters,
+        answer: (_ index: Int, _ result: PostgresResult) throws -> Void
+    ) throws {
+        guard let firstSQL = statements.first?.sql else { return }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(
                 kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: firstSQL)
@@ -294,9 +319,8 @@ public final class PostgresConnection {
             PQexitPipelineMode(handle)
             throw error
         }
-        var results: [PostgresResult] = []
-        results.reserveCapacity(statements.count)
-        var firstError: PostgresError?
+        var answered = 0
+        var firstError: (any Error)?
         for request in requests {
             // Each request's answer is one result (PGRES_PIPELINE_ABORTED once an earlier one failed), then NULL.
             guard let raw = PQgetResult(handle) else {
@@ -314,7 +338,10 @@ public final class PostgresConnection {
                 }
             case .execute(let index, let sql):
                 if result.succeeded {
-                    results.append(result)
+                    answered += 1
+                    if firstError == nil {
+                        do { try answer(index, result) } catch { firstError = error }
+                    }
                 } else if firstError == nil, !result.isPipelineAborted {
                     firstError = result.error(sql: sql, connectionLost: !isConnected).with(batchIndex: index)
                 }
@@ -326,13 +353,13 @@ public final class PostgresConnection {
             if result.isPipelineSync { break }
         }
         PQexitPipelineMode(handle)
-        if let error = sendFailure ?? firstError { throw error }
-        guard results.count == statements.count else {
+        if let error = sendFailure { throw error }
+        if let firstError { throw firstError }
+        guard answered == statements.count else {
             throw PostgresError(
                 kind: isConnected ? .client : .connectionLost,
-                message: "the pipeline answered \(results.count) of \(statements.count) statements", sql: firstSQL)
+                message: "the pipeline answered \(answered) of \(statements.count) statements", sql: firstSQL)
         }
-        return results
     }
 
     /// A statement name no other statement of this connection has had.

@@ -33,6 +33,9 @@ struct PostgresParameters {
     /// The number of parameters.
     var count: Int { offsets.count }
 
+    /// The bytes the value buffer has room for.
+    var byteCapacity: Int { bytes.capacity }
+
     /// Room for `count` more parameters of about 16 bytes each, so that a batch does not regrow its arrays.
     mutating func reserve(_ count: Int) {
         offsets.reserveCapacity(offsets.count + count)
@@ -40,6 +43,16 @@ struct PostgresParameters {
         formats.reserveCapacity(formats.count + count)
         types.reserveCapacity(types.count + count)
         bytes.reserveCapacity(bytes.count + count * 16)
+    }
+
+    /// Removes every parameter, keeping the room reserved: a buffer used again for the next statement
+    /// allocates nothing.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        formats.removeAll(keepingCapacity: true)
+        types.removeAll(keepingCapacity: true)
     }
 
     /// Appends `count` NULL parameters, to be set by ``set(_:at:)`` and the typed setters; returns the index

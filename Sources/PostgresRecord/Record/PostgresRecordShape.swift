@@ -4,7 +4,10 @@ import SQLiteRecord
 
 /// What PostgresRecord needs to know of a record type, found once per type by probing it (SQLiteRecord's
 /// schema probe) and kept for the life of the process: its columns, its key, the statements of its calls.
-struct PostgresRecordShape: Sendable {
+///
+/// A final class of constants: every record call looks its type's shape up, and a reference is handed out
+/// without copying (or retaining) each of its strings and plans.
+final class PostgresRecordShape: Sendable {
     enum Key: Sendable, Equatable {
         /// `Int64?`: an identity column set from `RETURNING`.
         case rowID(String)
@@ -30,12 +33,14 @@ struct PostgresRecordShape: Sendable {
     /// Coding key to column, for the decoder.
     let decoderNames: [String: String]?
 
-    /// `INSERT INTO ... RETURNING` for a record with a key (every column).
+    /// `INSERT INTO ...` of every column, for a record that brings its key: no `RETURNING`, as the row count
+    /// of the command tag tells that the row was inserted.
     let insertSQL: String
     /// The INSERT of a rowid record whose id is nil: every column but the key, `RETURNING` it.
     let insertWithoutKeySQL: String
     /// `UPDATE ... SET <non-key columns> WHERE <key>`; nil when every column is a key column.
     let updateSQL: String?
+    /// `INSERT ... ON CONFLICT (key) DO UPDATE SET <non-key columns>`, without `RETURNING`.
     let upsertSQL: String
     let deleteSQL: String
     let selectOneSQL: String
@@ -47,16 +52,49 @@ struct PostgresRecordShape: Sendable {
     let jsonEncoder: JSONEncoder
     /// The record's `RowDecoder.jsonDecoder`: what reads its nested values.
     let jsonDecoder: JSONDecoder
+    /// True when the type adopts ``PostgresWriteCallbacks``: decided once per type, so that a write of a
+    /// type without callbacks makes no dynamic cast per record.
+    let hasWriteCallbacks: Bool
 
     // One shape per record type for the whole process: types do not change while it runs.
     private static let cache = Locked<[ObjectIdentifier: PostgresRecordShape]>([:])
+
+    private init(
+        table: String, key: Key, columns: [String], encoderNames: [String: String]?,
+        decoderNames: [String: String]?, insertSQL: String, insertWithoutKeySQL: String, updateSQL: String?,
+        upsertSQL: String, deleteSQL: String, selectOneSQL: String, nonKeyColumns: [String],
+        columnsPlan: PostgresEncodingPlan, nonKeyColumnsPlan: PostgresEncodingPlan, jsonEncoder: JSONEncoder,
+        jsonDecoder: JSONDecoder, hasWriteCallbacks: Bool
+    ) {
+        self.table = table
+        self.key = key
+        self.columns = columns
+        self.encoderNames = encoderNames
+        self.decoderNames = decoderNames
+        self.insertSQL = insertSQL
+        self.insertWithoutKeySQL = insertWithoutKeySQL
+        self.updateSQL = updateSQL
+        self.upsertSQL = upsertSQL
+        self.deleteSQL = deleteSQL
+        self.selectOneSQL = selectOneSQL
+        self.nonKeyColumns = nonKeyColumns
+        self.columnsPlan = columnsPlan
+        self.nonKeyColumnsPlan = nonKeyColumnsPlan
+        self.jsonEncoder = jsonEncoder
+        self.jsonDecoder = jsonDecoder
+        self.hasWriteCallbacks = hasWriteCallbacks
+    }
 
     static func of<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
         let id = ObjectIdentifier(type)
         if let shape = cache.withLock({ $0[id] }) { return shape }
         let shape = try make(type)
-        cache.withLock { $0[id] = shape }
-        return shape
+        // Two threads that probed the same type at once keep the first shape stored.
+        return cache.withLock { cache in
+            if let stored = cache[id] { return stored }
+            cache[id] = shape
+            return shape
+        }
     }
 
     private static func make<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
@@ -85,20 +123,20 @@ struct PostgresRecordShape: Sendable {
         let orderedKeys = probed.map { (key: $0.key, column: $0.name) }
         return PostgresRecordShape(
             table: table, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
-            insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres) + returning,
+            insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres),
             insertWithoutKeySQL: RecordSQL.insert(into: table, columns: nonKey, dialect: .postgres) + returning,
             updateSQL: nonKey.isEmpty
                 ? nil
                 : RecordSQL.update(table, columns: nonKey, keyColumns: keyColumns, counts: counts, dialect: .postgres),
-            upsertSQL: RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns, dialect: .postgres)
-                + returning,
+            upsertSQL: RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns, dialect: .postgres),
             deleteSQL: RecordSQL.delete(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
             selectOneSQL: RecordSQL.selectOne(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
             nonKeyColumns: nonKey,
             columnsPlan: PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames),
             nonKeyColumnsPlan: PostgresEncodingPlan(
                 columns: nonKey, orderedKeys: orderedKeys, encoderNames: encoderNames),
-            jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder)
+            jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder,
+            hasWriteCallbacks: R.self is any PostgresWriteCallbacks.Type)
     }
 
     /// The record's values for `plan`'s columns (``columnsPlan`` or ``nonKeyColumnsPlan``), NULL for a column
@@ -106,7 +144,34 @@ struct PostgresRecordShape: Sendable {
     /// - Throws: `EncodingError.invalidValue` naming the column and the table (text holding U+0000, a number
     ///   beyond BIGINT), before anything is sent.
     func parameters<R: Record>(of record: R, _ plan: PostgresEncodingPlan) throws -> PostgresParameters {
-        let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder)
+        // Room for the key an update appends after the columns too: the buffer is reserved once.
+        let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder, capacity: plan.columns.count + key.columns.count)
+        _ = try namingTable { try encoder.append(record, plan: plan) }
+        return encoder.takeParameters()
+    }
+
+    /// Runs `sql` with the record's values for `plan`'s columns (as ``parameters(of:_:)`` writes them), then
+    /// its key's values when `key` is given (an update's `WHERE`), written into the connection's spare
+    /// parameter buffer, which is handed back once libpq has copied them.
+    /// - Throws: as ``parameters(of:_:)`` and ``keyValues(_:)``, before anything is sent; ``PostgresError``
+    ///   from the server.
+    func run<R: Record>(
+        _ sql: String, _ record: R, _ plan: PostgresEncodingPlan, key: R.ID? = nil, on connection: PostgresConnection
+    ) throws -> PostgresResult {
+        var parameters = try self.parameters(of: record, plan, on: connection)
+        if let key { try appendKey(key, to: &parameters) }
+        let result = try connection.run(sql, parameters)
+        connection.keepSpareParameters(parameters)
+        return result
+    }
+
+    /// ``parameters(of:_:)`` written into the connection's spare parameter buffer
+    /// (``PostgresConnection/takeSpareParameters()``), for the caller to hand back once they are copied.
+    /// - Throws: as ``parameters(of:_:)``.
+    func parameters<R: Record>(
+        of record: R, _ plan: PostgresEncodingPlan, on connection: PostgresConnection
+    ) throws -> PostgresParameters {
+        let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder, reusing: connection.takeSpareParameters())
         _ = try namingTable { try encoder.append(record, plan: plan) }
         return encoder.takeParameters()
     }
@@ -139,6 +204,28 @@ struct PostgresRecordShape: Sendable {
     ///   PostgreSQL cannot store.
     func keyValues<ID: Encodable>(_ id: ID) throws -> [PostgresValue] {
         try namingTable { try encodedKeyValues(id) }
+    }
+
+    /// Throws what ``keyValues(_:)`` throws for `id`, without keeping its values: a rowid is checked without
+    /// encoding it.
+    func checkKey<ID: Encodable>(_ id: ID) throws {
+        if case .rowID = key, let rowID = SameTypeCast.cast(id, to: Int64?.self) {
+            if rowID == nil { throw RecordError.recordNotSaved(table: table) }
+            return
+        }
+        _ = try keyValues(id)
+    }
+
+    /// Appends the key's values to `parameters`, in key column order (a rowid as a BIGINT straight into the
+    /// buffer).
+    /// - Throws: as ``keyValues(_:)``.
+    func appendKey<ID: Encodable>(_ id: ID, to parameters: inout PostgresParameters) throws {
+        if case .rowID = key, let rowID = SameTypeCast.cast(id, to: Int64?.self) {
+            guard let rowID else { throw RecordError.recordNotSaved(table: table) }
+            parameters.set(rowID, at: parameters.appendNulls(1))
+            return
+        }
+        for value in try keyValues(id) { parameters.append(value) }
     }
 
     private func encodedKeyValues<ID: Encodable>(_ id: ID) throws -> [PostgresValue] {

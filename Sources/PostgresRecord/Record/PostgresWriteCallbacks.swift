@@ -39,13 +39,16 @@ extension PostgresWriteCallbacks {
 }
 
 extension Record {
-    /// ``PostgresWriteCallbacks/willSave(_:)`` for a type that adopts it.
-    func callWillSave(_ connection: PostgresConnection) throws {
+    /// ``PostgresWriteCallbacks/willSave(_:)`` for a type that adopts it; `shape` (this type's) tells whether it
+    /// does, so that other types make no dynamic cast.
+    func callWillSave(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
+        guard shape.hasWriteCallbacks else { return }
         try (self as? any PostgresWriteCallbacks)?.willSave(connection)
     }
 
-    /// ``PostgresWriteCallbacks/willDelete(_:)`` for a type that adopts it.
-    func callWillDelete(_ connection: PostgresConnection) throws {
+    /// ``PostgresWriteCallbacks/willDelete(_:)`` for a type that adopts it, as ``callWillSave(_:_:)``.
+    func callWillDelete(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
+        guard shape.hasWriteCallbacks else { return }
         try (self as? any PostgresWriteCallbacks)?.willDelete(connection)
     }
 }

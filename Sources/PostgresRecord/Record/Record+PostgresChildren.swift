@@ -27,10 +27,16 @@ extension Record {
                 try save(connection)
                 let parent = self
                 let key = try link.map { try parent.postgresValues(of: $0.parentKeys, for: $0) }
+                // Found once for every child: where the foreign key goes, and one column layout that every
+                // child's one-row result is read through (its decoder's keys then found in order).
+                var setting: PostgresForeignKeySetting<Child>?
                 for index in children.indices {
                     try connection.checkCancellation()
                     try parent.bindChild(&children[index], link: link) { child, link in
-                        try child.settingColumns(link.foreignKeys, to: key ?? [], for: link)
+                        let current =
+                            try setting ?? PostgresForeignKeySetting<Child>(link.foreignKeys, to: key ?? [], for: link)
+                        setting = current
+                        return try child.withForeignKey(current, on: connection)
                     }
                     try children[index].save(connection)
                 }
@@ -53,24 +59,21 @@ extension Record {
         return try columns.map { values[try Self.index(of: $0, in: shape.columns, for: link)] }
     }
 
-    /// This record with each of `columns` set to the value at the same place in `values`: encoded as a save
-    /// encodes it (every column, NULL for a nil optional), the values replaced, and read back by its decoder
-    /// from a result of one row made in this process (``PostgresResult/row(_:_:)``, no round trip), so that
-    /// the values reach the properties as a fetch would put them there (a `CodingKeys` rename, a key
-    /// strategy) and every other property comes back as stored.
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no such
-    ///   column, `EncodingError`, ``PostgresError``, or the `DecodingError` of a value its type does not read.
-    private func settingColumns(
-        _ columns: [String], to values: [PostgresValue], for link: AssociationLink
+    /// This record with the columns of `setting` set to its values: encoded as a save encodes it (every
+    /// column, NULL for a nil optional), the values replaced, and read back by its decoder from a result of
+    /// one row made in this process (``PostgresResult/row(nameBytes:_:)``, no round trip), so that the values reach
+    /// the properties as a fetch would put them there (a `CodingKeys` rename, a key strategy) and every
+    /// other property comes back as stored.
+    /// - Throws: `EncodingError`, ``PostgresError``, or the `DecodingError` of a value its type does not read.
+    private func withForeignKey(
+        _ setting: PostgresForeignKeySetting<Self>, on connection: PostgresConnection
     ) throws -> Self {
-        let shape = try PostgresRecordShape.of(Self.self)
-        var newValues = try shape.values(of: self)
-        for (column, value) in zip(columns, values) {
-            newValues[try Self.index(of: column, in: shape.columns, for: link)] = value
-        }
-        let rows = PostgresRows(
-            result: try PostgresResult.row(shape.columns, newValues), sql: "",
-            layout: PostgresColumnLayout(names: shape.columns))
+        let shape = setting.shape
+        var parameters = try shape.parameters(of: self, shape.columnsPlan, on: connection)
+        for (index, value) in zip(setting.indexes, setting.values) { parameters.set(value, at: index) }
+        let result = try PostgresResult.row(nameBytes: setting.layout.nameBytes, parameters)
+        connection.keepSpareParameters(parameters)
+        let rows = PostgresRows(result: result, sql: "", layout: setting.layout)
         return try Self(
             from: PostgresRowDecoder(
                 rows: rows, row: 0, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder))
@@ -78,12 +81,34 @@ extension Record {
 
     /// The index of `column` in `columns`, an exact match first, then A-Z in either case.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` naming the columns there are.
-    private static func index(of column: String, in columns: [String], for link: AssociationLink) throws -> Int {
+    fileprivate static func index(of column: String, in columns: [String], for link: AssociationLink) throws -> Int {
         guard let index = index(of: column, inNames: columns) else {
             throw RecordError.invalidAssociation(
                 association: link.description, reason: encodesNoColumn(column, columns))
         }
         return index
+    }
+}
+
+/// Foreign key values to set in records of type `Child`: at which of its shape's columns each value goes, and
+/// the column layout of the one-row results a record is read back from. Made once per `save(_:children:)`,
+/// and used on its connection's thread alone, as the layout is.
+struct PostgresForeignKeySetting<Child: Record> {
+    let shape: PostgresRecordShape
+    /// Each value's column, an index in the shape's columns.
+    let indexes: [Int]
+    let values: [PostgresValue]
+    let layout: PostgresColumnLayout
+
+    /// Each of `columns` to be set to the value at the same place in `values`.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when `Child` encodes no such column,
+    ///   or `SchemaProbeError` when the type cannot be probed.
+    init(_ columns: [String], to values: [PostgresValue], for link: AssociationLink) throws {
+        let shape = try PostgresRecordShape.of(Child.self)
+        self.shape = shape
+        indexes = try columns.map { try Child.index(of: $0, in: shape.columns, for: link) }
+        self.values = values
+        layout = PostgresColumnLayout(names: shape.columns)
     }
 }
 #endif

@@ -14,41 +14,45 @@ extension Record {
     ///   column for a NULL into a NOT NULL column), `EncodingError` for a value PostgreSQL cannot store,
     ///   `SchemaProbeError` when the type cannot be probed.
     public mutating func insert(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
-        try callWillSave(connection)
-        if case .rowID(let column) = shape.key, (id as? Int64?) == .some(nil) {
-            let parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
-            let result = try connection.run(shape.insertWithoutKeySQL, parameters)
-            let rows = PostgresRows(
-                result: result, sql: shape.insertWithoutKeySQL,
-                layout: connection.columnLayout(for: result, sql: shape.insertWithoutKeySQL))
-            guard rows.count == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-            let rowID = try rows[0].decode(Int64.self, column: column)
-            if let key = Optional(rowID) as? ID { id = key }
+        try insert(connection, PostgresRecordShape.of(Self.self))
+    }
+
+    /// ``insert(_:)`` with this type's shape, found by the caller.
+    mutating func insert(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
+        try callWillSave(connection, shape)
+        if case .rowID(let column) = shape.key, hasNilRowID {
+            let result = try shape.run(shape.insertWithoutKeySQL, self, shape.nonKeyColumnsPlan, on: connection)
+            guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+            let rowID = try Self.returnedRowID(result, column: column)
+            if let key = SameTypeCast.cast(Optional(rowID), to: ID.self) { id = key }
             didInsert(rowID: rowID)
             return
         }
-        let result = try connection.run(shape.insertSQL, try shape.parameters(of: self, shape.columnsPlan))
-        guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-        didInsert(rowID: (id as? Int64?).flatMap { $0 } ?? 0)
+        // No RETURNING: the command tag's row count (`INSERT 0 1`) tells that the row went in; a trigger or
+        // rule that skipped it leaves 0.
+        let result = try shape.run(shape.insertSQL, self, shape.columnsPlan, on: connection)
+        guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+        didInsert(rowID: rowIDIfAny ?? 0)
     }
 
     /// Updates the row with the record's key.
     /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the key (nothing is inserted),
     ///   ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``PostgresError`` as ``insert(_:)``.
     public func update(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
-        let key = try shape.keyValues(id)
-        try callWillSave(connection)
+        try update(connection, PostgresRecordShape.of(Self.self))
+    }
+
+    /// ``update(_:)`` with this type's shape, found by the caller.
+    func update(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
+        try shape.checkKey(id)
+        try callWillSave(connection, shape)
         guard let sql = shape.updateSQL else {
             guard try Self.exists(connection, id: id) else {
                 throw RecordError.recordNotFound(table: shape.table, id: "\(id)")
             }
             return
         }
-        var parameters = try shape.parameters(of: self, shape.nonKeyColumnsPlan)
-        for value in key { parameters.append(value) }
-        let changed = try connection.run(sql, parameters).affectedRows
+        let changed = try shape.run(sql, self, shape.nonKeyColumnsPlan, key: id, on: connection).affectedRows
         if changed == 0 { throw RecordError.recordNotFound(table: shape.table, id: "\(id)") }
     }
 
@@ -59,9 +63,9 @@ extension Record {
     public mutating func save(_ connection: PostgresConnection) throws {
         let shape = try PostgresRecordShape.of(Self.self)
         if case .rowID = shape.key {
-            if (id as? Int64?) == .some(nil) { try insert(connection) } else { try update(connection) }
+            if hasNilRowID { try insert(connection, shape) } else { try update(connection, shape) }
         } else {
-            try upsert(connection)
+            try upsert(connection, shape)
         }
     }
 
@@ -70,11 +74,17 @@ extension Record {
     /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>.
     /// - Throws: as ``insert(_:)``; SQLSTATE 42P10 when the key columns have no unique constraint.
     public mutating func upsert(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return try insert(connection) }
-        _ = try shape.keyValues(id)
-        try callWillSave(connection)
-        _ = try connection.run(shape.upsertSQL, try shape.parameters(of: self, shape.columnsPlan))
+        try upsert(connection, PostgresRecordShape.of(Self.self))
+    }
+
+    /// ``upsert(_:)`` with this type's shape, found by the caller.
+    mutating func upsert(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
+        if case .rowID = shape.key, hasNilRowID { return try insert(connection, shape) }
+        try shape.checkKey(id)
+        try callWillSave(connection, shape)
+        // No RETURNING: an upsert inserts or updates its row (or, when every column is a key column, leaves
+        // the row that is there), so there is nothing to read back.
+        _ = try shape.run(shape.upsertSQL, self, shape.columnsPlan, on: connection)
     }
 
     /// Deletes the row with the record's key; returns false when there was none. Then
@@ -85,7 +95,7 @@ extension Record {
     public func delete(_ connection: PostgresConnection) throws -> Bool {
         let shape = try PostgresRecordShape.of(Self.self)
         let key = try shape.keyValues(id)
-        try callWillDelete(connection)
+        try callWillDelete(connection, shape)
         let deleted = try connection.execute(shape.deleteSQL, key) > 0
         didDelete(deleted)
         return deleted
@@ -113,7 +123,7 @@ extension Record {
     ///   with.
     public static func save(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, !records.isEmpty, records.allSatisfy({ ($0.id as? Int64?) == .some(nil) }) {
+        if case .rowID = shape.key, !records.isEmpty, records.allSatisfy(\.hasNilRowID) {
             return try insertAll(connection, &records)
         }
         let original = records
@@ -152,7 +162,9 @@ extension Record {
         var inserted = records
         try connection.transaction {
             // Each record's willSave, in order, inside the batch's transaction: a throw writes nothing.
-            for record in records { try record.callWillSave(connection) }
+            if shape.hasWriteCallbacks {
+                for record in records { try record.callWillSave(connection, shape) }
+            }
             var identityColumn: String?
             var statements: [(sql: String, parameters: Range<Int>)] = []
             statements.reserveCapacity(records.count)
@@ -162,7 +174,7 @@ extension Record {
             let encoder = PostgresRecordEncoder(
                 jsonEncoder: shape.jsonEncoder, capacity: records.count * shape.columns.count)
             for record in records {
-                if case .rowID(let column) = shape.key, (record.id as? Int64?) == .some(nil) {
+                if case .rowID(let column) = shape.key, record.hasNilRowID {
                     identityColumn = column
                     let parameters = try shape.namingTable { try encoder.append(record, plan: shape.nonKeyColumnsPlan) }
                     statements.append((shape.insertWithoutKeySQL, parameters))
@@ -173,23 +185,41 @@ extension Record {
                     takesIdentity.append(false)
                 }
             }
-            let results = try connection.runPipelined(statements, encoder.takeParameters())
+            // Each answer is checked as it is read, and let go: the batch keeps no result past its check.
+            try connection.runPipelined(statements, encoder.takeParameters()) { index, result in
+                // The command tag's row count: RETURNING's rows for an identity, `INSERT 0 1` otherwise.
+                guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                guard takesIdentity[index], let identityColumn else { return }
+                guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                let rowID = try returnedRowID(result, column: identityColumn)
+                if let key = SameTypeCast.cast(Optional(rowID), to: ID.self) { inserted[index].id = key }
+            }
             // A task cancelled while the batch ran: the transaction rolls back and no record gains an id.
             try connection.checkCancellation()
-            for (index, result) in results.enumerated() {
-                guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-                guard takesIdentity[index], let identityColumn else { continue }
-                // RETURNING names the key alone: its one column.
-                let rowID = try PostgresValueReader.read(
-                    Int64.self, result.cell(row: 0, column: 0), column: identityColumn,
-                    codingPath: [PostgresColumnKey(identityColumn)])
-                if let key = Optional(rowID) as? ID { inserted[index].id = key }
-            }
         }
         records = inserted
         for index in records.indices {
-            records[index].didInsert(rowID: (records[index].id as? Int64?).flatMap { $0 } ?? 0)
+            records[index].didInsert(rowID: records[index].rowIDIfAny ?? 0)
         }
+    }
+
+    /// True for a rowid record (`id: Int64?`) whose id is nil: a new row whose identity column chooses its id.
+    /// Found by comparing types, with no dynamic cast.
+    var hasNilRowID: Bool {
+        guard let rowID = SameTypeCast.cast(id, to: Int64?.self) else { return false }
+        return rowID == nil
+    }
+
+    /// The rowid of a rowid record; nil for a nil id or a key of another kind.
+    var rowIDIfAny: Int64? { SameTypeCast.cast(id, to: Int64?.self) ?? nil }
+
+    /// The id an `INSERT ... RETURNING` of the key alone gave: its one row's one column.
+    /// - Throws: the `DecodingError` of a value that is not a BIGINT, naming `column`.
+    static func returnedRowID(_ result: PostgresResult, column: String) throws -> Int64 {
+        let cell = result.cell(row: 0, column: 0)
+        // An identity column's BIGINT, read as it is; any other cell through the value table and its errors.
+        if case .integer(let rowID, _) = cell { return rowID }
+        return try PostgresValueReader.read(Int64.self, cell, column: column, codingPath: [PostgresColumnKey(column)])
     }
 }
 #endif

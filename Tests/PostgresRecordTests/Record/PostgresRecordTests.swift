@@ -201,8 +201,54 @@ final class PostgresRecordTests: PostgresTestCase {
             let error = error as? PostgresError
             XCTAssertEqual(error?.sqlState, .uniqueViolation)
             XCTAssertEqual(error?.constraint, "currency_pkey")
-            XCTAssertEqual(error?.sql, "INSERT INTO \"currency\" (\"id\", \"name\") VALUES ($1, $2) RETURNING \"id\"")
+            XCTAssertEqual(error?.sql, "INSERT INTO \"currency\" (\"id\", \"name\") VALUES ($1, $2)")
         }
+    }
+
+    func testAKeyedInsertThatATriggerSkipsThrowsRowNotInsertedFromTheCommandTag() throws {
+        try Currency.createTable(in: connection)
+        try connection.execute(
+            "CREATE FUNCTION skip_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$")
+        try connection.execute(
+            "CREATE TRIGGER skip_franc BEFORE INSERT ON currency FOR EACH ROW WHEN (NEW.id = 'CHF') "
+                + "EXECUTE FUNCTION skip_row()")
+        var euro = Currency(id: "EUR", name: "Euro")
+        try euro.insert(connection)
+        var franc = Currency(id: "CHF", name: "Franc")
+        XCTAssertThrowsError(try franc.insert(connection)) {
+            guard case RecordError.rowNotInserted(let table) = $0 else { return XCTFail("\($0)") }
+            XCTAssertEqual(table, "currency")
+        }
+        var batch = [Currency(id: "USD", name: "Dollar"), Currency(id: "CHF", name: "Franc")]
+        XCTAssertThrowsError(try Currency.insertAll(connection, &batch)) {
+            guard case RecordError.rowNotInserted(let table) = $0 else { return XCTFail("\($0)") }
+            XCTAssertEqual(table, "currency")
+        }
+        XCTAssertEqual(try text("SELECT string_agg(id || '=' || name, ',' ORDER BY id) FROM currency"), "EUR=Euro")
+    }
+
+    func testAnUpsertSendsNoReturningAndUpdatesTheRow() throws {
+        try Currency.createTable(in: connection)
+        try Membership.createTable(in: connection)
+        try connection.execute("ALTER TABLE currency ADD CONSTRAINT named CHECK (name <> '')")
+        var unnamed = Currency(id: "XXX", name: "")
+        XCTAssertThrowsError(try unnamed.upsert(connection)) { error in
+            let error = error as? PostgresError
+            XCTAssertEqual(error?.constraint, "named")
+            XCTAssertEqual(
+                error?.sql,
+                #"INSERT INTO "currency" ("id", "name") VALUES ($1, $2) ON CONFLICT ("id") DO UPDATE SET "name" = "#
+                    + #"excluded."name""#)
+        }
+        var euro = Currency(id: "EUR", name: "Euro")
+        try euro.upsert(connection)
+        euro.name = "Euro (EUR)"
+        try euro.upsert(connection)
+        var member = Membership(userId: 1, groupId: 2, role: "reader")
+        try member.upsert(connection)
+        try member.upsert(connection)
+        XCTAssertEqual(try text("SELECT string_agg(id || '=' || name, ',') FROM currency"), "EUR=Euro (EUR)")
+        XCTAssertEqual(try text("SELECT count(*)::text FROM membership"), "1")
     }
 
     func testInsertAllPipelinesTheBatchAndSetsEveryID() throws {
