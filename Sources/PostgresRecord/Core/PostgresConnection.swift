@@ -37,6 +37,9 @@ public final class PostgresConnection {
     var columnLayouts: [String: PostgresColumnLayout] = [:]
     /// How many savepoints deep the library's transactions are.
     var savepointDepth = 0
+    /// True while ``run(_:_:)`` runs a statement again after the server refused its expired plan, so that a
+    /// second refusal is the call's error.
+    private var retryingExpiredPlan = false
     /// The cancellation of the async pool call running on the connection; nil between calls and for
     /// synchronous ones.
     var cancellation: PostgresCallCancellation?
@@ -174,7 +177,11 @@ public final class PostgresConnection {
     /// A named statement the session does not have (SQLSTATE 26000) or has already (42P05) means that a
     /// pooler ran this connection's statements on more than one server session: the error says so and
     /// names ``PostgresConfiguration/usesNamedPreparedStatements``, and the name is forgotten, so the next
-    /// call prepares it again.
+    /// call prepares it again. A named statement whose result columns changed since it was prepared (another
+    /// session added, dropped or retyped a column of its table: SQLSTATE 0A000, "cached plan must not change
+    /// result type") is prepared again: at once when no transaction is open, else by the next call, the
+    /// error saying so (the server has aborted the transaction). This is what Rails' PostgreSQL adapter
+    /// does for the same error.
     func run(_ sql: String, _ parameters: PostgresParameters) throws -> PostgresResult {
         let count = Int32(parameters.count)
         guard configuration.usesNamedPreparedStatements else {
@@ -213,7 +220,31 @@ public final class PostgresConnection {
             preparedNames[key] = nil
             lastPrepared = nil
             throw Self.sessionMoved(error, statement: name)
+        } catch let error as PostgresError where error.sqlState == .featureNotSupported && !retryingExpiredPlan {
+            // "cached plan must not change result type": the statement's tables changed (a column added,
+            // dropped or retyped) since the session prepared it, so its `SELECT *` would now give other
+            // columns. The name is forgotten, so the statement is prepared afresh; outside a transaction
+            // nothing ran, and it runs again at once. Inside one, the error has aborted the transaction.
+            preparedNames[key] = nil
+            lastPrepared = nil
+            columnLayouts[sql] = nil
+            guard PQtransactionStatus(handle) == PQTRANS_IDLE else { throw Self.planExpired(error) }
+            retryingExpiredPlan = true
+            defer { retryingExpiredPlan = false }
+            return try run(sql, parameters)
         }
+    }
+
+    /// The server's refusal of a statement prepared before its tables changed, with what happened and what
+    /// the next call does.
+    private static func planExpired(_ error: PostgresError) -> PostgresError {
+        PostgresError(
+            kind: error.kind, sqlState: error.sqlState,
+            message: error.message + " (SQLSTATE \(error.sqlState.rawValue)): a table the statement reads changed "
+                + "since this connection prepared it; the transaction is rolled back, and the next call prepares "
+                + "the statement again",
+            detail: error.detail, constraint: error.constraint, table: error.table, column: error.column,
+            sql: error.sql)
     }
 
     /// `42P05`: a statement of that name exists in the session already.

@@ -127,6 +127,9 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// `26000`: a prepared statement the connection does not know (what pgbouncer's transaction mode
     /// causes for named statements).
     public static let invalidSQLStatementName = SQLState("26000")
+    /// `0A000`: a feature the server does not support; among them a named prepared statement whose result
+    /// columns changed since it was prepared ("cached plan must not change result type").
+    public static let featureNotSupported = SQLState("0A000")
     /// `42P01`: no such table.
     public static let undefinedTable = SQLState("42P01")
     /// `42703`: no such column.

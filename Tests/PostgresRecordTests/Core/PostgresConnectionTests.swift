@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PostgresRecord
+import SQLiteRecord
 import XCTest
 
 final class PostgresConnectionTests: PostgresTestCase {
@@ -74,6 +75,47 @@ final class PostgresConnectionTests: PostgresTestCase {
         }
         let none = try unnamed.query("SELECT count(*) FROM pg_prepared_statements")
         XCTAssertEqual(try none[0].decode(Int64.self, at: 0), 0)
+    }
+
+    func testAStatementPreparedBeforeItsTableChangedIsPreparedAgainOutsideATransaction() throws {
+        try connection.execute("CREATE TABLE words (id BIGINT PRIMARY KEY)")
+        try connection.execute("INSERT INTO words VALUES (1)")
+        XCTAssertEqual(try connection.query("SELECT * FROM words").columnNames, ["id"])
+        let other = try PostgresConnection(configuration: configuration())
+        try other.execute("ALTER TABLE words ADD COLUMN extra BIGINT")
+        try other.execute("UPDATE words SET extra = 7")
+        let rows = try connection.query("SELECT * FROM words")
+        XCTAssertEqual(rows.columnNames, ["id", "extra"])
+        XCTAssertEqual(try rows[0].decode(Int64.self, at: 1), 7)
+    }
+
+    func testAStatementPreparedBeforeItsTableChangedFailsItsTransactionOnceThenIsPreparedAgain() async throws {
+        struct Word: Record, Equatable {
+            var id: Int64
+            var text: String
+            static let tableName = "words"
+        }
+        try connection.execute("CREATE TABLE words (id BIGINT PRIMARY KEY, text TEXT NOT NULL)")
+        try connection.execute("INSERT INTO words VALUES (1, 'one')")
+        let pool = makePool(maximumConnections: 1)
+        let first = try await Word.fetch(pool)
+        XCTAssertEqual(first, [Word(id: 1, text: "one")])
+        try connection.execute("ALTER TABLE words ADD COLUMN extra BIGINT")
+        do {
+            _ = try await Word.fetch(pool)
+            XCTFail("no error")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.sqlState, .featureNotSupported)
+            XCTAssertEqual(
+                error.message,
+                "cached plan must not change result type (SQLSTATE 0A000): a table the statement reads changed "
+                    + "since this connection prepared it; the transaction is rolled back, and the next call "
+                    + "prepares the statement again")
+        }
+        let again = try await Word.fetch(pool)
+        XCTAssertEqual(again, [Word(id: 1, text: "one")])
+        let count = try await pool.read { try $0.query("SELECT count(*) FROM words")[0].decode(Int64.self, at: 0) }
+        XCTAssertEqual(count, 1)
     }
 
     func testTextWithNULIsRefusedBeforeAnythingIsSent() throws {
