@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the SQLiteRecord library into .build/docs (static hosting, base path
-# /SQLiteRecord), treating every DocC warning as an error, then fails when a public symbol has no doc comment.
+# Builds the DocC documentation of the SQLiteRecord and PostgresRecord libraries into .build/docs/<module>
+# (static hosting, base path /<module>), treating every DocC warning as an error, then fails when a public
+# symbol has no doc comment.
 #
 # Uses the toolchain's own `docc` (the swift-docc-plugin package is not needed) and a scratch path of its
 # own, so it neither rebuilds nor disturbs the main .build.
@@ -24,42 +25,52 @@ if [ -z "$docc" ]; then
     fi
 fi
 
-symbol_graphs=.build/symbol-graphs
-output=.build/docs
-scratch=.build/docs-build
-rm -rf "$output"
-mkdir -p "$symbol_graphs"
+# Builds one module's symbol graphs (the module's own, and its extensions of other modules' types) into
+# .build/symbol-graphs/<module> and converts its catalog into .build/docs/<module>.
+#   document MODULE [swift build options]
+document() {
+    local module=$1
+    shift
+    local all_graphs=.build/symbol-graphs/$module-all
+    local graphs=.build/symbol-graphs/$module
+    local scratch=.build/docs-build-$module
+    rm -rf "$all_graphs" "$graphs" ".build/docs/$module"
+    mkdir -p "$all_graphs" "$graphs" .build/docs
+    # The compiler writes the graphs only when it compiles the module: an up-to-date build leaves a deleted
+    # graph directory empty, so then build again from a clean scratch path.
+    build_symbol_graphs() {
+        swift build --target "$module" --scratch-path "$scratch" "$@" \
+            -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all_graphs"
+    }
+    build_symbol_graphs "$@"
+    if [ ! -f "$all_graphs/$module.symbols.json" ]; then
+        rm -rf "$scratch"
+        build_symbol_graphs "$@"
+    fi
+    # Only this module's graphs: a dependency's (SQLiteRecord's, for PostgresRecord) has its own catalog.
+    cp "$all_graphs/$module".*json "$all_graphs/$module"@*.json "$graphs"/ 2>/dev/null || true
 
-# The compiler writes the graphs only when it compiles the module: an up-to-date build leaves a deleted
-# graph directory empty, so then build again from a clean scratch path.
-build_symbol_graphs() {
-    swift build --target SQLiteRecord --scratch-path "$scratch" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbol_graphs"
+    # Overloads (the where: forms for SQLiteValueConvertible and Encodable values, the column-name forms for
+    # strings, coding keys and Columns) are shown as one group, so that a link to the shared name resolves to
+    # the group rather than being ambiguous.
+    $docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.sqliterecord.$module" \
+        --output-path ".build/docs/$module" \
+        --transform-for-static-hosting \
+        --hosting-base-path "$module" \
+        --warnings-as-errors \
+        --enable-experimental-overloaded-symbol-presentation
+    check_doc_comments "$module" "$graphs"
 }
-build_symbol_graphs
-if [ ! -f "$symbol_graphs/SQLiteRecord.symbols.json" ]; then
-    rm -rf "$scratch"
-    build_symbol_graphs
-fi
-
-# Overloads (the where: forms for SQLiteValueConvertible and Encodable values, the column-name forms for
-# strings, coding keys and Columns) are shown as one group, so that a link to the shared name resolves to the
-# group rather than being ambiguous.
-$docc convert Sources/SQLiteRecord/SQLiteRecord.docc \
-    --additional-symbol-graph-dir "$symbol_graphs" \
-    --fallback-display-name SQLiteRecord \
-    --fallback-bundle-identifier org.sqliterecord.SQLiteRecord \
-    --output-path "$output" \
-    --transform-for-static-hosting \
-    --hosting-base-path SQLiteRecord \
-    --warnings-as-errors \
-    --enable-experimental-overloaded-symbol-presentation
 
 # Every public symbol declared in Sources/ has a doc comment of its own. Symbols with no source location are
 # the compiler's (synthesized hashValue, members a standard-library protocol supplies); members that implement
 # a standard-library requirement and carry its documentation (`description`, `hash(into:)`, `==`,
 # `init(from:)`, `encode(to:)`) are fine without one.
-python3 - "$symbol_graphs" <<'PYTHON'
+check_doc_comments() {
+python3 - "$2" "$1" <<'PYTHON'
 import glob
 import json
 import os
@@ -70,7 +81,7 @@ STANDARD_REQUIREMENTS = {
     "description", "debugDescription", "hash(into:)", "hashValue", "==(_:_:)", "<(_:_:)", "init(from:)",
     "encode(to:)", "init(rawValue:)", "rawValue", "makeIterator()", "next()",
 }
-OWN_MODULE = "SQLiteRecord"
+OWN_MODULE = sys.argv[2]
 root = os.getcwd()
 offenders = []
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.symbols.json"))):
@@ -99,6 +110,15 @@ for offender in sorted(set(offenders)):
 if offenders:
     print(f"build-docs: {len(set(offenders))} public symbols without a doc comment", file=sys.stderr)
     sys.exit(1)
-print("build-docs: every public symbol has a doc comment")
+print(f"build-docs: every public symbol of {OWN_MODULE} has a doc comment")
 PYTHON
-echo "build-docs: documentation in $output"
+}
+
+document SQLiteRecord
+# PostgresRecord is built with the PostgreSQL trait, which needs libpq's headers (Debian's libpq-dev).
+if pkg-config --exists libpq 2>/dev/null; then
+    document PostgresRecord --traits PostgreSQL
+else
+    echo "build-docs: PostgresRecord skipped (no libpq: install libpq-dev)"
+fi
+echo "build-docs: documentation in .build/docs"

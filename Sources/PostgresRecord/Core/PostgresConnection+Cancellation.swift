@@ -37,8 +37,8 @@ extension PostgresConnection {
     /// cancelled; returns otherwise (always, for the synchronous calls).
     ///
     /// A cancel does not stop a statement the server is running: the library's own loops over records
-    /// (``Record/insertAll(_:_:)`` once its pipeline is answered, the array ``Record/save(_:_:)`` and
-    /// ``Record/save(_:children:)`` before each record) call this, so a cancelled batch throws, rolls back
+    /// (`Record.insertAll(_:_:)` once its pipeline is answered, the array `Record.save(_:_:)` and
+    /// `Record.save(_:children:)` before each record) call this, so a cancelled batch throws, rolls back
     /// whole, and leaves no id on a record; and a cancelled `PostgresPool.write` rolls back instead of
     /// committing. Call it between the statements of a long write body of your own
     /// to stop it sooner.

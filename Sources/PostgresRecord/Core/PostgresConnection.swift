@@ -13,9 +13,9 @@ import Foundation
 /// Invariants (this file and `PostgresResult.swift` with `PostgresResult+Row.swift` are the module's owners of
 /// libpq memory):
 /// - `handle` is the non-null `PGconn *` this object alone owns, finished once, in `deinit`.
-/// - Parameter bytes handed to libpq live in one ``PostgresParameters`` buffer kept alive for the whole libpq
+/// - Parameter bytes handed to libpq live in one `PostgresParameters` buffer kept alive for the whole libpq
 ///   call (`withArrays`); libpq copies them into its send buffer before the call returns.
-/// - Every `PGresult *` libpq returns is wrapped at once in a ``PostgresResult``, which clears it.
+/// - Every `PGresult *` libpq returns is wrapped at once in a `PostgresResult`, which clears it.
 /// - After any failure, `PQstatus` tells a lost connection (`CONNECTION_BAD`) from a refused statement; a
 ///   lost connection is never used again (the pool replaces it).
 public final class PostgresConnection {

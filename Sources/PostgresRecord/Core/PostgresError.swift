@@ -38,7 +38,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public let column: String?
     /// The SQL that failed, when there was one.
     public let sql: String?
-    /// For a statement of a pipelined batch (``Record/insertAll(_:_:)``), the index of the argument list (the
+    /// For a statement of a pipelined batch (`Record.insertAll(_:_:)`), the index of the argument list (the
     /// record) it ran for, from 0; nil otherwise.
     public let batchIndex: Int?
 

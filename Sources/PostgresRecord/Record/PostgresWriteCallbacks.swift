@@ -3,9 +3,9 @@ import Foundation
 import SQLiteRecord
 
 /// The before-write callbacks of a record on PostgreSQL: ``willSave(_:)`` and ``willDelete(_:)`` are called
-/// where ``Record/willSave(_:)`` and ``Record/willDelete(_:)`` are called on SQLite, with the connection in
+/// where `Record.willSave(_:)` and `Record.willDelete(_:)` are called on SQLite, with the connection in
 /// place of SQLite's `Database` (a Record's own callbacks take SQLite's `Database`, which a PostgreSQL write
-/// does not have). ``Record/didInsert(rowID:)`` and ``Record/didDelete(_:)`` take no connection and are
+/// does not have). `Record.didInsert(rowID:)` and `Record.didDelete(_:)` take no connection and are
 /// called on both engines with no adoption.
 ///
 /// ```swift
