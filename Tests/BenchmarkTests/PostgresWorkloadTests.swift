@@ -19,7 +19,8 @@ final class PostgresWorkloadTests: XCTestCase {
         XCTAssertEqual(
             all.postgresWorkloads.map(\.rawValue),
             [
-                "W1", "W1-batch", "W1-copy", "W2", "W2-row", "W3", "W3-row", "W4", "W4-row", "W6", "W7", "W7-update",
+                "W1", "W1-batch", "W1-copy", "W2", "W2-row", "W3", "W3-row", "W4", "W4-row", "W6", "W6-association",
+                "W7", "W7-update",
             ])
     }
 
@@ -38,8 +39,8 @@ final class PostgresWorkloadTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--postgres", "host=/tmp", "--workloads", "W5"])) { error in
             XCTAssertEqual(
                 "\(error)",
-                "Unknown PostgreSQL workload \"W5\" in --workloads; they are W1, W1-batch, W1-copy, W2, W2-row, W3, W3-row, W4, W4-row, W6, W7, "
-                    + "W7-update")
+                "Unknown PostgreSQL workload \"W5\" in --workloads; they are W1, W1-batch, W1-copy, W2, W2-row, W3, "
+                    + "W3-row, W4, W4-row, W6, W6-association, W7, W7-update")
         }
     }
 
