@@ -243,6 +243,10 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         lock.lock()
         if isStopped {
             lock.unlock()
+            // libdispatch traps on the release of a source that was never activated: cancelled first, its
+            // event handler never runs.
+            timer.cancel()
+            timer.resume()
             return
         }
         self.timer = timer

@@ -96,4 +96,21 @@ final class PoolObservationTests: XCTestCase {
         try FileManager.default.removeItem(atPath: path)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
+
+    /// A sequence that ends while its checks of other connections are being set up leaves no timer
+    /// behind; libdispatch traps on the release of one that was never activated.
+    func testSequencesEndedAtTheirFirstValueWhileTheirChecksStartLeaveNoTimer() async throws {
+        let pool = try DatabasePool(path: folder.path("ended.sqlite"))
+        try await pool.write { db in try db.execute(sql: observationSchema) }
+        let observation = ValueObservation.tracking(itemNames).checkingOtherConnections(every: 0.001)
+        var firstValues = 0
+        for _ in 0..<300 {
+            for try await names in observation.values(in: pool) {
+                XCTAssertEqual(names, [])
+                firstValues += 1
+                break
+            }
+        }
+        XCTAssertEqual(firstValues, 300)
+    }
 }
