@@ -25,14 +25,10 @@ extension Record {
         var arguments = filter.arguments
         if let limit { arguments.append(PostgresValue(Int64(limit))) }
         if let offset { arguments.append(PostgresValue(Int64(offset))) }
-        let form = PostgresSelectTexts.Form(
-            type: ObjectIdentifier(Self.self), columns: filter.columns, nulls: filter.nulls, ordering: ordering,
-            hasLimit: limit != nil, hasOffset: offset != nil)
-        let sql = PostgresSelectTexts.text(for: form) {
-            RecordSQL.select(
-                from: shape.table, condition: filter.condition, ordering: ordering, limit: limit, offset: offset,
-                parameterCount: filter.arguments.count, dialect: .postgres)
-        }
+        let form = SelectTexts.Form(
+            dialect: .postgres, type: Self.self, columns: filter.columns, forms: filter.nulls.map { $0 ? 0 : 1 },
+            ordering: ordering, hasLimit: limit != nil, hasOffset: offset != nil)
+        let sql = SelectTexts.text(for: form, table: shape.table)
         return try decodeAll(connection.query(sql, arguments), shape: shape)
     }
 
@@ -112,37 +108,6 @@ extension Record {
     static func decode(_ rows: PostgresRows, row: Int, shape: PostgresRecordShape) throws -> Self {
         try PostgresRowDecoding.decodeOne(
             Self.self, rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
-    }
-}
-
-/// The SELECT texts of ``Record/fetch(_:where:orderBy:limit:offset:)``, kept for the life of the process by
-/// what decides them (the record type, the `where:` columns and which are NULL, the ordering, whether there
-/// is a limit and an offset), so that a call repeated with other values builds no SQL, as the SQL of
-/// ``Record/fetchOne(_:id:)`` is built once per type.
-enum PostgresSelectTexts {
-    struct Form: Hashable {
-        let type: ObjectIdentifier
-        let columns: [String]
-        let nulls: [Bool]
-        let ordering: [Ordering]
-        let hasLimit: Bool
-        let hasOffset: Bool
-    }
-
-    private static let texts = Locked<[Form: String]>([:])
-
-    /// How many texts are kept at most: a program that builds forms without end keeps a few, not all.
-    static let keptTexts = 1024
-
-    /// The text kept for `form`, else `make()`'s, kept from now on.
-    static func text(for form: Form, _ make: () -> String) -> String {
-        if let kept = texts.withLock({ $0[form] }) { return kept }
-        let text = make()
-        texts.withLock { texts in
-            if texts.count >= keptTexts { texts.removeAll() }
-            texts[form] = text
-        }
-        return text
     }
 }
 

@@ -98,24 +98,6 @@ package enum RecordSQL {
             + keyCondition(columns: keyColumns, counts: counts, dialect: dialect, firstParameter: columns.count + 1)
     }
 
-    /// `SELECT * FROM "table"` with `WHERE` and `ORDER BY` from the given clauses, `LIMIT`/`OFFSET` as
-    /// parameters after the condition's own: the SELECT of a `fetch(where:orderBy:limit:offset:)`.
-    package static func select(
-        from table: String, condition: String?, ordering: [Ordering], limit: Int?, offset: Int?,
-        parameterCount: Int, dialect: SQLDialect = .sqlite
-    ) -> String {
-        var sql = "SELECT * FROM " + SQLIdentifier.quoted(table)
-        if let condition, !condition.isEmpty { sql += " WHERE " + condition }
-        if !ordering.isEmpty { sql += " ORDER BY " + ordering.map(\.sql).joined(separator: ", ") }
-        var next = parameterCount + 1
-        if limit != nil {
-            sql += " LIMIT " + dialect.parameter(next)
-            next += 1
-        }
-        if offset != nil { sql += " OFFSET " + dialect.parameter(next) }
-        return sql
-    }
-
     /// `"a" = ? AND "b" IS NULL`: the condition of a `where:` dictionary, columns in the order given, one
     /// parameter for each column whose value is not NULL (numbered from `firstParameter` on PostgreSQL).
     package static func equalities(

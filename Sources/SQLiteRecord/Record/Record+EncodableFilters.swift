@@ -25,7 +25,7 @@ extension Record {
         _ db: Database, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        try request(equalities: filterValues(conditions), orderBy: ordering, limit: limit, offset: offset).fetch(db)
+        try fetch(db, equalities: filterValues(conditions), orderBy: ordering, limit: limit, offset: offset)
     }
 
     /// ``fetchOne(_:where:orderBy:)`` for values of any stored type.
@@ -34,7 +34,7 @@ extension Record {
     public static func fetchOne(
         _ db: Database, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering] = []
     ) throws -> Self? {
-        try request(equalities: filterValues(conditions), orderBy: ordering, limit: 1).fetch(db).first
+        try fetch(db, equalities: filterValues(conditions), orderBy: ordering, limit: 1, offset: nil).first
     }
 
     /// ``count(_:where:)`` for values of any stored type.

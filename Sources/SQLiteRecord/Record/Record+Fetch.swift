@@ -21,7 +21,40 @@ extension Record {
         _ db: Database, where conditions: [String: (any SQLiteValueConvertible)?] = [:],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        try request(where: conditions, orderBy: ordering, limit: limit, offset: offset).fetch(db)
+        try fetch(db, equalities: try equalityValues(conditions), orderBy: ordering, limit: limit, offset: offset)
+    }
+
+    /// The fetch of the `where:` dictionary forms: the SELECT text kept for the shape of the call (see
+    /// ``SelectTexts``), the columns checked against the table's on every call, before anything runs. An
+    /// ordering by coding key, whose column name comes from the type's key strategy, goes through a request.
+    static func fetch(
+        _ db: Database, equalities: [String: FilterValue], orderBy ordering: [Ordering], limit: Int?, offset: Int?
+    ) throws -> [Self] {
+        if ordering.contains(where: \.isCodingKey) {
+            return try request(equalities: equalities, orderBy: ordering, limit: limit, offset: offset).fetch(db)
+        }
+        // Sorted, so that one set of keys gives one SQL text and one prepared statement.
+        let columns = equalities.keys.sorted()
+        var forms: [Int] = []
+        forms.reserveCapacity(columns.count)
+        var arguments = StatementArguments()
+        for column in columns {
+            let values = equalities[column]?.forms ?? []
+            forms.append(values.count)
+            arguments.values += values
+        }
+        // SQLite needs a LIMIT before an OFFSET; a negative limit is none.
+        let hasLimit = limit != nil || offset != nil
+        if hasLimit { arguments.values.append(.integer(Int64(limit ?? -1))) }
+        if let offset { arguments.values.append(.integer(Int64(offset))) }
+        let form = SelectTexts.Form(
+            dialect: .sqlite, type: Self.self, columns: columns, forms: forms, ordering: ordering,
+            hasLimit: hasLimit, hasOffset: offset != nil)
+        return try explainingMissingTable {
+            try checkColumns(db, ordering.isEmpty ? columns : columns + ordering.map(\.column), aliases: [])
+            let sql = SelectTexts.text(for: form, table: tableName)
+            return try fetchAll(db, SQLQuery(sql: sql, arguments: arguments))
+        }
     }
 
     /// The records a SQL condition of your own selects, with its arguments bound:

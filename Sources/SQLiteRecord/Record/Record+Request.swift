@@ -40,9 +40,15 @@ extension Record {
         where conditions: [String: (any SQLiteValueConvertible)?], orderBy ordering: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) throws -> QueryInterfaceRequest<Self> {
-        guard !conditions.isEmpty else {
-            return request(equalities: [:], orderBy: ordering, limit: limit, offset: offset)
-        }
+        request(equalities: try equalityValues(conditions), orderBy: ordering, limit: limit, offset: offset)
+    }
+
+    /// The values of a `where:` dictionary as the stored forms each column is compared with.
+    /// - Throws: as ``request(where:orderBy:limit:offset:)``.
+    static func equalityValues(
+        _ conditions: [String: (any SQLiteValueConvertible)?]
+    ) throws -> [String: FilterValue] {
+        guard !conditions.isEmpty else { return [:] }
         var binding = RecordRequestBinding<Self>()
         var equalities: [String: FilterValue] = [:]
         equalities.reserveCapacity(conditions.count)
@@ -55,7 +61,7 @@ extension Record {
                 equalities[column] = try FilterValue(filtering: value)
             }
         }
-        return request(equalities: equalities, orderBy: ordering, limit: limit, offset: offset)
+        return equalities
     }
 
     /// The request of the `where sql:` forms.

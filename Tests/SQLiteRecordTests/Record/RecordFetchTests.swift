@@ -76,6 +76,48 @@ final class RecordFetchTests: XCTestCase {
         XCTAssertEqual(try City.count(db), 6, "nothing ran")
     }
 
+    func testSameKeysWithNullThenValueThenWithoutLimitGiveTheirOwnRows() throws {
+        let founded = Date(timeIntervalSince1970: 0)
+        var paris = try XCTUnwrap(City.fetchOne(db, where: ["name": "Paris"]))
+        paris.foundedAt = founded
+        try paris.save(db)
+        let byName: [Ordering] = [.ascending("name")]
+        XCTAssertEqual(
+            try City.fetch(db, where: ["country_id": france.id, "founded_at": nil], orderBy: byName, limit: 2)
+                .map(\.name),
+            ["Lyon", "Marseille"])
+        XCTAssertEqual(
+            try City.fetch(db, where: ["country_id": france.id, "founded_at": founded], orderBy: byName, limit: 2)
+                .map(\.name),
+            ["Paris"])
+        XCTAssertEqual(
+            try City.fetch(db, where: ["country_id": france.id, "founded_at": nil], orderBy: byName).map(\.name),
+            ["Lyon", "Marseille", "Nice"])
+        XCTAssertEqual(
+            try City.fetch(db, where: ["country_id": france.id, "founded_at": nil], orderBy: byName, offset: 1)
+                .map(\.name),
+            ["Marseille", "Nice"])
+        XCTAssertEqual(
+            try City.fetchOne(db, where: ["country_id": japan.id, "founded_at": nil], orderBy: byName)?.name, "Osaka")
+        XCTAssertEqual(
+            try City.fetch(db, where: ["country_id": japan.id, "founded_at": founded], orderBy: byName), [])
+    }
+
+    func testWhereColumnIsCheckedAgainstEachConnectionsTable() throws {
+        XCTAssertEqual(try City.fetch(db, where: ["founded_at": nil as Date?], orderBy: [.ascending("id")]).count, 6)
+        let other = try Database()
+        try other.execute(sql: "CREATE TABLE cities (id INTEGER PRIMARY KEY, country_id INTEGER, name TEXT, population INTEGER)")
+        XCTAssertThrowsError(try City.fetch(other, where: ["founded_at": nil as Date?], orderBy: [.ascending("id")])) {
+            error in
+            guard case .unknownColumn(let table, let column, let columns)? = error as? RecordError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(table, "cities")
+            XCTAssertEqual(column, "founded_at")
+            XCTAssertEqual(columns, ["id", "country_id", "name", "population"])
+        }
+    }
+
     func testValuesAreBoundNeverSpliced() throws {
         let hostile = "x' OR '1'='1"
         XCTAssertEqual(try City.fetch(db, where: ["name": hostile]), [])

@@ -1,0 +1,50 @@
+import XCTest
+
+@testable import SQLiteRecord
+
+final class SelectTextsTests: XCTestCase {
+    private struct Marker {}
+    private struct OtherMarker {}
+
+    private func text(
+        _ dialect: SQLDialect, _ type: Any.Type = Marker.self, columns: [String], forms: [Int],
+        ordering: [Ordering] = [], limit: Bool = false, offset: Bool = false
+    ) -> String {
+        SelectTexts.text(
+            for: SelectTexts.Form(
+                dialect: dialect, type: type, columns: columns, forms: forms, ordering: ordering, hasLimit: limit,
+                hasOffset: offset),
+            table: type == Marker.self ? "cities" : "towns")
+    }
+
+    func testTheTextFollowsNullsFormsLimitAndOffset() {
+        XCTAssertEqual(text(.sqlite, columns: [], forms: []), "SELECT * FROM \"cities\"")
+        XCTAssertEqual(
+            text(.sqlite, columns: ["a", "b"], forms: [0, 1], ordering: [.descending("id")], limit: true),
+            "SELECT * FROM \"cities\" WHERE \"a\" IS NULL AND \"b\" = ? ORDER BY \"id\" DESC LIMIT ?")
+        XCTAssertEqual(
+            text(.sqlite, columns: ["a", "b"], forms: [1, 1], ordering: [.descending("id")], limit: true),
+            "SELECT * FROM \"cities\" WHERE \"a\" = ? AND \"b\" = ? ORDER BY \"id\" DESC LIMIT ?")
+        XCTAssertEqual(
+            text(.sqlite, columns: ["a", "b"], forms: [1, 1], ordering: [.descending("id")]),
+            "SELECT * FROM \"cities\" WHERE \"a\" = ? AND \"b\" = ? ORDER BY \"id\" DESC")
+        XCTAssertEqual(
+            text(.sqlite, columns: ["id", "name"], forms: [3, 1], limit: true, offset: true),
+            "SELECT * FROM \"cities\" WHERE \"id\" IN (?, ?, ?) AND \"name\" = ? LIMIT ? OFFSET ?")
+    }
+
+    func testTheDialectAndTheTypeAreOfTheKey() {
+        XCTAssertEqual(
+            text(.sqlite, columns: ["a", "b"], forms: [1, 1], limit: true),
+            "SELECT * FROM \"cities\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
+        XCTAssertEqual(
+            text(.postgres, columns: ["a", "b"], forms: [1, 1], limit: true),
+            "SELECT * FROM \"cities\" WHERE \"a\" = $1 AND \"b\" = $2 LIMIT $3")
+        XCTAssertEqual(
+            text(.postgres, columns: ["a", "b"], forms: [0, 1], ordering: [.ascending("a")], limit: true, offset: true),
+            "SELECT * FROM \"cities\" WHERE \"a\" IS NULL AND \"b\" = $1 ORDER BY \"a\" ASC LIMIT $2 OFFSET $3")
+        XCTAssertEqual(
+            text(.sqlite, OtherMarker.self, columns: ["a", "b"], forms: [1, 1], limit: true),
+            "SELECT * FROM \"towns\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
+    }
+}
