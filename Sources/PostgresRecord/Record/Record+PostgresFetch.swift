@@ -132,20 +132,12 @@ struct PostgresFilter {
         var nulls: [Bool] = []
         nulls.reserveCapacity(names.count)
         for name in names {
-            let value: PostgresValue
-            do {
-                value = try conditions[name].flatMap { $0 }.map {
+            // Named as a save's refusal is: the column and the table.
+            let value = try shape.namingTable {
+                try conditions[name].flatMap { $0 }.map {
                     try PostgresValueWriter.value(
                         $0, codingPath: [PostgresColumnKey(name)], jsonEncoder: shape.jsonEncoder)
                 } ?? .null
-            } catch EncodingError.invalidValue(let refused, let context) {
-                // Named as a save's refusal is: the column and the table.
-                throw EncodingError.invalidValue(
-                    refused,
-                    EncodingError.Context(
-                        codingPath: context.codingPath,
-                        debugDescription: "column \"\(name)\" of table \"\(shape.table)\": \(context.debugDescription)",
-                        underlyingError: context.underlyingError))
             }
             nulls.append(value.isNull)
             if !value.isNull { arguments.append(value) }
