@@ -23,6 +23,9 @@ public struct PostgresValueObservation<Value: Sendable>: Sendable {
     let fetch: @Sendable (PostgresConnection) throws -> Value
     /// Tells two values apart; nil delivers every fresh value.
     var isDuplicate: (@Sendable (Value, Value) -> Bool)?
+    /// The wait before a lost listener first connects again, in seconds: none, since the server that ended
+    /// one session mostly takes the next at once. The tests lengthen it to commit while no session listens.
+    var firstReconnectionDelay = 0.0
 
     /// An observation of `fetch`, a read: run when iteration starts, and again after each commit that wrote a
     /// table it used. It runs in a read-only `REPEATABLE READ` transaction of the pool, so that all its

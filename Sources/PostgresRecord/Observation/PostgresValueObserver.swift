@@ -48,6 +48,11 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     /// How long a lost listener tries to connect again before the sequence ends with the error, in seconds.
     static var reconnectionTimeout: Double { 30 }
 
+    deinit {
+        // A source still watching lets go of the connection only once cancelled.
+        source?.cancel()
+    }
+
     init(
         observation: PostgresValueObservation<Value>, pool: PostgresPool, listenerConfiguration: PostgresConfiguration,
         continuation: AsyncThrowingStream<Value, any Error>.Continuation
@@ -184,7 +189,8 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         continuation?.yield(value)
     }
 
-    /// Closes the lost listener and connects again, after a wait that doubles from 0 to 2 seconds; once the
+    /// Closes the lost listener and connects again, at once, then after waits that double from 0.05 to 2
+    /// seconds; once the
     /// new listener listens, the value is read again. The sequence ends with `error` when no connection
     /// opened within ``reconnectionTimeout``.
     private func listenerWasLost(_ error: any Error) {
@@ -193,7 +199,7 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         if lostSince == nil {
             lostSince = now
             lostChannels = channels
-            reconnectionDelay = 0
+            reconnectionDelay = observation.firstReconnectionDelay
         }
         closeListener()
         guard !stopped else { return }

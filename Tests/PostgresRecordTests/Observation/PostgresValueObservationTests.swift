@@ -98,6 +98,25 @@ final class PostgresValueObservationTests: PostgresTestCase {
         XCTAssertEqual(collector.seen, [["a"], ["a", "b"]])
     }
 
+    func testTheFirstValueIsReadAfterListening() async throws {
+        // The first read commits a row from another session once it has read: that commit comes before the
+        // observation knows its tables, so only a read after its LISTEN sees it.
+        let writer = TestLocked<PostgresConnection?>(try PostgresConnection(configuration: configuration()))
+        let observation = PostgresValueObservation.tracking { connection in
+            let titles = try Note.all().order(Column("title")).fetch(connection).map(\.title)
+            writer.withLock { session in
+                _ = try? session?.execute("INSERT INTO notes (title) VALUES ('during the first read')")
+                session = nil
+            }
+            return titles
+        }
+        let collector = Collector(observation.values(in: pool))
+        defer { collector.task?.cancel() }
+        try await collector.wait { $0.count == 1 }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        XCTAssertEqual(collector.seen, [["a", "during the first read"]])
+    }
+
     func testCommitOfPlainSQLOnARawConnection() async throws {
         let collector = Collector(titles.values(in: pool))
         defer { collector.task?.cancel() }
@@ -138,18 +157,24 @@ final class PostgresValueObservationTests: PostgresTestCase {
     }
 
     func testALostListenerListensAgainAndReadsAgain() async throws {
-        let collector = Collector(titles.removeDuplicates().values(in: pool))
+        var observation = titles.removeDuplicates()
+        // Long enough to commit while no session listens.
+        observation.firstReconnectionDelay = 0.3
+        let collector = Collector(observation.values(in: pool))
         defer { collector.task?.cancel() }
         try await collector.wait { $0.count == 1 }
         let killed = try await waitForListeners { $0.count == 1 }
-        XCTAssertEqual(try text("SELECT pg_terminate_backend(\(killed[0]))::text"), "true")
-        // Committed while the listener is gone or coming back: the read after the new LISTEN finds it.
-        let other = makePool()
-        try await insert("b", into: other)
+        // Waits until the session is gone, then commits before the listener has connected again: only the
+        // read after the new LISTEN can find this commit.
+        let raw = try PostgresConnection(configuration: configuration())
+        try raw.execute("BEGIN")
+        XCTAssertEqual(try raw.query("SELECT pg_terminate_backend(\(killed[0]), 5000)")[0].decode(Bool.self, at: 0), true)
+        try raw.execute("INSERT INTO notes (title) VALUES ('b'); COMMIT")
+        XCTAssertEqual(try listenerPIDs(), [])
         try await collector.wait { $0.count == 2 }
-        let listening = try await waitForListeners { $0.count == 1 && $0 != killed }
+        let listening = try await waitForListeners { $0.count == 1 }
         XCTAssertNotEqual(listening, killed)
-        try await insert("c", into: other)
+        try await insert("c", into: makePool())
         try await collector.wait { $0.count == 3 }
         XCTAssertEqual(collector.seen, [["a"], ["a", "b"], ["a", "b", "c"]])
     }
