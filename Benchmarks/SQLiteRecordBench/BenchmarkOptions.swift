@@ -151,7 +151,12 @@ struct BenchmarkOptions {
             }
         }
         if options.postgresURL != nil {
-            if !workloadText.isEmpty { options.postgresWorkloads = try PostgresWorkload.parse(workloadText) }
+            // W9 alone runs no W1-W7 workload.
+            if let otherWorkloads {
+                options.postgresWorkloads = try PostgresWorkload.parse(otherWorkloads)
+            } else if !workloadText.isEmpty {
+                options.postgresWorkloads = []
+            }
         } else if let otherWorkloads {
             options.workloads = try parseWorkloads(otherWorkloads)
         } else if !workloadText.isEmpty {
