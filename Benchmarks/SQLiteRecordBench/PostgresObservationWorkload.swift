@@ -26,6 +26,9 @@ enum PostgresObservationWorkload {
     struct Summary {
         var libraryLatencies: [Double] = []
         var baselineLatencies: [Double] = []
+        /// The hand-written loop reading as the library reads: a read-only REPEATABLE READ transaction with
+        /// the count and a `pg_locks` query.
+        var transactionLatencies: [Double] = []
         /// The median commit of each run, per way.
         var commitAlone: [Double] = []
         var commitTriggered: [Double] = []
@@ -47,6 +50,7 @@ enum PostgresObservationWorkload {
                 one observer of count(*)
                 \(line("library     ", libraryLatencies))
                 \(line("hand-written", baselineLatencies))
+                \(line("hand-written, the library's statements", transactionLatencies))
                   latency ratio library/hand-written (medians) \
                 \(String(format: "%.2f", ObservationWorkload.median(libraryLatencies) / ObservationWorkload.median(baselineLatencies)))
                   writer's median commit: no trigger \(String(format: "%.1f", alone * 1e6)) µs, trigger and nobody \
@@ -59,6 +63,7 @@ enum PostgresObservationWorkload {
         var json: String {
             "{\"engine\":\"postgresql\",\"workload\":\"W9\",\"latency_median_s\":\(ObservationWorkload.median(libraryLatencies)),"
                 + "\"baseline_latency_median_s\":\(ObservationWorkload.median(baselineLatencies)),"
+                + "\"transaction_latency_median_s\":\(ObservationWorkload.median(transactionLatencies)),"
                 + "\"commit_alone_s\":\(ObservationWorkload.median(commitAlone)),"
                 + "\"commit_triggered_s\":\(ObservationWorkload.median(commitTriggered)),"
                 + "\"commit_observed_s\":\(ObservationWorkload.median(commitObserved))}"
@@ -82,6 +87,8 @@ enum PostgresObservationWorkload {
             try admin.installChangeNotifications(for: ["ticks"])
             let library = try measureLibraryLatencies(pool: pool, writer: writer, admin: admin)
             let baseline = try measureBaselineLatencies(connectionString, writer: writer, admin: admin)
+            let transaction = try measureBaselineLatencies(
+                connectionString, writer: writer, admin: admin, asTheLibraryReads: true)
             try admin.removeChangeNotifications(for: ["ticks"])
             let alone = try measureCommits(writer: writer, admin: admin)
             try admin.installChangeNotifications(for: ["ticks"])
@@ -90,6 +97,7 @@ enum PostgresObservationWorkload {
             guard repetition > 0 else { continue }
             summary.libraryLatencies += library
             summary.baselineLatencies += baseline
+            summary.transactionLatencies += transaction
             summary.commitAlone.append(ObservationWorkload.median(alone))
             summary.commitTriggered.append(ObservationWorkload.median(triggered))
             summary.commitObserved.append(ObservationWorkload.median(observed))
@@ -119,11 +127,13 @@ enum PostgresObservationWorkload {
 
     /// The latency of each of ``commits`` commits through the hand-written loop.
     private static func measureBaselineLatencies(
-        _ connectionString: String, writer: PostgresConnection, admin: PostgresConnection
+        _ connectionString: String, writer: PostgresConnection, admin: PostgresConnection,
+        asTheLibraryReads: Bool = false
     ) throws -> [Double] {
         try admin.execute("TRUNCATE ticks RESTART IDENTITY")
         let arrivals = Arrivals()
-        let listener = try HandWrittenListener(connectionString, arrivals: arrivals)
+        let listener = try HandWrittenListener(
+            connectionString, arrivals: arrivals, asTheLibraryReads: asTheLibraryReads)
         defer { listener.stop() }
         return try commitAndWait(writer: writer, arrivals: arrivals)
     }
@@ -201,10 +211,14 @@ enum PostgresObservationWorkload {
         private let listen: PostgresBaselineConnection
         private let reader: PostgresBaselineConnection
 
-        init(_ connectionString: String, arrivals: Arrivals) throws {
+        /// With `asTheLibraryReads`, each count runs in `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`,
+        /// followed by a query of the session's relation locks, then `ROLLBACK`: the library's round trips.
+        init(_ connectionString: String, arrivals: Arrivals, asTheLibraryReads: Bool) throws {
             listen = try PostgresBaselineConnection(connectionString, schema: schema)
             reader = try PostgresBaselineConnection(connectionString, schema: schema)
             try reader.prepare("count", "SELECT count(*) FROM ticks")
+            try reader.prepare(
+                "locks", "SELECT relation FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid()")
             try listen.execute("LISTEN \"\(schema).ticks\"")
             let thread = Thread { [self] in
                 let listen = self.listen
@@ -219,9 +233,14 @@ enum PostgresObservationWorkload {
                         PQfreemem(notify)
                     }
                     guard notified else { continue }
+                    if asTheLibraryReads { PQclear(PQexec(reader.handle, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")) }
                     let result = reader.execute("count", PostgresBaselineParameters())
                     let count = PostgresBaselineResult(handle: result).int64(0, 0)
                     PQclear(result)
+                    if asTheLibraryReads {
+                        PQclear(reader.execute("locks", PostgresBaselineParameters()))
+                        PQclear(PQexec(reader.handle, "ROLLBACK"))
+                    }
                     arrivals.add(Int(count))
                 }
                 done.signal()
