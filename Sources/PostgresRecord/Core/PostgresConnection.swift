@@ -16,8 +16,8 @@ import Foundation
 /// - Parameter bytes handed to libpq live in one `PostgresParameters` buffer kept alive for the whole libpq
 ///   call (`withArrays`); libpq copies them into its send buffer before the call returns.
 /// - Every `PGresult *` libpq returns is wrapped at once in a `PostgresResult`, which clears it.
-/// - Every `PGnotify *` `PQnotifies` returns is copied into a ``PostgresNotification`` and freed with
-///   `PQfreemem` before ``takeNotifications()`` returns; none outlives the call.
+/// - Every `PGnotify *` `PQnotifies` returns is copied into a `PostgresNotification` and freed with
+///   `PQfreemem` before `takeNotifications()` returns; none outlives the call.
 /// - After any failure, `PQstatus` tells a lost connection (`CONNECTION_BAD`) from a refused statement; a
 ///   lost connection is never used again (the pool replaces it).
 public final class PostgresConnection {

@@ -61,7 +61,8 @@ public struct PostgresValueObservation<Value: Sendable>: Sendable {
     /// with that error, and so does a table the read used that has no change notifications.
     /// - Parameters:
     ///   - pool: the pool whose connections run the reads.
-    ///   - listeningOn: how the listener connects; nil uses the pool's configuration.
+    ///   - listenerConfiguration: how the listener connects (`listeningOn:`, a server reached directly, not
+    ///     through a transaction pooler); nil uses the pool's configuration.
     ///   - bufferingPolicy: what to keep of values the iteration has not taken yet; by default every value.
     public func values(
         in pool: PostgresPool, listeningOn listenerConfiguration: PostgresConfiguration? = nil,
