@@ -5,7 +5,7 @@ import SQLiteRecord
 import XCTest
 
 final class PostgresValueObservationTests: PostgresTestCase {
-    private struct Note: Record, Equatable {
+    private struct Note: Record, Equatable, Sendable {
         var id: Int64?
         var title: String
         static let tableName = "notes"
@@ -153,6 +153,20 @@ final class PostgresValueObservationTests: PostgresTestCase {
         try await collector.wait { $0.count == 1 }
         try await Task.sleep(nanoseconds: 50_000_000)
         XCTAssertEqual(collector.seen, [["a", "during the first read"]])
+    }
+
+    func testTheShortcutsOfARequestAndOfARecordByKey() async throws {
+        let notes = Collector(Note.all().order(Column("title")).postgresObservation().values(in: pool))
+        defer { notes.task?.cancel() }
+        let second = Collector(Note.postgresObservation(id: 2).values(in: pool))
+        defer { second.task?.cancel() }
+        try await notes.wait { $0.count == 1 }
+        try await second.wait { $0.count == 1 }
+        try connection.execute("INSERT INTO notes (title) VALUES ('b')")
+        try await notes.wait { $0.count == 2 }
+        try await second.wait { $0.count == 2 }
+        XCTAssertEqual(notes.seen, [[Note(id: 1, title: "a")], [Note(id: 1, title: "a"), Note(id: 2, title: "b")]])
+        XCTAssertEqual(second.seen, [nil, Note(id: 2, title: "b")])
     }
 
     func testCommitOfPlainSQLOnARawConnection() async throws {
