@@ -246,6 +246,18 @@ final class PostgresValueObservationTests: PostgresTestCase {
         XCTAssertEqual(collector.seen, [["a"]])
     }
 
+    func testDroppingTheIteratorClosesTheListener() async throws {
+        do {
+            var iterator = titles.values(in: pool).makeAsyncIterator()
+            let first = try await iterator.next()
+            XCTAssertEqual(first, ["a"])
+            let listening = try await waitForListeners { $0.count == 1 }
+            XCTAssertEqual(listening.count, 1)
+        }
+        let left = try await waitForListeners { $0.isEmpty }
+        XCTAssertEqual(left, [])
+    }
+
     func testATableWithoutNotificationsEndsTheSequence() async throws {
         try connection.execute("CREATE TABLE tags (name TEXT)")
         let observation = PostgresValueObservation.tracking { connection in
