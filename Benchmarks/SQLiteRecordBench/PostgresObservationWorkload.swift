@@ -109,7 +109,9 @@ enum PostgresObservationWorkload {
     private static let insert = "INSERT INTO \(schema).ticks (at) VALUES ($1)"
 
     private static var countTicks: PostgresValueObservation<Int64> {
-        .tracking { connection in try connection.query("SELECT count(*) FROM \(schema).ticks")[0].decode(Int64.self, at: 0) }
+        .tracking { connection in
+            try connection.query("SELECT count(*) FROM \(schema).ticks")[0].decode(Int64.self, at: 0)
+        }
     }
 
     /// The latency of each of ``commits`` commits through an observation on `pool`.
@@ -121,7 +123,9 @@ enum PostgresObservationWorkload {
         let observation = countTicks
         let task = Task { for try await count in observation.values(in: pool) { arrivals.add(Int(count)) } }
         defer { task.cancel() }
-        guard arrivals.next()?.value == 0 else { throw BenchmarkError("W9 on PostgreSQL: the first value did not arrive") }
+        guard arrivals.next()?.value == 0 else {
+            throw BenchmarkError("W9 on PostgreSQL: the first value did not arrive")
+        }
         return try commitAndWait(writer: writer, arrivals: arrivals)
     }
 
@@ -147,7 +151,8 @@ enum PostgresObservationWorkload {
             // A hand-written loop's notification may come for an earlier commit's TRUNCATE: wait for this one.
             while true {
                 guard let arrival = arrivals.next() else {
-                    throw BenchmarkError("W9 on PostgreSQL: the value after commit \(index) did not arrive within 10 s")
+                    throw BenchmarkError(
+                        "W9 on PostgreSQL: the value after commit \(index) did not arrive within 10 s")
                 }
                 if arrival.value == index {
                     latencies.append(arrival.seconds - committed)
@@ -233,7 +238,9 @@ enum PostgresObservationWorkload {
                         PQfreemem(notify)
                     }
                     guard notified else { continue }
-                    if asTheLibraryReads { PQclear(PQexec(reader.handle, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")) }
+                    if asTheLibraryReads {
+                        PQclear(PQexec(reader.handle, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+                    }
                     let result = reader.execute("count", PostgresBaselineParameters())
                     let count = PostgresBaselineResult(handle: result).int64(0, 0)
                     PQclear(result)

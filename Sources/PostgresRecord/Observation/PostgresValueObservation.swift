@@ -97,7 +97,8 @@ public struct PostgresAsyncValueObservation<Value: Sendable>: AsyncSequence, Sen
 
     /// Starts the observation and returns the iterator of its values.
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: bufferingPolicy)
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(
+            bufferingPolicy: bufferingPolicy)
         let observer = PostgresValueObserver(
             observation: observation, pool: pool, listenerConfiguration: listenerConfiguration,
             continuation: continuation)

@@ -54,7 +54,8 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     }
 
     init(
-        observation: PostgresValueObservation<Value>, pool: PostgresPool, listenerConfiguration: PostgresConfiguration,
+        observation: PostgresValueObservation<Value>, pool: PostgresPool,
+        listenerConfiguration: PostgresConfiguration,
         continuation: AsyncThrowingStream<Value, any Error>.Continuation
     ) {
         self.observation = observation

@@ -41,7 +41,8 @@ final class PgBouncerObservationTests: XCTestCase {
     private func bouncerPool() throws -> PostgresPool {
         PostgresPool(
             configuration: PostgresConfiguration(
-                connectionString: try PgBouncerTestServer.url(database: database), usesNamedPreparedStatements: false,
+                connectionString: try PgBouncerTestServer.url(database: database),
+                usesNamedPreparedStatements: false,
                 maximumConnections: 2))
     }
 

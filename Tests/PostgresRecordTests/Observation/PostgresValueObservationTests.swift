@@ -165,7 +165,8 @@ final class PostgresValueObservationTests: PostgresTestCase {
         try connection.execute("INSERT INTO notes (title) VALUES ('b')")
         try await notes.wait { $0.count == 2 }
         try await second.wait { $0.count == 2 }
-        XCTAssertEqual(notes.seen, [[Note(id: 1, title: "a")], [Note(id: 1, title: "a"), Note(id: 2, title: "b")]])
+        let a = Note(id: 1, title: "a")
+        XCTAssertEqual(notes.seen, [[a], [a, Note(id: 2, title: "b")]])
         XCTAssertEqual(second.seen, [nil, Note(id: 2, title: "b")])
     }
 
@@ -221,7 +222,9 @@ final class PostgresValueObservationTests: PostgresTestCase {
         // read after the new LISTEN can find this commit.
         let raw = try PostgresConnection(configuration: configuration())
         try raw.execute("BEGIN")
-        XCTAssertEqual(try raw.query("SELECT pg_terminate_backend(\(killed[0]), 5000)")[0].decode(Bool.self, at: 0), true)
+        let terminated = try raw.query("SELECT pg_terminate_backend(\(killed[0]), 5000)")[0]
+            .decode(Bool.self, at: 0)
+        XCTAssertEqual(terminated, true)
         try raw.execute("INSERT INTO notes (title) VALUES ('b'); COMMIT")
         XCTAssertEqual(try listenerPIDs(), [])
         try await collector.wait { $0.count == 2 }
@@ -280,7 +283,9 @@ final class PostgresValueObservationTests: PostgresTestCase {
 
     func testTheTriggerNotifiesTheTableChannelOncePerTransaction() async throws {
         XCTAssertEqual(
-            try text("SELECT string_agg(tgname || ':' || tgtype::text, ',') FROM pg_trigger WHERE tgrelid = 'notes'::regclass"),
+            try text(
+                "SELECT string_agg(tgname || ':' || tgtype::text, ',') FROM pg_trigger "
+                    + "WHERE tgrelid = 'notes'::regclass"),
             // tgtype 60: statement level (no ROW bit), AFTER (no BEFORE bit), INSERT + DELETE + UPDATE + TRUNCATE.
             "postgresrecord_notify_change:60")
         let listener = try PostgresConnection(configuration: configuration())
