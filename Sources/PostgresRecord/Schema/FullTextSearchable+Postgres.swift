@@ -97,7 +97,8 @@ extension FullTextSearchable {
 
     /// A `DO` block that creates the configuration `name` as a copy of `base.copy` whose `word`, `hword` and
     /// `hword_part` tokens (those with letters beyond ASCII) go through `unaccent` then `base.dictionary`,
-    /// and does nothing when a configuration of that name exists in the first schema of the search path.
+    /// and does nothing when a configuration of that name exists in the first schema of the search path (the
+    /// catalog's unique index reports it, as 23505).
     /// `unaccent` is a filtering dictionary: a word it changes goes on to the next one changed, a word it
     /// does not change goes on as it is. The dictionary is named with the schema its extension was created
     /// in, which need not be on the search path of later sessions.
@@ -110,7 +111,7 @@ extension FullTextSearchable {
         CREATE TEXT SEARCH CONFIGURATION \(name) (COPY = \(base.copy)); \
         EXECUTE 'ALTER TEXT SEARCH CONFIGURATION \(name) ALTER MAPPING FOR word, hword, hword_part WITH ' \
         || dictionary || ', \(base.dictionary)'; \
-        EXCEPTION WHEN duplicate_object THEN NULL; END $$
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$
         """
     }
 }
