@@ -11,7 +11,7 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
     /// //   WHERE "archived" = ? ORDER BY "sqliterecord_search"."sqliterecord_rank" LIMIT ?
     /// ```
     public func matching(_ pattern: FTS5Pattern) -> Self {
-        search(pattern.rawPattern, postgresQuery: pattern.tsquery.map(PostgresTextQuery.tsquery))
+        search(.pattern(pattern))
     }
 
     /// The rows that contain every word of a user's `text`: ``matching(_:)`` with
@@ -19,9 +19,7 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
     /// matches no row. On PostgreSQL the text is read by `websearch_to_tsquery` (its quoted phrases, `or` and
     /// `-word` are operators there; see the PostgreSQL article).
     public func search(_ text: String) -> Self {
-        search(
-            FTS5Pattern(matchingAllTokensIn: text).rawPattern,
-            postgresQuery: .webSearch(FTS5Pattern.boundedSearchText(text)))
+        search(.text(text))
     }
 
     /// The request that selects the records with `excerpt` after their columns, for `fetchMatches`: its
@@ -39,12 +37,12 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
         return request
     }
 
-    private func search(_ pattern: String, postgresQuery: PostgresTextQuery?) -> Self {
+    private func search(_ query: FullTextSearchPart.Query) -> Self {
         var request = self
         let index = Base.fullTextIndex
         request.fullTextSearch = FullTextSearchPart(
-            table: Base.fullTextTableName, columns: index.columns, pattern: pattern, postgresQuery: postgresQuery,
-            tokenizer: index.tokenizer, excerpt: nil)
+            table: Base.fullTextTableName, columns: index.columns, query: query, tokenizer: index.tokenizer,
+            excerpt: nil)
         return request
     }
 }

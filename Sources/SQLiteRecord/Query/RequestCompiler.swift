@@ -323,7 +323,8 @@ package struct RequestCompiler<Binding: RequestBinding> {
                     + "configuration: use unicode61 or porter")
         }
         tokens.append(.name(query.function))
-        let sql = query.function + "(" + Self.stringLiteral(configuration) + ", " + nextParameter + ")"
+        // The configuration is one of the names `postgresConfiguration` gives, none with a quote.
+        let sql = query.function + "('" + configuration + "', " + nextParameter + ")"
         arguments.append(sqlite: .text(query.text))
         return sql
     }
@@ -361,15 +362,10 @@ package struct RequestCompiler<Binding: RequestBinding> {
             options += ", MaxWords=\(most), MinWords=\(max(1, most / 2)), ShortWord=0, MaxFragments=1"
         }
         write(
-            "ts_headline(" + Self.stringLiteral(configuration) + ", " + SQLIdentifier.quoted(table) + "."
+            "ts_headline('" + configuration + "', " + SQLIdentifier.quoted(table) + "."
                 + SQLIdentifier.quoted(column) + ", " + query + ", " + nextParameter + ") AS "
                 + SQLIdentifier.quoted(FullTextSearchPart.excerptColumn))
         arguments.append(sqlite: .text(options))
-    }
-
-    /// `text` as an SQL string literal, each `'` doubled.
-    private static func stringLiteral(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// `"sqliterecord_search"."name"`.

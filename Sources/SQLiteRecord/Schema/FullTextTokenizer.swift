@@ -38,11 +38,12 @@ public struct FullTextTokenizer: Sendable, Hashable {
     /// (`ascii`, `trigram`, options of your own). See
     /// <https://www.postgresql.org/docs/current/textsearch-configuration.html>.
     package var postgresConfiguration: String? {
+        // The texts of ``unicode61(removeDiacritics:)`` and ``porter(removeDiacritics:)``.
         switch arguments {
-        case Self.unicode61().arguments: return "postgresrecord_unaccent"
-        case Self.unicode61(removeDiacritics: false).arguments: return "simple"
-        case Self.porter().arguments: return "postgresrecord_unaccent_english"
-        case Self.porter(removeDiacritics: false).arguments: return "english"
+        case "unicode61 remove_diacritics 2": return "postgresrecord_unaccent"
+        case "unicode61 remove_diacritics 0": return "simple"
+        case "porter unicode61 remove_diacritics 2": return "postgresrecord_unaccent_english"
+        case "porter unicode61 remove_diacritics 0": return "english"
         default: return nil
         }
     }
