@@ -18,7 +18,7 @@ import SQLiteRecord
 extension FullTextSearchable {
     /// Creates the full-text index on PostgreSQL, in one transaction: the `unaccent` extension and the
     /// text search configuration when the tokenizer folds accents (each only if missing), the `tsvector`
-    /// column named ``FullTextSearchable/fullTextTableName`` (`ALTER TABLE ... ADD COLUMN ... GENERATED
+    /// column named `fullTextTableName` (`ALTER TABLE ... ADD COLUMN ... GENERATED
     /// ALWAYS AS (...) STORED`, which computes it for the rows already there), and its GIN index. Run it
     /// once, in a migration (``PostgresMigrator/registerFullTextIndex(_:for:)``).
     ///
@@ -35,12 +35,12 @@ extension FullTextSearchable {
         }
     }
 
-    /// The statements ``createFullTextIndex(in:)`` runs, in order, to read or to paste into a migration:
+    /// The statements `createFullTextIndex(in:)` runs, in order, to read or to paste into a migration:
     /// for an accent-folding tokenizer, `CREATE EXTENSION IF NOT EXISTS unaccent` and a `DO` block that
     /// creates the configuration unless it exists; then `ALTER TABLE ... ADD COLUMN` and `CREATE INDEX ...
     /// USING GIN`.
     ///
-    /// | ``FullTextTokenizer`` | PostgreSQL configuration |
+    /// | `FullTextTokenizer` | PostgreSQL configuration |
     /// | --- | --- |
     /// | `unicode61()` (the default) | `postgresrecord_unaccent`: `unaccent`, then `simple` |
     /// | `unicode61(removeDiacritics: false)` | `simple` |
@@ -119,7 +119,7 @@ extension FullTextSearchable {
 /// The migration step that creates a record type's full-text index on PostgreSQL.
 extension PostgresMigrator {
     /// Registers a migration that creates `type`'s full-text index
-    /// (``FullTextSearchable/createFullTextIndex(in:)-(PostgresConnection)``): the `tsvector` column, its GIN
+    /// (`createFullTextIndex(in:)`): the `tsvector` column, its GIN
     /// index, and the `unaccent` extension and configuration it needs. Register it after the migration that
     /// creates the table.
     ///
