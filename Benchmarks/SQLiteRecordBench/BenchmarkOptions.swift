@@ -33,7 +33,7 @@ struct BenchmarkOptions {
     /// with the PostgreSQL trait).
     var postgresURL: String?
     /// The PostgreSQL run's workloads: `--workloads` names these when `--postgres` is given.
-    var postgresWorkloads = PostgresWorkload.allCases
+    var postgresWorkloads = PostgresWorkload.defaultCases
 
     static let usage = """
         Usage: sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3,W8] [--w8-seconds S]
