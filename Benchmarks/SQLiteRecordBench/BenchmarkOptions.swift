@@ -153,9 +153,11 @@ struct BenchmarkOptions {
             }
         }
         if options.postgresURL != nil {
-            // W9 alone runs no W1-W7 workload.
-            if let otherWorkloads {
-                options.postgresWorkloads = try PostgresWorkload.parse(otherWorkloads)
+            // W9 runs beside the others, and alone runs none of them; W10 is one of PostgreSQL's own workloads.
+            let names = workloadText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let others = names.filter { $0.uppercased() != ObservationWorkload.name }
+            if !others.isEmpty {
+                options.postgresWorkloads = try PostgresWorkload.parse(others.joined(separator: ","))
             } else if !workloadText.isEmpty {
                 options.postgresWorkloads = []
             }
