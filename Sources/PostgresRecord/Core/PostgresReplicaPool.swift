@@ -109,17 +109,18 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
     }
 
     /// Runs `body` on a connection of the primary outside any transaction (each statement commits on its
-    /// own), then raises ``lastWriteLSN`` as `write` does.
+    /// own), then raises ``lastWriteLSN`` as `write` does, also when `body` throws: the statements before
+    /// its error have committed.
     /// - Throws: as ``PostgresPool/writeWithoutTransaction(_:)``.
     @discardableResult
     public func writeWithoutTransaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        let (value, position) = try await primary.withConnection { connection in
-            (try body(connection), try? Self.currentLSN(connection))
+        let (result, position) = try await primary.withConnection { connection in
+            (Result { try body(connection) }, try? Self.currentLSN(connection))
         }
         try await noteWrite(at: position)
-        return value
+        return try result.get()
     }
 
     /// Runs `body` in a read-only transaction on a replica, with no wait for any write: what a replica has

@@ -4,7 +4,9 @@ import SQLiteRecord
 
 /// The calls of a record through a ``PostgresPool`` or a ``PostgresReplicaPool`` (any
 /// ``PostgresDatabaseWriter``): each runs in a transaction of its own on one of the
-/// pool's connections (a read-only one for reads), as the default-store calls do on SQLite.
+/// pool's connections (a read-only one for reads), as the default-store calls do on SQLite. Through a replica
+/// pool, writes run on the primary and reads on a replica, with no wait for the last write (for that, run
+/// the connection's call in ``PostgresReplicaPool/read(after:isolation:_:)``).
 extension Record where Self: Sendable {
     /// ``insert(_:)`` in a transaction of its own.
     /// - Throws: as ``insert(_:)``.
