@@ -10,10 +10,15 @@ import Foundation
 /// let pool = PostgresReplicaPool(
 ///     primary: PostgresPool("postgresql://app@db-primary/world"),
 ///     replicas: [PostgresPool("postgresql://app@db-replica-1/world"), PostgresPool("postgresql://app@db-replica-2/world")])
-/// try await pool.write { connection in try france.save(connection) }
-/// let cities = try await pool.read { connection in try City.fetch(connection, where: ["country_id": 1]) }
+/// var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+/// try await france.save(pool)                                   // on the primary
+/// let cities = try await pool.read { [france] connection in     // on a replica
+///     try City.fetch(connection, where: ["country_id": france.id])
+/// }
 /// // A read that must see this pool's writes: it waits for the replica to replay them.
-/// let saved = try await pool.read(after: pool.lastWriteLSN) { connection in try Country.fetchOne(connection, id: 1) }
+/// let saved = try await pool.read(after: pool.lastWriteLSN) { [france] connection in
+///     try Country.fetchOne(connection, id: france.id)
+/// }
 /// ```
 ///
 /// A replica applies the primary's commits a little later than they happen, so a plain `read` may not see a

@@ -13,6 +13,25 @@ final class PostgresReplicaPoolTests: XCTestCase {
         static let tableName = "notes"
     }
 
+    struct Country: Record, Equatable, Sendable {
+        var id: Int64?
+        var name: String
+        var iso: String
+        var population: Int64
+        static let tableName = "countries"
+    }
+
+    struct City: Record, Equatable, Sendable {
+        var id: Int64?
+        var countryId: Int64?
+        var name: String
+        static let tableName = "cities"
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case countryId = "country_id"
+        }
+    }
+
     private var primary: PostgresTestCluster?
     private var standby: PostgresTestCluster?
 
@@ -165,6 +184,30 @@ final class PostgresReplicaPoolTests: XCTestCase {
         }
         XCTAssertTrue(back, "reads did not return to the restarted standby")
         XCTAssertLessThan(Date().timeIntervalSince(restarted), 0.5 + 2)
+    }
+
+    /// The Read replicas example of the PostgreSQL article, as written but for the pool's servers.
+    func testTheArticlesExampleRunsAsWritten() async throws {
+        let pool = try await makePool(.init(maximumReplayLag: 5, replayTimeout: 1, recheckInterval: 5))
+        try await pool.write { connection in
+            try connection.execute(
+                "CREATE TABLE countries (id bigserial PRIMARY KEY, name text NOT NULL, iso text NOT NULL, "
+                    + "population bigint NOT NULL)")
+            try connection.execute(
+                "CREATE TABLE cities (id bigserial PRIMARY KEY, country_id bigint REFERENCES countries, name text NOT NULL)")
+        }
+        _ = try await pool.read(after: pool.lastWriteLSN) { _ in () }
+
+        var france = Country(id: nil, name: "France", iso: "FR", population: 66_000_000)
+        try await france.save(pool)  // on the primary
+        let cities = try await City.fetch(pool, where: ["country_id": france.id])  // on a replica, no wait
+        let saved = try await pool.read(after: pool.lastWriteLSN) { [france] connection in  // sees the save
+            try Country.fetchOne(connection, id: france.id)
+        }
+
+        XCTAssertEqual(france.id, 1)
+        XCTAssertEqual(cities, [])
+        XCTAssertEqual(saved, Country(id: 1, name: "France", iso: "FR", population: 66_000_000))
     }
 }
 #endif
