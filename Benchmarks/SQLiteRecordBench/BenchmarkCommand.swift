@@ -123,7 +123,7 @@ enum BenchmarkCommand {
             printLine(
                 "sqlite-record-bench --postgres-standby: \(PostgresReplicaRun.lookupCount) lookups by id per run on the "
                     + "standby, a tenth as many updates on the primary; each call a transaction of its own; "
-                    + "1 warm-up + \(options.repetitions) repetitions, the workloads' order rotated")
+                    + "1 warm-up + \(options.repetitions) repetitions, the sides interleaved call by call")
             #if DEBUG
                 printLine("warning: a debug build; measure with -c release")
             #endif

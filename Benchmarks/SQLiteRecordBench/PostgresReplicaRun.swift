@@ -22,7 +22,7 @@ enum PostgresReplicaRun {
     static let lookupCount = 2_000
 
     /// Fills `bench_replica.cities` on the primary, waits for the standby to replay it, and times the five
-    /// workloads `repetitions` times each, rotating their order. Returns the table.
+    /// workloads `repetitions` times each, call by call, the sides interleaved. Returns the table.
     /// - Throws: ``BenchmarkError`` when a lookup finds another city than the one stored or the standby does
     ///   not catch up, or what the library throws.
     static func run(
@@ -82,43 +82,50 @@ enum PostgresReplicaRun {
             "update(_:), replica pool write",
         ]
         let updated = Array(ids.prefix(lookupCount / 10)).compactMap { expected[$0] }
-        func lookUp(_ side: Int) async throws -> Double {
+        func lookUp(_ side: Int, _ id: Int64) async throws -> Double {
             let start = MonotonicClock.seconds()
-            for id in ids {
-                let city: BenchCity?
-                switch side {
-                case 0: city = try await BenchCity.fetchOne(standbyPool, id: id)
-                case 1: city = try await pool.read { try BenchCity.fetchOne($0, id: id) }
-                default: city = try await pool.read(after: pool.lastWriteLSN) { try BenchCity.fetchOne($0, id: id) }
-                }
-                guard let city, city.id == id, city.name == expected[id]?.name else {
-                    throw BenchmarkError("\(names[side]): the lookup of \(id) found \(String(describing: city))")
-                }
+            let city: BenchCity?
+            switch side {
+            case 0: city = try await BenchCity.fetchOne(standbyPool, id: id)
+            case 1: city = try await pool.read { try BenchCity.fetchOne($0, id: id) }
+            default: city = try await pool.read(after: pool.lastWriteLSN) { try BenchCity.fetchOne($0, id: id) }
             }
+            let seconds = MonotonicClock.seconds() - start
+            guard let city, city.id == id, city.name == expected[id]?.name else {
+                throw BenchmarkError("\(names[side]): the lookup of \(id) found \(String(describing: city))")
+            }
+            return seconds
+        }
+        func update(_ side: Int, _ city: BenchCity) async throws -> Double {
+            let start = MonotonicClock.seconds()
+            if side == 3 { try await city.update(primaryPool) } else { try await city.update(pool) }
             return MonotonicClock.seconds() - start
         }
-        func update(_ side: Int) async throws -> Double {
-            let start = MonotonicClock.seconds()
-            for city in updated {
-                if side == 3 { try await city.update(primaryPool) } else { try await city.update(pool) }
+        // One repetition: every id looked up by each side in turn (the sides' order rotated from one id to the
+        // next), then every update, so that the machine's changing load falls on all sides alike; each side's
+        // calls summed.
+        func repetition() async throws -> [Double] {
+            var seconds = Array(repeating: 0.0, count: names.count)
+            for (index, id) in ids.enumerated() {
+                for offset in 0..<3 {
+                    let side = (index + offset) % 3
+                    seconds[side] += try await lookUp(side, id)
+                }
             }
-            return MonotonicClock.seconds() - start
+            for (index, city) in updated.enumerated() {
+                for offset in 0..<2 {
+                    let side = 3 + (index + offset) % 2
+                    seconds[side] += try await update(side, city)
+                }
+            }
+            return seconds
         }
-        // A warm-up of each, untimed.
-        for side in 0..<3 { _ = try await lookUp(side) }
-        for side in 3..<5 { _ = try await update(side) }
+        _ = try await repetition()
         progress("warm-up done")
         var seconds = Array(repeating: [Double](), count: names.count)
-        for repetition in 0..<repetitions {
-            for offset in 0..<3 {
-                let side = (repetition + offset) % 3
-                seconds[side].append(try await lookUp(side))
-            }
-            for offset in 0..<2 {
-                let side = 3 + (repetition + offset) % 2
-                seconds[side].append(try await update(side))
-            }
-            progress("repetition \(repetition + 1) of \(repetitions) done")
+        for number in 1...max(1, repetitions) {
+            for (side, time) in try await repetition().enumerated() { seconds[side].append(time) }
+            progress("repetition \(number) of \(repetitions) done")
         }
         var lines = [
             "| workload | calls | median ms | µs per call | ratio | added µs per call |",
