@@ -109,7 +109,7 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
                 on: connection, isolation, retrying: retryingSerializationFailures, body)
             return (value, try? Self.currentLSN(connection))
         }
-        try await noteWrite(at: position)
+        await noteWrite(at: position)
         return value
     }
 
@@ -124,7 +124,7 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
         let (result, position) = try await primary.withConnection { connection in
             (Result { try body(connection) }, try? Self.currentLSN(connection))
         }
-        try await noteWrite(at: position)
+        await noteWrite(at: position)
         return try result.get()
     }
 
@@ -213,7 +213,7 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
     /// Raises ``lastWriteLSN`` to `position`; when the position could not be read on the write's connection
     /// (it was lost right after `COMMIT`), reads it on another connection of the primary, a position at or
     /// past the commit's if the commit happened.
-    private func noteWrite(at position: PostgresLSN?) async throws {
+    private func noteWrite(at position: PostgresLSN?) async {
         var position = position
         if position == nil {
             position = try? await primary.withConnection { connection in try Self.currentLSN(connection) }
