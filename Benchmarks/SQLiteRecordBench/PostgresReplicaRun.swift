@@ -26,7 +26,8 @@ enum PostgresReplicaRun {
     /// - Throws: ``BenchmarkError`` when a lookup finds another city than the one stored or the standby does
     ///   not catch up, or what the library throws.
     static func run(
-        primary: String, standby: String, input: WorkloadInput, repetitions: Int, progress: @escaping @Sendable (String) -> Void
+        primary: String, standby: String, input: WorkloadInput, repetitions: Int,
+        progress: @escaping @Sendable (String) -> Void
     ) throws -> String {
         let setUp = try PostgresBaselineConnection(primary, schema: "public")
         try setUp.execute(PostgresBenchSchema.create(in: schema))
@@ -39,9 +40,10 @@ enum PostgresReplicaRun {
         let signal = DispatchSemaphore(value: 0)
         Task {
             do {
-                box.set(.success(try await measure(
+                let table = try await measure(
                     primary: inSchema(primary), standby: inSchema(standby), ids: ids, expected: expected,
-                    repetitions: repetitions, progress: progress)))
+                    repetitions: repetitions, progress: progress)
+                box.set(.success(table))
             } catch {
                 box.set(.failure(error))
             }
@@ -55,7 +57,8 @@ enum PostgresReplicaRun {
 
     private static func inSchema(_ connectionString: String) -> String {
         if connectionString.contains("://") {
-            return connectionString + (connectionString.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+            let separator = connectionString.contains("?") ? "&" : "?"
+            return connectionString + separator + "options=-csearch_path%3D\(schema)"
         }
         return connectionString + " options=-csearch_path=\(schema)"
     }
@@ -67,7 +70,8 @@ enum PostgresReplicaRun {
         let primaryPool = PostgresPool(primary, maximumConnections: 1)
         let standbyPool = PostgresPool(standby, maximumConnections: 1)
         let pool = PostgresReplicaPool(
-            primary: PostgresPool(primary, maximumConnections: 1), replicas: [PostgresPool(standby, maximumConnections: 1)],
+            primary: PostgresPool(primary, maximumConnections: 1),
+            replicas: [PostgresPool(standby, maximumConnections: 1)],
             options: .init(replayTimeout: 30))
         try await pool.write { try $0.execute("ANALYZE cities") }
         let caughtUp = try await pool.read(after: pool.lastWriteLSN) { connection in

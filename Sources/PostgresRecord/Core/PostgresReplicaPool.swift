@@ -60,7 +60,9 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
         public var recheckInterval: TimeInterval
 
         /// Makes options; each value is in seconds (negative values count as zero).
-        public init(maximumReplayLag: TimeInterval = 5, replayTimeout: TimeInterval = 1, recheckInterval: TimeInterval = 5) {
+        public init(
+            maximumReplayLag: TimeInterval = 5, replayTimeout: TimeInterval = 1, recheckInterval: TimeInterval = 5
+        ) {
             self.maximumReplayLag = max(0, maximumReplayLag)
             self.replayTimeout = max(0, replayTimeout)
             self.recheckInterval = max(0, recheckInterval)
@@ -186,7 +188,9 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
                     }
                     return .value(try PostgresPool.transaction(on: connection, isolation, readOnly: true, body))
                 }
-            } catch let error as PostgresError where error.kind == .connectionFailed || error.kind == .connectionLost {
+            } catch let error as PostgresError
+                where error.kind == .connectionFailed || error.kind == .connectionLost
+            {
                 leaveOut(index)
                 return .unavailable
             }

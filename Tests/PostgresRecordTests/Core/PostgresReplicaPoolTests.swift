@@ -110,7 +110,8 @@ final class PostgresReplicaPoolTests: XCTestCase {
         let pool = try await makePool(.init(replayTimeout: 5))
         var previous = try XCTUnwrap(pool.lastWriteLSN)
         for index in 1...20 {
-            try await pool.write { try $0.execute("INSERT INTO notes (body) VALUES ($1)", [.init(stringLiteral: "n\(index)")]) }
+            let body = PostgresValue(stringLiteral: "n\(index)")
+            try await pool.write { try $0.execute("INSERT INTO notes (body) VALUES ($1)", [body]) }
             let position = try XCTUnwrap(pool.lastWriteLSN)
             XCTAssertGreaterThan(position, previous)
             previous = position
@@ -194,7 +195,8 @@ final class PostgresReplicaPoolTests: XCTestCase {
                 "CREATE TABLE countries (id bigserial PRIMARY KEY, name text NOT NULL, iso text NOT NULL, "
                     + "population bigint NOT NULL)")
             try connection.execute(
-                "CREATE TABLE cities (id bigserial PRIMARY KEY, country_id bigint REFERENCES countries, name text NOT NULL)")
+                "CREATE TABLE cities (id bigserial PRIMARY KEY, country_id bigint REFERENCES countries, "
+                    + "name text NOT NULL)")
         }
         _ = try await pool.read(after: pool.lastWriteLSN) { _ in () }
 
