@@ -124,7 +124,7 @@ final class PostgresReplicaPoolTests: XCTestCase {
 
     func testWithReplayPausedAReadAfterTheWriteFallsBackToThePrimaryAndALaggingStandbyIsLeftOut() async throws {
         // recheckInterval 0: every read measures the standby's lag.
-        let pool = try await makePool(.init(maximumReplayLag: 1, replayTimeout: 0.3, recheckInterval: 0))
+        let pool = try await makePool(.init(maximumReplayLag: 2, replayTimeout: 0.3, recheckInterval: 0))
         let standbyConnection = try PostgresConnection(try XCTUnwrap(standby).connectionString)
         try standbyConnection.execute("SELECT pg_wal_replay_pause()")
         try await pool.write { try $0.execute("INSERT INTO notes (body) VALUES ($1)", ["unreplayed"]) }
@@ -142,8 +142,8 @@ final class PostgresReplicaPoolTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(waited, 0.3)
         XCTAssertLessThan(waited, 1.3)
 
-        // Past the lag bound (the standby's last replayed commit is over a second old), plain reads leave it out.
-        try await Task.sleep(nanoseconds: 1_100_000_000)
+        // Past the lag bound (the last commit the standby replayed is over 2 s old), plain reads leave it out.
+        try await Task.sleep(nanoseconds: 2_100_000_000)
         let leftOut = try await pool.read { try Self.bodies($0) }
         XCTAssertEqual(leftOut.bodies, ["unreplayed"])
         XCTAssertFalse(leftOut.onStandby)
