@@ -22,6 +22,8 @@ enum BenchmarkCommand {
                 printLine(try PeakMemory.runChild(side: side, databasePath: path))
             } else if let child = options.scaleChild, let path = options.databasePath {
                 printLine(try ScaleChild.run(child.read, side: child.side, databasePath: path).line)
+            } else if let url = options.postgresURL, let standby = options.postgresStandbyURL {
+                try runPostgresReplicas(options, primary: url, standby: standby)
             } else if let url = options.postgresURL {
                 try runPostgres(options, url: url)
             } else if let rows = options.scale {
@@ -119,6 +121,27 @@ enum BenchmarkCommand {
             throw BenchmarkError(
                 "--postgres needs a build with the PostgreSQL trait: swift run -c release --traits PostgreSQL "
                     + "sqlite-record-bench --postgres URL (or Scripts/postgres-bench.sh)")
+        #endif
+    }
+
+    /// The replica run: data, R1 and R2 through a plain pool and a replica pool on `primary` and its hot
+    /// standby `standby`, report.
+    static func runPostgresReplicas(_ options: BenchmarkOptions, primary: String, standby: String) throws {
+        #if PostgreSQL
+            let input = WorkloadInput(cities: try CitiesFile.load(path: options.dataPath))
+            printLine(
+                "sqlite-record-bench --postgres-standby: \(PostgresReplicaRun.lookupCount) lookups by id per run on the "
+                    + "standby, a tenth as many updates on the primary; each call a transaction of its own; "
+                    + "1 warm-up + \(options.repetitions) repetitions, the sides interleaved call by call")
+            #if DEBUG
+                printLine("warning: a debug build; measure with -c release")
+            #endif
+            printLine(
+                try PostgresReplicaRun.run(
+                    primary: primary, standby: standby, input: input, repetitions: options.repetitions
+                ) { printError("  \($0)") })
+        #else
+            throw BenchmarkError("--postgres-standby needs a build with the PostgreSQL trait")
         #endif
     }
 

@@ -32,6 +32,9 @@ struct BenchmarkOptions {
     /// `--postgres URL`: the PostgreSQL run against that server instead of the SQLite workloads (built only
     /// with the PostgreSQL trait).
     var postgresURL: String?
+    /// `--postgres-standby URL`: with `--postgres`, the replica run (``PostgresReplicaRun``) against that hot
+    /// standby of the `--postgres` server instead of the PostgreSQL workloads.
+    var postgresStandbyURL: String?
     /// The PostgreSQL run's workloads: `--workloads` names these when `--postgres` is given.
     var postgresWorkloads = PostgresWorkload.defaultCases
 
@@ -72,6 +75,10 @@ struct BenchmarkOptions {
                              hand-written LISTEN loop, and the writer's commit with and without the trigger (in
                              the schema bench_observe); needs a build with --traits PostgreSQL.
                              Scripts/postgres-bench.sh starts a throwaway server and runs it
+          --postgres-standby URL  with --postgres: instead of its workloads, what PostgresReplicaPool adds to a
+                             call (R1 lookups on this hot standby of the --postgres server, plain, through the
+                             replica pool and after the last write's LSN; R2 updates on the primary);
+                             Scripts/postgres-replica-bench.sh starts a primary and a standby and runs it
           --help             this text
         """
 
@@ -144,6 +151,8 @@ struct BenchmarkOptions {
                 options.scaleChild = child
             case "--postgres":
                 options.postgresURL = try value(for: argument)
+            case "--postgres-standby":
+                options.postgresStandbyURL = try value(for: argument)
             case "--database":
                 options.databasePath = try value(for: argument)
             case "--help", "-h":

@@ -141,7 +141,7 @@ public final class PostgresPool: @unchecked Sendable {
     /// A connection lost before `body` ran (at `BEGIN`) is thrown as ``LostBeforeBody``, which the pooled
     /// connection answers by running the call once more on a new connection; once `body` has run, a loss is
     /// the call's error.
-    private static func transaction<T>(
+    static func transaction<T>(
         on connection: PostgresConnection, _ isolation: IsolationLevel?, readOnly: Bool = false,
         retrying retries: Int = 0, _ body: (PostgresConnection) throws -> T
     ) throws -> T {
@@ -172,7 +172,7 @@ public final class PostgresPool: @unchecked Sendable {
         }
     }
 
-    private func withConnection<T: Sendable>(
+    func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let call = PostgresCallCancellation()
@@ -316,7 +316,7 @@ private final class PooledConnection: @unchecked Sendable {
 /// A connection lost at `BEGIN`, before the call's body ran: nothing of the call reached the server, so
 /// the call may run again on a new connection. Never leaves the pool: ``PooledConnection/run(_:_:)``
 /// retries or throws `error`.
-private struct LostBeforeBody: Error {
+struct LostBeforeBody: Error {
     let error: PostgresError
 }
 
