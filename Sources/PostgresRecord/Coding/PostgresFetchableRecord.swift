@@ -83,15 +83,15 @@ enum PostgresRowInitializer {
         try SameTypeCast.cast(checked: R(row: PostgresFetchedRow(reader: reader)), to: T.self)
     }
 
-    /// Every row of `rows` through `R(row:)`, as `[T]` (`T` is `R`).
+    /// Every row of `reader`'s rows through `R(row:)`, as `[T]` (`T` is `R`).
     /// - Throws: the first row's error.
     static func makeAll<R: PostgresFetchableRecord, T>(
-        _ type: R.Type, _ rows: PostgresRows, jsonDecoder: JSONDecoder, as: T.Type
+        _ type: R.Type, _ reader: PostgresRowReader, as: T.Type
     ) throws -> [T] {
         var values: [R] = []
-        values.reserveCapacity(rows.count)
-        let reader = PostgresRowReader(rows: rows, row: 0, columnNames: nil, jsonDecoder: jsonDecoder)
-        for row in 0..<rows.count {
+        let count = reader.rows.count
+        values.reserveCapacity(count)
+        for row in 0..<count {
             reader.row = row
             try R._appendRow(PostgresFetchedRow(reader: reader), to: &values)
         }

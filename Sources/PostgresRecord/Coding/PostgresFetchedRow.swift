@@ -19,7 +19,9 @@ import SQLiteRecord
 /// - `typeMismatch` when the column's type can never hold the Swift type (a `bytea` for an `Int`);
 /// - `dataCorrupted` when it can but this value is no valid one (70000 for an `Int16`, 1.5 for an `Int`);
 /// - `keyNotFound` for an index past the last column, or a name no column has. An Optional read of a name no
-///   column has is nil, as the decoder's `decodeIfPresent` is.
+///   column has is nil in raw SQL (`fetch(_:sql:arguments:)`, a request's own selection), as the decoder's
+///   `decodeIfPresent` is there, and `keyNotFound` where the library wrote the SELECT from the record's
+///   table, where the name is a misspelling.
 ///
 /// `String`, `Int64`, `Int`, `Double`, `Bool` and `Date` (``PostgresFetchedRowReadable``) and their Optionals
 /// are read in place from libpq's bytes when the column's type is the one that stores them; every other type
@@ -69,10 +71,15 @@ public struct PostgresFetchedRow: ~Copyable {
         return index
     }
 
-    /// The index of the column named `name`, nil for none.
+    /// The index of the column named `name`, nil for no such column in raw SQL: what the Optional reads by
+    /// name give (partial SELECTs work there; where the library wrote the SELECT, a name no column has is a
+    /// misspelling).
+    /// - Throws: `keyNotFound` for a name no column has where the library wrote the SELECT.
     @usableFromInline
-    func columnIndexIfPresent(named name: String) -> Int? {
-        reader.layout.column(for: PostgresColumnKey(name), renaming: nil)
+    func columnIndexIfPresent(named name: String) throws -> Int? {
+        if let index = reader.layout.column(for: PostgresColumnKey(name), renaming: nil) { return index }
+        if reader.missingOptionalColumnIsNil { return nil }
+        throw columnNotFound(named: name)
     }
 
     /// True when column `index` is NULL; false past the last column, which the read then reports.
@@ -98,11 +105,11 @@ public struct PostgresFetchedRow: ~Copyable {
     /// - Throws: as ``decode(_:at:)``, `keyNotFound` for a name no column has and a non-optional `T`.
     @usableFromInline
     func decode<T: Decodable>(_ type: T.Type, named name: String) throws -> T {
-        guard let index = columnIndexIfPresent(named: name) else {
-            if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
-            throw columnNotFound(named: name)
+        if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T {
+            guard let index = try columnIndexIfPresent(named: name) else { return none }
+            return try decode(T.self, at: index)
         }
-        return try decode(T.self, at: index)
+        return try decode(T.self, at: columnIndex(named: name))
     }
 
     /// `keyNotFound` for a name that is no column's, listing the columns the row has.
@@ -201,13 +208,14 @@ extension PostgresFetchedRow {
     }
 
     /// The column named `name` (an exact match first, then ASCII case-insensitively) as `type`, nil for NULL
-    /// or for no such column.
+    /// or, in raw SQL, for no such column.
     /// - Throws: `DecodingError` as ``PostgresFetchedRow`` lists: `typeMismatch` or `dataCorrupted` for a
-    ///   value that does not convert exactly.
+    ///   value that does not convert exactly; `keyNotFound` for a name no column has where the library wrote
+    ///   the SELECT.
     @inlinable
     public subscript<T: PostgresFetchedRowReadable>(name: String, as type: T?.Type) -> T? {
         get throws {
-            guard let index = columnIndexIfPresent(named: name) else { return nil }
+            guard let index = try columnIndexIfPresent(named: name) else { return nil }
             return try T._readIfPresent(from: self, at: index)
         }
     }

@@ -17,15 +17,25 @@ final class PostgresRowReader {
     let columnNames: [String: String]?
     /// The record's `RowDecoder.jsonDecoder`: what reads its nested values (JSONB).
     let jsonDecoder: JSONDecoder
+    /// True for raw SQL (a query of the caller's own, a request's own selection), where an Optional key
+    /// with no column decodes as nil, as Codable's `decodeIfPresent` does, so partial SELECTs work; false
+    /// where the library wrote the SELECT from the record's table, where such a key is a misspelling or a
+    /// property the table lacks and throws `keyNotFound` at the first fetch (DESIGN.md's rule, the same as
+    /// SQLiteRecord's).
+    let missingOptionalColumnIsNil: Bool
     /// The row read now.
     var row: Int
 
-    init(rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder) {
+    init(
+        rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
+        missingOptionalColumnIsNil: Bool
+    ) {
         self.rows = rows
         result = rows.result
         layout = rows.layout
         self.columnNames = columnNames
         self.jsonDecoder = jsonDecoder
+        self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         self.row = row
     }
 
@@ -38,7 +48,9 @@ final class PostgresRowReader {
 
     /// A reader of the same result and coders, on `row`.
     func copy(row: Int) -> PostgresRowReader {
-        PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder)
+        PostgresRowReader(
+            rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
+            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
     }
 
     /// The column name `key` reads (renamed when the record renames its keys), for messages.
@@ -101,22 +113,26 @@ final class PostgresRowDecoding {
 
     /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
     /// ``PostgresFetchableRecord``), through the decoding its layout kept from the last such call when
-    /// it decodes as this one (same renaming, same JSON decoder) and nothing of it was kept: a lookup by key
-    /// then makes no decoder, reader or container. The decoding kept holds the last result of one row it
-    /// read, until the next.
+    /// it decodes as this one (same renaming, same JSON decoder, same rule for missing Optional columns) and
+    /// nothing of it was kept: a lookup by key then makes no decoder, reader or container. The decoding kept
+    /// holds the last result of one row it read, until the next.
     /// - Throws: as ``PostgresRow/decode(_:)``.
     static func decodeOne<T: Decodable>(
-        _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder
+        _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
+        missingOptionalColumnIsNil: Bool
     ) throws -> T {
         var decoding: PostgresRowDecoding
         if let kept = rows.layout.takeKeptDecoding(), kept.reader.jsonDecoder === jsonDecoder,
-            kept.reader.columnNames == columnNames
+            kept.reader.columnNames == columnNames,
+            kept.reader.missingOptionalColumnIsNil == missingOptionalColumnIsNil
         {
             kept.reader.read(rows, row: row)
             decoding = kept
         } else {
             decoding = PostgresRowDecoding(
-                reader: PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder))
+                reader: PostgresRowReader(
+                    rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
+                    missingOptionalColumnIsNil: missingOptionalColumnIsNil))
         }
         let value: T
         if let rowType = PostgresRowInitializer.type(of: T.self) {
@@ -133,18 +149,21 @@ final class PostgresRowDecoding {
     /// Every row of `rows` decoded as `T`, through its row initializer when it is a ``PostgresFetchableRecord``.
     /// - Throws: the first row's `DecodingError` (see ``PostgresRow/decode(_:)``).
     static func decodeAll<T: Decodable>(
-        _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder
+        _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
+        missingOptionalColumnIsNil: Bool
     ) throws -> [T] {
         var values: [T] = []
         let count = rows.count
         guard count > 0 else { return values }
+        let reader = PostgresRowReader(
+            rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder,
+            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
         if let rowType = PostgresRowInitializer.type(of: T.self) {
-            return try PostgresRowInitializer.makeAll(rowType, rows, jsonDecoder: jsonDecoder, as: T.self)
+            return try PostgresRowInitializer.makeAll(rowType, reader, as: T.self)
         }
         values.reserveCapacity(count)
         // ``PostgresRowsDecoder``'s loop, written out: the rows in order, each decoding checked once it ends.
-        var decoding = PostgresRowDecoding(
-            reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
+        var decoding = PostgresRowDecoding(reader: reader)
         for row in 0..<count {
             decoding.reader.row = row
             values.append(try T(from: PostgresRowDecoder(decoding: decoding)))
@@ -161,9 +180,12 @@ final class PostgresRowDecoding {
 struct PostgresRowsDecoder {
     private var decoding: PostgresRowDecoding
 
+    /// A decoder of `rows` where the library wrote the SELECT: an Optional key with no column throws.
     init(_ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder) {
         decoding = PostgresRowDecoding(
-            reader: PostgresRowReader(rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder))
+            reader: PostgresRowReader(
+                rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder,
+                missingOptionalColumnIsNil: false))
     }
 
     /// Row `row` decoded as `T`, through its row initializer when it is a ``PostgresFetchableRecord``.
@@ -192,13 +214,15 @@ struct PostgresRowDecoder: Decoder {
 
     init(decoding: PostgresRowDecoding) { self.decoding = decoding }
 
-    /// A decoder of row `row` of `rows` alone.
+    /// A decoder of row `row` of `rows` alone, a result of raw SQL: an Optional key with no column is nil.
     init(
         rows: PostgresRows, row: Int, columnNames: [String: String]? = nil,
         jsonDecoder: JSONDecoder = PostgresValueReader.defaultJSONDecoder
     ) {
         decoding = PostgresRowDecoding(
-            reader: PostgresRowReader(rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder))
+            reader: PostgresRowReader(
+                rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
+                missingOptionalColumnIsNil: true))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -278,6 +302,14 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
             ))
     }
 
+    /// What `decodeIfPresent` gives for a key with no column: nil in raw SQL, `keyNotFound` where the
+    /// library wrote the SELECT (``PostgresRowReader/missingOptionalColumnIsNil``).
+    @inline(never)
+    private func absent<T>(_ key: Key) throws -> T? {
+        if reader.missingOptionalColumnIsNil { return nil }
+        throw missing(key)
+    }
+
     /// The value table's read of column `index`, for what the fast paths leave: other column types, NULL,
     /// errors.
     @inline(never)
@@ -334,7 +366,7 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         let index = column(key)
-        guard index >= 0 else { return nil }
+        guard index >= 0 else { return try absent(key) }
         if let value = result.string(row: row, column: index) { return value }
         if result.isNull(row: row, column: index) { return nil }
         return try read(String.self, index, key)
@@ -342,7 +374,7 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         let index = column(key)
-        guard index >= 0 else { return nil }
+        guard index >= 0 else { return try absent(key) }
         if let value = result.int64(row: row, column: index) { return value }
         if result.isNull(row: row, column: index) { return nil }
         return try read(Int64.self, index, key)
@@ -350,7 +382,7 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         let index = column(key)
-        guard index >= 0 else { return nil }
+        guard index >= 0 else { return try absent(key) }
         if let value = result.int64(row: row, column: index), let exact = Int(exactly: value) { return exact }
         if result.isNull(row: row, column: index) { return nil }
         return try read(Int.self, index, key)
@@ -358,7 +390,7 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         let index = column(key)
-        guard index >= 0 else { return nil }
+        guard index >= 0 else { return try absent(key) }
         if let value = result.double(row: row, column: index) { return value }
         if result.isNull(row: row, column: index) { return nil }
         return try read(Double.self, index, key)
@@ -366,7 +398,7 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         let index = column(key)
-        guard index >= 0 else { return nil }
+        guard index >= 0 else { return try absent(key) }
         if let value = result.bool(row: row, column: index) { return value }
         if result.isNull(row: row, column: index) { return nil }
         return try read(Bool.self, index, key)
@@ -374,7 +406,7 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let index = column(key)
-        guard index >= 0 else { return nil }
+        guard index >= 0 else { return try absent(key) }
         if T.self == Date.self, let micros = result.timestampMicroseconds(row: row, column: index) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }

@@ -55,7 +55,8 @@ public final class PostgresRows {
                     jsonDecoder: jsonDecoder)
             }
         }
-        return try PostgresRowDecoding.decodeAll(T.self, self, columnNames: nil, jsonDecoder: jsonDecoder)
+        return try PostgresRowDecoding.decodeAll(
+            T.self, self, columnNames: nil, jsonDecoder: jsonDecoder, missingOptionalColumnIsNil: true)
     }
 }
 
@@ -87,7 +88,8 @@ public struct PostgresRow {
                 jsonDecoder: jsonDecoder)
         }
         if let rowType = PostgresRowInitializer.type(of: T.self) {
-            let reader = PostgresRowReader(rows: rows, row: index, columnNames: nil, jsonDecoder: jsonDecoder)
+            let reader = PostgresRowReader(
+                rows: rows, row: index, columnNames: nil, jsonDecoder: jsonDecoder, missingOptionalColumnIsNil: true)
             return try PostgresRowInitializer.make(rowType, reader, as: T.self)
         }
         return try T(from: PostgresRowDecoder(rows: rows, row: index, jsonDecoder: jsonDecoder))

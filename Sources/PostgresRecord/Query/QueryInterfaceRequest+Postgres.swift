@@ -21,7 +21,9 @@ extension QueryInterfaceRequest {
     ///   a missing table); `DecodingError` naming the column whose value does not fit.
     public func fetch(_ connection: PostgresConnection) throws -> [Base] {
         let (sql, arguments, shape) = try postgresSQL(connection, .select)
-        return try Base.decodeAll(connection.query(sql, arguments), shape: shape)
+        // A selection of the caller's own may leave a property's column out, as raw SQL may.
+        return try Base.decodeAll(
+            connection.query(sql, arguments), shape: shape, missingOptionalColumnIsNil: !selectsTableColumns)
     }
 
     /// The first record the request selects, or nil.

@@ -67,7 +67,9 @@ extension Record {
     public static func fetch(
         _ connection: PostgresConnection, sql: String, arguments: [PostgresValue] = []
     ) throws -> [Self] {
-        try decodeAll(connection.query(sql, arguments), shape: try PostgresRecordShape.of(Self.self))
+        try decodeAll(
+            connection.query(sql, arguments), shape: try PostgresRecordShape.of(Self.self),
+            missingOptionalColumnIsNil: true)
     }
 
     /// The number of rows whose columns equal the given values (nil matches NULL).
@@ -98,16 +100,21 @@ extension Record {
     }
 
     /// Every row of `rows` decoded as a record of this type, through one decoder (see
-    /// ``PostgresRowDecoding``).
-    static func decodeAll(_ rows: PostgresRows, shape: PostgresRecordShape) throws -> [Self] {
+    /// ``PostgresRowDecoding``). `missingOptionalColumnIsNil` is true for raw SQL, false (the default) where
+    /// the library wrote the SELECT from the table (``PostgresRowReader/missingOptionalColumnIsNil``).
+    static func decodeAll(
+        _ rows: PostgresRows, shape: PostgresRecordShape, missingOptionalColumnIsNil: Bool = false
+    ) throws -> [Self] {
         try PostgresRowDecoding.decodeAll(
-            Self.self, rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
+            Self.self, rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder,
+            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
     }
 
-    /// Row `row` of `rows` decoded as a record of this type.
+    /// Row `row` of `rows`, a SELECT the library wrote from the table, decoded as a record of this type.
     static func decode(_ rows: PostgresRows, row: Int, shape: PostgresRecordShape) throws -> Self {
         try PostgresRowDecoding.decodeOne(
-            Self.self, rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
+            Self.self, rows, row: row, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder,
+            missingOptionalColumnIsNil: false)
     }
 }
 

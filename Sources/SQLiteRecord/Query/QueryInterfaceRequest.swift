@@ -16,6 +16,9 @@
 public struct QueryInterfaceRequest<Base: Record>: Sendable {
     /// The selected expressions; empty for `*`.
     var selection: [ExpressionNode] = []
+    /// True when the request selects `*`, the table's own columns, rather than a selection of its own:
+    /// where a record's Optional key with no column is an error, not nil.
+    package var selectsTableColumns: Bool { selection.isEmpty }
     var isDistinct = false
     var filter: ExpressionNode?
     var grouping: [ExpressionNode] = []

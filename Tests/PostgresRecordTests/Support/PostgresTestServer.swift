@@ -18,18 +18,14 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
     /// The connection string of the server, or the reason there is none. Started on first use.
     static let shared = PostgresTestServer()
 
-    // Set once in init, read-only afterwards; `folder` is cleared by `stop()` on XCTest's main thread.
+    // Set once in init, read-only afterwards; `cluster` is cleared by `stop()` on XCTest's main thread.
     let connectionString: String?
     let failure: String?
-    private var folder: URL?
-    private let binaries: URL?
-    private let runAsUser: String?
+    private var cluster: PostgresTestCluster?
 
     private override init() {
         let environment = ProcessInfo.processInfo.environment
         if let url = environment["POSTGRES_URL"], !url.isEmpty {
-            binaries = nil
-            runAsUser = nil
             if Self.isLoopback(url) {
                 connectionString = url
                 failure = nil
@@ -40,26 +36,22 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
             super.init()
             return
         }
-        binaries = Self.findBinaries()
-        runAsUser = getuid() == 0 ? "nobody" : nil
-        guard let binaries else {
+        guard Self.findBinaries() != nil else {
             connectionString = nil
             failure = nil
             super.init()
             return
         }
-        var started: (String, URL)?
-        var lastError = ""
         do {
-            started = try Self.start(binaries: binaries, user: runAsUser)
+            cluster = try PostgresTestCluster.make()
+            connectionString = cluster?.connectionString
+            failure = nil
         } catch {
-            lastError = "\(error)"
+            connectionString = nil
+            failure = "could not start a PostgreSQL server: \(error)"
         }
-        connectionString = started?.0
-        folder = started?.1
-        failure = started == nil ? "could not start a PostgreSQL server: \(lastError)" : nil
         super.init()
-        if started != nil { XCTestObservationCenter.shared.addTestObserver(self) }
+        if cluster != nil { XCTestObservationCenter.shared.addTestObserver(self) }
     }
 
     /// The connection string, or an `XCTSkip` (a failure under `POSTGRESRECORD_REQUIRE_SERVER=1`).
@@ -78,18 +70,13 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
     private static let printedSkip = TestLocked(false)
 
     /// The server's log (`pg_ctl -l`), when the tests started the server; nil for `POSTGRES_URL`.
-    var logFile: URL? { folder?.appendingPathComponent("server.log") }
+    var logFile: URL? { cluster?.logFile }
 
     func testBundleDidFinish(_ testBundle: Bundle) { stop() }
 
     func stop() {
-        guard let folder, let binaries else { return }
-        self.folder = nil
-        _ = try? Self.run(
-            binaries.appendingPathComponent("pg_ctl"),
-            ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], user: runAsUser,
-            in: folder)
-        try? FileManager.default.removeItem(at: folder)
+        cluster?.remove()
+        cluster = nil
     }
 
     static func isLoopback(_ url: String) -> Bool {
@@ -102,7 +89,7 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
         return host.isEmpty || ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) || host.hasPrefix("%2F")
     }
 
-    private static func findBinaries() -> URL? {
+    static func findBinaries() -> URL? {
         let manager = FileManager.default
         var candidates: [String] = []
         if let versions = try? manager.contentsOfDirectory(atPath: "/usr/lib/postgresql") {
@@ -111,35 +98,6 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
         candidates += ["/usr/local/bin", "/opt/homebrew/bin", "/usr/bin"]
         return candidates.first { manager.isExecutableFile(atPath: $0 + "/initdb") && manager.isExecutableFile(atPath: $0 + "/pg_ctl") }
             .map { URL(fileURLWithPath: $0) }
-    }
-
-    private static func start(binaries: URL, user: String?) throws -> (String, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "postgresrecord-tests-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        if let user { try run(URL(fileURLWithPath: "/bin/chown"), [user, folder.path], user: nil, in: folder) }
-        let data = folder.appendingPathComponent("data").path
-        try run(
-            binaries.appendingPathComponent("initdb"),
-            ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], user: user,
-            in: folder)
-        var lastError: (any Error)?
-        for _ in 0..<5 {
-            let port = Int.random(in: 20_000..<60_000)
-            do {
-                try run(
-                    binaries.appendingPathComponent("pg_ctl"),
-                    [
-                        "-D", data, "-w", "-t", "60", "-l", folder.appendingPathComponent("server.log").path, "-o",
-                        "-F -p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c max_connections=100",
-                        "start",
-                    ], user: user, in: folder)
-                return ("postgresql://postgres@127.0.0.1:\(port)/postgres", folder)
-            } catch {
-                lastError = error
-            }
-        }
-        throw lastError ?? CocoaError(.executableLoad)
     }
 
     struct CommandFailure: Error, CustomStringConvertible {

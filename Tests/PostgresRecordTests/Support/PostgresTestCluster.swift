@@ -1,0 +1,147 @@
+#if PostgreSQL
+import Foundation
+import XCTest
+
+/// A throwaway PostgreSQL cluster: `initdb` into a temporary folder, `pg_ctl` on a free 127.0.0.1 port with
+/// its socket in that folder, fsync off, run as `nobody` when the tests run as root. The shared server of
+/// ``PostgresTestServer`` is one; a test that kills, restarts or replicates a server makes one of its own
+/// with ``make()``, so the other suites' server never goes away under them.
+///
+/// ```swift
+/// let primary = try PostgresTestCluster.make()
+/// defer { primary.remove() }
+/// let standby = try primary.makeStandby()   // pg_basebackup -R, started as a hot standby
+/// defer { standby.remove() }
+/// try primary.kill()                        // pg_ctl stop -m immediate: as a crash, no shutdown checkpoint
+/// try primary.start()                       // crash recovery, same port
+/// ```
+///
+/// Not thread-safe: a cluster is driven by one test thread at a time.
+final class PostgresTestCluster: @unchecked Sendable {
+    /// The folder that holds the cluster's data folder, its socket and its log.
+    let folder: URL
+    /// The TCP port on 127.0.0.1, kept across ``kill()`` / ``start()``.
+    let port: Int
+    private let binaries: URL
+    private let user: String?
+
+    /// `postgresql://postgres@127.0.0.1:<port>/postgres`.
+    var connectionString: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// The server's log (`pg_ctl -l`).
+    var logFile: URL { folder.appendingPathComponent("server.log") }
+
+    private var data: String { folder.appendingPathComponent("data").path }
+
+    private init(folder: URL, port: Int, binaries: URL, user: String?) {
+        self.folder = folder
+        self.port = port
+        self.binaries = binaries
+        self.user = user
+    }
+
+    /// A new cluster of the test's own, started. Skips the test when Debian's server binaries are missing
+    /// (fails it under `POSTGRESRECORD_REQUIRE_SERVER=1`, as ``PostgresTestServer/url()`` does).
+    static func make() throws -> PostgresTestCluster {
+        guard let binaries = PostgresTestServer.findBinaries() else {
+            let message = "PostgreSQL cluster tests skipped: they start servers of their own, which needs Debian's "
+                + "postgresql (initdb and pg_ctl in /usr/lib/postgresql/*/bin)"
+            if ProcessInfo.processInfo.environment["POSTGRESRECORD_REQUIRE_SERVER"] == "1" { XCTFail(message) }
+            throw XCTSkip(message)
+        }
+        let user = getuid() == 0 ? "nobody" : nil
+        let folder = try makeFolder(user: user)
+        do {
+            try PostgresTestServer.run(
+                binaries.appendingPathComponent("initdb"),
+                [
+                    "-D", folder.appendingPathComponent("data").path, "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                    "--locale=C", "--no-sync",
+                ], user: user, in: folder)
+            return try startOnFreePort(folder: folder, binaries: binaries, user: user)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// A hot standby of this cluster: `pg_basebackup -R -X stream` into a folder of its own (which writes
+    /// `standby.signal` and `primary_conninfo`), started on a port of its own. It streams from this cluster
+    /// at once; `pg_is_in_recovery()` is true on it and writes there fail with SQLSTATE 25006. See
+    /// <https://www.postgresql.org/docs/current/app-pgbasebackup.html> and
+    /// <https://www.postgresql.org/docs/current/hot-standby.html>.
+    func makeStandby() throws -> PostgresTestCluster {
+        let standbyFolder = try Self.makeFolder(user: user)
+        do {
+            try PostgresTestServer.run(
+                binaries.appendingPathComponent("pg_basebackup"),
+                [
+                    "-D", standbyFolder.appendingPathComponent("data").path, "-h", "127.0.0.1", "-p", "\(port)",
+                    "-U", "postgres", "-R", "-X", "stream", "--no-sync", "-c", "fast",
+                ], user: user, in: standbyFolder)
+            return try Self.startOnFreePort(folder: standbyFolder, binaries: binaries, user: user)
+        } catch {
+            try? FileManager.default.removeItem(at: standbyFolder)
+            throw error
+        }
+    }
+
+    /// Starts the stopped server on its port; after ``kill()`` it runs crash recovery first. Waits until
+    /// it accepts connections.
+    func start() throws {
+        try Self.start(data: data, port: port, folder: folder, binaries: binaries, user: user)
+    }
+
+    /// `pg_ctl stop -m immediate`: the server's processes quit at once, without a shutdown checkpoint, as
+    /// in a crash; every connection to it is lost and what was not committed is gone.
+    func kill() throws {
+        try stop(mode: "immediate")
+    }
+
+    /// `pg_ctl stop -m <mode>` (`smart`, `fast` or `immediate`), waiting for the server to be gone.
+    func stop(mode: String) throws {
+        try PostgresTestServer.run(
+            binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], user: user, in: folder)
+    }
+
+    /// Stops the server (immediate) if it runs and deletes its folder.
+    func remove() {
+        if FileManager.default.fileExists(atPath: data + "/postmaster.pid") { try? kill() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func makeFolder(user: String?) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "postgresrecord-tests-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let user { try PostgresTestServer.run(URL(fileURLWithPath: "/bin/chown"), [user, folder.path], user: nil, in: folder) }
+        return folder
+    }
+
+    /// Starts the cluster in `folder` on a random free port, trying five ports before giving up.
+    private static func startOnFreePort(folder: URL, binaries: URL, user: String?) throws -> PostgresTestCluster {
+        let data = folder.appendingPathComponent("data").path
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = Int.random(in: 20_000..<60_000)
+            do {
+                try start(data: data, port: port, folder: folder, binaries: binaries, user: user)
+                return PostgresTestCluster(folder: folder, port: port, binaries: binaries, user: user)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? CocoaError(.executableLoad)
+    }
+
+    private static func start(data: String, port: Int, folder: URL, binaries: URL, user: String?) throws {
+        try PostgresTestServer.run(
+            binaries.appendingPathComponent("pg_ctl"),
+            [
+                "-D", data, "-w", "-t", "60", "-l", folder.appendingPathComponent("server.log").path, "-o",
+                "-F -p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c max_connections=100",
+                "start",
+            ], user: user, in: folder)
+    }
+}
+#endif
