@@ -55,6 +55,8 @@ enum PostgresCancelReason: Sendable, Equatable {
 /// `DoingCommandRead` is still set, just after `ReadCommand`, and `ProcessInterrupts` clears
 /// `QueryCancelPending` without an error when `DoingCommandRead` is set ("Query cancel is supposed to be a
 /// no-op when there is no query in progress"). So a request reaches the statement it was meant for, or none.
+/// Behind pgbouncer, the request goes to pgbouncer, which from 1.18 on closes it only after the server has
+/// closed the one it forwarded, and keeps that server session from other clients meanwhile.
 final class PostgresStatementInFlight: @unchecked Sendable {
     // The lock guards every property below, and is held while a cancel request is sent (see the type).
     private let lock = NSLock()

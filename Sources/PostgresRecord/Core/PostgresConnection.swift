@@ -19,7 +19,7 @@ import Foundation
 /// - After any failure, `PQstatus` tells a lost connection (`CONNECTION_BAD`) from a refused statement; a
 ///   lost connection is never used again (the pool replaces it).
 /// - Every statement a caller asks for (`execute`, `query`, `run`, `runPipelined`) runs between
-///   ``inFlight``'s `begin` and `end`, which is what lets another thread cancel it (a task's cancel, the
+///   `inFlight`'s `begin` and `end`, which is what lets another thread cancel it (a task's cancel, the
 ///   statement timeout) without reaching the next one; the library's transaction control (`BEGIN`, `COMMIT`,
 ///   `ROLLBACK`, savepoints) does not, so that a cancel never stops the `ROLLBACK` that ends a cancelled call.
 public final class PostgresConnection {

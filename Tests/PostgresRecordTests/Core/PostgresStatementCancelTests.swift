@@ -113,9 +113,22 @@ final class PostgresStatementCancelTests: PostgresTestCase {
     /// Cancels at random moments among a call's short statements, and runs the next call on the same session
     /// at once: a cancel request sent as the cancelled call's statement ended must not stop the next call's.
     func testACancelNeverStopsTheNextCallsStatement() async throws {
-        let pool = makePool(maximumConnections: 1)
+        try await cancelAtRandomMoments(makePool(maximumConnections: 1), calls: 100)
+    }
+
+    /// The same behind pgbouncer in transaction mode, which forwards each cancel request to the server
+    /// session running the client's statement.
+    func testACancelBehindPgBouncerNeverStopsTheNextCallsStatement() async throws {
+        let bouncer = try PgBouncerTestServer.url(database: "postgres")
+        let pool = PostgresPool(
+            configuration: PostgresConfiguration(
+                connectionString: bouncer, usesNamedPreparedStatements: false, maximumConnections: 1))
+        try await cancelAtRandomMoments(pool, calls: 50)
+    }
+
+    private func cancelAtRandomMoments(_ pool: PostgresPool, calls: Int) async throws {
         var cancelled = 0
-        for _ in 0..<100 {
+        for _ in 0..<calls {
             let task = Task {
                 try await pool.writeWithoutTransaction { connection in
                     for _ in 0..<50 { _ = try connection.query("SELECT pg_sleep(0.0002)") }
