@@ -38,7 +38,9 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// pgbouncer in transaction mode a connection's transactions run on any of its server sessions: the setting
     /// would be lost, or apply to another client. pgbouncer forwards cancel requests to the session running
     /// the client's statement, so the timer works behind it too. The cancel reaches the server within a
-    /// network round trip of the timeout. See
+    /// network round trip of the timeout. A cancel request is a connection of its own to the server, so it
+    /// cannot end a statement whose network path is gone without either side noticing: libpq's
+    /// `keepalives_idle` and `tcp_user_timeout` in the connection string are the answer there. See
     /// <https://www.postgresql.org/docs/current/libpq-cancel.html>.
     public var statementTimeout: TimeInterval?
 
