@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import PostgresRecord
+import SQLiteRecord
 import XCTest
 
 /// A task's cancel and ``PostgresConfiguration/statementTimeout`` stop the statement the server is running
@@ -76,6 +77,67 @@ final class PostgresStatementCancelTests: PostgresTestCase {
                 format: "PostgreSQL cancel: task cancel to CancellationError, SELECT pg_sleep(30): median %.1f ms, "
                     + "max %.1f ms over %d runs", median, longest, runs))
         XCTAssertLessThan(longest, 1_000)
+    }
+
+    func testATaskCancelStopsARunningReadAndAPipelinedInsertAllOnTheServer() async throws {
+        struct Note: Record, Equatable {
+            var id: Int64?
+            var title: String
+            static let tableName = "notes"
+        }
+        let pool = makePool(maximumConnections: 1)
+        let pid = try await pool.read { try $0.query("SELECT pg_backend_pid()")[0].decode(Int32.self, at: 0) }
+        let read = Task { try await pool.read { _ = try $0.query("SELECT pg_sleep(30)") } }
+        try waitUntilRunning("SELECT pg_sleep(30)", pid: pid)
+        var start = DispatchTime.now()
+        read.cancel()
+        do {
+            try await read.value
+            XCTFail("no error")
+        } catch is CancellationError {}
+        XCTAssertLessThan(Self.milliseconds(since: start), 1_000)
+
+        // The server sleeps at the 5,000th row of the pipelined batch, while the client waits for its answers.
+        try connection.execute(
+            """
+            CREATE FUNCTION slow_note() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.title = 'note 5000' THEN PERFORM pg_sleep(30); END IF; RETURN NEW; END $$;
+            CREATE TRIGGER slow_note BEFORE INSERT ON notes FOR EACH ROW EXECUTE FUNCTION slow_note()
+            """)
+        let idsAfterTheError = TestLocked<[Int64?]>([])
+        let batch = Task {
+            try await pool.write { connection in
+                var notes = (0..<10_000).map { Note(id: nil, title: "note \($0)") }
+                do {
+                    try Note.insertAll(connection, &notes)
+                } catch {
+                    idsAfterTheError.withLock { $0 = notes.map(\.id) }
+                    throw error
+                }
+            }
+        }
+        try waitUntilRunning("INSERT INTO", pid: pid)
+        // Running, and past the first rows: the session waits in the trigger's sleep.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline,
+            try text(
+                "SELECT coalesce(max(wait_event), '') FROM pg_stat_activity WHERE pid = \(pid) AND wait_event = 'PgSleep'")
+                != "PgSleep"
+        {
+            usleep(2_000)
+        }
+        start = DispatchTime.now()
+        batch.cancel()
+        do {
+            try await batch.value
+            XCTFail("no error")
+        } catch is CancellationError {}
+        XCTAssertLessThan(Self.milliseconds(since: start), 1_000)
+        XCTAssertEqual(idsAfterTheError.withLock { $0 }.count, 10_000)
+        XCTAssertEqual(idsAfterTheError.withLock { $0 }.compactMap { $0 }, [])
+        XCTAssertEqual(try text("SELECT count(*)::text FROM notes"), "0")
+        let next = try await pool.read { try $0.query("SELECT pg_backend_pid()")[0].decode(Int32.self, at: 0) }
+        XCTAssertEqual(next, pid)
     }
 
     func testAStatementAskedForAfterTheCancelIsNotSent() async throws {
