@@ -119,7 +119,7 @@ final class PostgresConnectionCutTests: PostgresTestCase {
         await gate.waitForArrival()
         // The country and the first city are inserted, in the open transaction.
         XCTAssertEqual(try text("SELECT pg_terminate_backend(\(pid))::text"), "true")
-        while try text("SELECT count(*)::text FROM pg_stat_activity WHERE pid = \(pid)") != "0" { usleep(2_000) }
+        try waitUntil("SELECT count(*)::text FROM pg_stat_activity WHERE pid = \(pid)", is: "0")
         gate.release()
         await expectConnectionLost(task)
         XCTAssertEqual(try storedCounts(), "0,0")
@@ -127,6 +127,15 @@ final class PostgresConnectionCutTests: PostgresTestCase {
         let next = try await Self.saveBatch(pool, "next")
         XCTAssertNotEqual(next, pid)
         XCTAssertEqual(try storedCounts(), "1,3")
+    }
+
+    /// Waits (10 s at most) until `sql`'s one text value is `value`.
+    private func waitUntil(_ sql: String, is value: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while try text(sql) != value {
+            guard Date() < deadline else { return XCTFail("\(sql) never gave \(value)", file: file, line: line) }
+            usleep(2_000)
+        }
     }
 
     /// A pool whose connections go through `relay`.
@@ -155,7 +164,7 @@ final class PostgresConnectionCutTests: PostgresTestCase {
         gate.release()
         await expectConnectionLost(task)
         // The server ends the session once it reads the end of its socket; its transaction never committed.
-        while try text("SELECT count(*)::text FROM pg_stat_activity WHERE pid = \(pid)") != "0" { usleep(2_000) }
+        try waitUntil("SELECT count(*)::text FROM pg_stat_activity WHERE pid = \(pid)", is: "0")
         XCTAssertEqual(try storedCounts(), "0,0")
         City.gate = nil
         let next = try await Self.saveBatch(pool, "next")
@@ -177,16 +186,16 @@ final class PostgresConnectionCutTests: PostgresTestCase {
                 return 0
             }
         }
-        while try text("SELECT count(*)::text FROM pg_stat_activity WHERE pid = \(pid) AND state = 'active'") != "1" {
-            usleep(2_000)
-        }
+        try waitUntil(
+            "SELECT count(*)::text FROM pg_stat_activity WHERE pid = \(pid) AND state = 'active' "
+                + "AND query = 'SELECT pg_sleep(5)'", is: "1")
         let cut = Date()
         relay.cut()
         await expectConnectionLost(task)
         XCTAssertLessThan(Date().timeIntervalSince(cut), 1)
         // The session runs its statement on, without a client; its transaction never commits.
         XCTAssertEqual(try storedCounts(), "0,0")
-        XCTAssertEqual(try text("SELECT pg_terminate_backend(\(pid))::text"), "true")
+        _ = try connection.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = \(pid)")
         let next = try await Self.saveBatch(pool, "next")
         XCTAssertNotEqual(next, pid)
         XCTAssertEqual(try storedCounts(), "1,3")
