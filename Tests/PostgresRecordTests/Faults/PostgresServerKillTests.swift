@@ -6,11 +6,11 @@ import SQLiteRecord
 import XCTest
 
 /// The server killed (`pg_ctl stop -m immediate`, as a crash) 20 times at random moments while four tasks
-/// save batches of parents and children through one pool (`save(_:children:)`, three parents of four
-/// children each per `write`), restarted each time on the same port: afterwards every batch whose `write`
-/// returned is whole, and no batch is half there (a parent without its four children, children without
-/// their parent, a batch with fewer than three parents). The children table has no foreign key, so that
-/// only the transaction keeps a batch whole.
+/// save batches of parents and children through one pool (three parents of four children each per `write`:
+/// `save(_:children:)`, and for the last parent `save(_:children:for:)` through an association), restarted
+/// each time on the same port: afterwards every batch whose `write` returned is whole, and no batch is half
+/// there (a parent without its four children, children without their parent, a batch with fewer than three
+/// parents). The children table has no foreign key, so that only the transaction keeps a batch whole.
 ///
 /// Prints one summary line (`PostgreSQL kill run: ...`), the figures of the PostgreSQL article's Faults
 /// section.
@@ -20,6 +20,7 @@ final class PostgresServerKillTests: XCTestCase {
         var batch: Int64
         var name: String
         static let tableName = "parents"
+        static let children = hasMany(Child.self, using: "parent_id")
     }
 
     struct Child: Record, Equatable {
@@ -50,7 +51,12 @@ final class PostgresServerKillTests: XCTestCase {
                 var children = (0..<childrenPerParent).map {
                     Child(id: nil, parentId: nil, batch: batch, name: "batch \(batch) parent \(index) child \($0)")
                 }
-                try parent.save(connection, children: &children)
+                // The last parent's children get its key through the association, the others through bind(to:).
+                if index == parentsPerBatch - 1 {
+                    try parent.save(connection, children: &children, for: Parent.children)
+                } else {
+                    try parent.save(connection, children: &children)
+                }
             }
         }
     }
