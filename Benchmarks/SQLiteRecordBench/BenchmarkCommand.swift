@@ -97,14 +97,23 @@ enum BenchmarkCommand {
             #if DEBUG
                 printLine("warning: a debug build; measure with -c release")
             #endif
-            let run = try PostgresRun(connectionString: url, input: input)
-            defer { run.tearDown() }
-            let timings = try run.run(options.postgresWorkloads, repetitions: options.repetitions) {
-                printError("  \($0)")
+            if !options.postgresWorkloads.isEmpty {
+                let run = try PostgresRun(connectionString: url, input: input)
+                defer { run.tearDown() }
+                let timings = try run.run(options.postgresWorkloads, repetitions: options.repetitions) {
+                    printError("  \($0)")
+                }
+                printLine(PostgresRun.table(timings))
+                if options.json {
+                    for line in PostgresRun.jsonLines(timings) { printLine(line) }
+                }
             }
-            printLine(PostgresRun.table(timings))
-            if options.json {
-                for line in PostgresRun.jsonLines(timings) { printLine(line) }
+            if options.runsObservation {
+                let summary = try PostgresObservationWorkload.runAll(
+                    connectionString: url, repetitions: options.repetitions
+                ) { printError("  \($0)") }
+                printLine(summary.table)
+                if options.json { printLine(summary.json) }
             }
         #else
             throw BenchmarkError(

@@ -33,7 +33,7 @@ struct BenchmarkOptions {
     /// with the PostgreSQL trait).
     var postgresURL: String?
     /// The PostgreSQL run's workloads: `--workloads` names these when `--postgres` is given.
-    var postgresWorkloads = PostgresWorkload.allCases
+    var postgresWorkloads = PostgresWorkload.defaultCases
 
     static let usage = """
         Usage: sqlite-record-bench [--data CSV] [--repetitions N] [--json] [--workloads W1,W3,W8] [--w8-seconds S]
@@ -67,8 +67,10 @@ struct BenchmarkOptions {
                              libpq connection string URL names (a URI or key=value pairs; it creates and drops
                              the schemas bench_read and bench_write): W1 insert, W1-batch insertAll (pipeline),
                              W1-copy COPY FROM STDIN binary (hand-written only), W2, W3, W4, W6 save(children:),
-                             W6-association save(children:for:), W7 upsert, W7-update update(_:); needs a build
-                             with --traits PostgreSQL.
+                             W6-association save(children:for:), W7 upsert, W7-update update(_:); W9, run only
+                             when named: observation commit-to-delivery latency across connections against a
+                             hand-written LISTEN loop, and the writer's commit with and without the trigger (in
+                             the schema bench_observe); needs a build with --traits PostgreSQL.
                              Scripts/postgres-bench.sh starts a throwaway server and runs it
           --help             this text
         """
@@ -151,7 +153,12 @@ struct BenchmarkOptions {
             }
         }
         if options.postgresURL != nil {
-            if !workloadText.isEmpty { options.postgresWorkloads = try PostgresWorkload.parse(workloadText) }
+            // W9 alone runs no W1-W7 workload.
+            if let otherWorkloads {
+                options.postgresWorkloads = try PostgresWorkload.parse(otherWorkloads)
+            } else if !workloadText.isEmpty {
+                options.postgresWorkloads = []
+            }
         } else if let otherWorkloads {
             options.workloads = try parseWorkloads(otherWorkloads)
         } else if !workloadText.isEmpty {

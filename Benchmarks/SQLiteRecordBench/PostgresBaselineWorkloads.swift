@@ -180,6 +180,31 @@ final class PostgresBaselineWorkloads {
         return cities
     }
 
+    /// W10: the search prepared once (on first use: it names the index's column, which only the search
+    /// schema has), then run for each word, 10 cities each, in one read-only transaction.
+    func search(_ words: [String]) throws -> [BenchCity] {
+        if !preparedSearch {
+            try connection.prepare("search", PostgresBenchSchema.search)
+            preparedSearch = true
+        }
+        try connection.execute("BEGIN READ ONLY")
+        var cities: [BenchCity] = []
+        for word in words {
+            parameters.removeAll()
+            parameters.append(word)
+            parameters.append(Int64(FullTextSearchWorkload.pageSize))
+            let raw = connection.execute("search", parameters)
+            try connection.expectRows(raw, "search")
+            let result = PostgresBaselineResult(handle: raw)
+            for row in 0..<result.rowCount { cities.append(result.city(row)) }
+            PQclear(raw)
+        }
+        try connection.execute("ROLLBACK")
+        return cities
+    }
+
+    private var preparedSearch = false
+
     /// W6: each country upserted, then its cities inserted with the ids the identity column chooses read
     /// from `RETURNING`, one transaction per country.
     func saveChildren(_ groups: [(country: BenchCountry, cities: [BenchCity])]) throws -> [BenchCity] {

@@ -34,6 +34,19 @@ enum PostgresBenchSchema {
         """
     }
 
+    /// Where W10 searches: a copy of the read schema's cities with the library's full-text index, so that
+    /// the `tsvector` column is not in the rows W2 reads.
+    static let searchSchema = "bench_search"
+
+    /// W10, the SQL `search(_:)` writes for `BenchCity`'s index (PostgresFullTextSearchTests asserts that text),
+    /// the word bound as `$1` and the page size as `$2`.
+    static let search = """
+        SELECT "cities".* FROM "cities" CROSS JOIN LATERAL (SELECT -ts_rank("cities"."cities_fts", \
+        websearch_to_tsquery('postgresrecord_unaccent', $1), 1) AS "sqliterecord_rank") AS "sqliterecord_search" \
+        WHERE "cities"."cities_fts" @@ websearch_to_tsquery('postgresrecord_unaccent', $1) \
+        ORDER BY "sqliterecord_search"."sqliterecord_rank" LIMIT $2
+        """
+
     /// W4's index, in the read schema.
     static let createCountryCodeIndex = "CREATE INDEX cities_country_code ON bench_read.cities (country_code)"
 

@@ -124,11 +124,27 @@ final class PostgresLibraryWorkloads {
         }
     }
 
+    /// W10: each word through `search(_:)`, 10 cities each, in one read-only transaction.
+    func search(_ words: [String]) throws -> [BenchCity] {
+        try connection.transaction(readOnly: true) {
+            var cities: [BenchCity] = []
+            for word in words {
+                cities += try BenchCity.search(word).limit(FullTextSearchWorkload.pageSize).fetch(connection)
+            }
+            return cities
+        }
+    }
+
     /// W7-update: every city through `update(_:)`, in one transaction.
     func update(_ cities: [BenchCity]) throws {
         try connection.transaction {
             for city in cities { try city.update(connection) }
         }
     }
+}
+
+/// W10's index on PostgreSQL: the city names, accents folded (`unicode61()`'s configuration).
+extension BenchCity: FullTextSearchable {
+    static let fullTextIndex = FullTextIndex(columns: ["name"])
 }
 #endif

@@ -35,12 +35,18 @@ final class PostgresRun {
     private let libraryWrite: PostgresLibraryWorkloads
     private let baselineRead: PostgresBaselineWorkloads
     private let baselineWrite: PostgresBaselineWorkloads
+    /// W10's sides, on the search schema, made when W10 first runs.
+    private var search: (library: PostgresLibraryWorkloads, baseline: PostgresBaselineWorkloads)?
+    /// W10's words, drawn as on SQLite.
+    private lazy var searchWords = FullTextSearchWorkload.words(from: input.cities, count: FullTextSearchWorkload.searches)
+    private let connectionString: String
 
     /// Creates the schemas (dropping earlier ones of the same names), fills the read schema, and opens one
     /// connection per side and schema.
     /// - Throws: ``BenchmarkError`` or ``PostgresError`` when the server refuses.
     init(connectionString: String, input: WorkloadInput) throws {
         self.input = input
+        self.connectionString = connectionString
         var byCode: [String: [BenchCity]] = [:]
         for city in input.cities {
             var child = city
@@ -63,7 +69,9 @@ final class PostgresRun {
 
     /// Drops the schemas.
     func tearDown() {
-        try? admin.execute("DROP SCHEMA IF EXISTS bench_read CASCADE; DROP SCHEMA IF EXISTS bench_write CASCADE")
+        try? admin.execute(
+            "DROP SCHEMA IF EXISTS bench_read CASCADE; DROP SCHEMA IF EXISTS bench_write CASCADE; "
+                + "DROP SCHEMA IF EXISTS bench_search CASCADE")
     }
 
     /// A warm-up of each workload on both sides, then `repetitions` timed runs per side, alternating which
@@ -132,7 +140,34 @@ final class PostgresRun {
         return try measure(workload, side, cpuSeconds: &cpuSeconds)
     }
 
+    /// W10's schema: the cities copied, then the library's index built on them (`createFullTextIndex`: the
+    /// `unaccent` extension and configuration, the generated `tsvector` column, its GIN index), its time
+    /// reported; and both sides' connections.
+    /// - Throws: what the server throws.
+    private func searchSides() throws -> (library: PostgresLibraryWorkloads, baseline: PostgresBaselineWorkloads) {
+        if let search { return search }
+        let schema = PostgresBenchSchema.searchSchema
+        try admin.execute(PostgresBenchSchema.create(in: schema))
+        let baseline = try PostgresBaselineWorkloads(connectionString, schema: schema)
+        let library = try PostgresLibraryWorkloads(connectionString, schema: schema)
+        try baseline.copy(input.cities)
+        let start = MonotonicClock.seconds()
+        try BenchCity.createFullTextIndex(in: library.connection)
+        let build = MonotonicClock.seconds() - start
+        try admin.execute("VACUUM ANALYZE \(schema).cities")
+        let size = try library.connection.query(
+            "SELECT pg_relation_size('\(schema).cities_fts_index')::text, "
+                + "(SELECT sum(pg_column_size(cities_fts)) FROM \(schema).cities)::text")
+        BenchmarkCommand.printLine(
+            "W10 index over \(input.cities.count) names: built in \(String(format: "%.2f", build)) s; GIN index "
+                + "\(try size[0].decode(String.self, at: 0)) bytes, tsvector column \(try size[0].decode(String.self, at: 1)) bytes")
+        search = (library, baseline)
+        return (library, baseline)
+    }
+
     private func measure(_ workload: PostgresWorkload, _ side: Side, cpuSeconds: inout Double) throws -> Measurement {
+        let searching = workload == .fullTextSearch ? try searchSides() : nil
+        let words = workload == .fullTextSearch ? searchWords : []
         if workload.writes {
             try admin.execute(PostgresBenchSchema.truncateWrites)
             // W7-update changes rows that are there.
@@ -169,6 +204,8 @@ final class PostgresRun {
         case .upsert: try library ? libraryWrite.upsert(input.cities) : baselineWrite.upsert(input.cities)
         case .update:
             try library ? libraryWrite.update(input.updatedCities) : baselineWrite.update(input.updatedCities)
+        case .fullTextSearch:
+            if let searching { read = try library ? searching.library.search(words) : searching.baseline.search(words) }
         }
         let seconds = MonotonicClock.seconds() - start
         cpuSeconds = Self.processCPUSeconds() - cpuStart

@@ -35,6 +35,13 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     /// W3's cities, each with its population one higher, written with `update(_:)` (every column), one
     /// transaction.
     case update = "W7-update"
+    /// W10's 1,000 words, each through `search(_:)` for 10 cities (a `tsvector` column with a GIN index,
+    /// `websearch_to_tsquery`, ranked by `ts_rank`), in one read-only transaction, against the same SQL
+    /// prepared once by hand. Run only when named, as on SQLite.
+    case fullTextSearch = "W10"
+
+    /// The workloads a run without `--workloads` runs: all but W10, which builds an index of its own first.
+    static var defaultCases: [PostgresWorkload] { allCases.filter { $0 != .fullTextSearch } }
 
     /// What the table prints beside the name.
     var title: String {
@@ -52,6 +59,7 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
         case .saveChildrenAssociation: return "save(children:for:) per country"
         case .upsert: return "upsert all into an empty table"
         case .update: return "update(_:) of W3's cities"
+        case .fullTextSearch: return "search(_:) of 1,000 words, 10 cities each"
         }
     }
 
@@ -72,7 +80,8 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     var writes: Bool {
         switch self {
         case .insert, .insertBatch, .copy, .saveChildren, .saveChildrenAssociation, .upsert, .update: return true
-        case .fetchAll, .fetchAllRow, .lookUp, .lookUpRow, .fetchByCountry, .fetchByCountryRow: return false
+        case .fetchAll, .fetchAllRow, .lookUp, .lookUpRow, .fetchByCountry, .fetchByCountryRow, .fullTextSearch:
+            return false
         }
     }
 

@@ -16,6 +16,8 @@ import Foundation
 /// - Parameter bytes handed to libpq live in one `PostgresParameters` buffer kept alive for the whole libpq
 ///   call (`withArrays`); libpq copies them into its send buffer before the call returns.
 /// - Every `PGresult *` libpq returns is wrapped at once in a `PostgresResult`, which clears it.
+/// - Every `PGnotify *` `PQnotifies` returns is copied into a `PostgresNotification` and freed with
+///   `PQfreemem` before `takeNotifications()` returns; none outlives the call.
 /// - After any failure, `PQstatus` tells a lost connection (`CONNECTION_BAD`) from a refused statement; a
 ///   lost connection is never used again (the pool replaces it).
 /// - Every statement a caller asks for (`execute`, `query`, `run`, `runPipelined`) runs between
@@ -435,6 +437,31 @@ public final class PostgresConnection {
         case .task: throw CancellationError()
         case .timeout(let seconds): throw PostgresError.statementTimedOut(error, after: seconds)
         }
+    }
+
+    /// The connection's socket (`PQsocket`): readable when the server sent something, such as a
+    /// notification or the message that ends a terminated session; -1 when there is none.
+    var socket: Int32 { PQsocket(handle) }
+
+    /// Reads what the server has sent without waiting (`PQconsumeInput`), and returns the notifications
+    /// received since the last call, oldest first (`PQnotifies`); each `PGnotify` is copied and freed
+    /// (`PQfreemem`). See <https://www.postgresql.org/docs/current/libpq-notify.html>.
+    /// - Throws: ``PostgresError`` of kind `.connectionLost` when the connection is gone (the server ended
+    ///   the session, or the socket closed).
+    func takeNotifications() throws -> [PostgresNotification] {
+        let consumed = PQconsumeInput(handle) == 1
+        var received: [PostgresNotification] = []
+        while let notify: UnsafeMutablePointer<PGnotify> = PQnotifies(handle) {
+            let channel = notify.pointee.relname.map { String(cString: $0) } ?? ""
+            let payload = notify.pointee.extra.map { String(cString: $0) } ?? ""
+            received.append(
+                PostgresNotification(channel: channel, payload: payload, senderPID: notify.pointee.be_pid))
+            PQfreemem(notify)
+        }
+        guard consumed, isConnected else {
+            throw PostgresError(kind: .connectionLost, message: lastMessage)
+        }
+        return received
     }
 
     /// A statement name no other statement of this connection has had.

@@ -17,7 +17,7 @@ extension QueryInterfaceRequest {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the table does not have,
     ///   ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value PostgreSQL cannot hold (text
     ///   with U+0000), ``RecordError/invalidQuery(table:reason:)`` for what PostgreSQL requests do not have
-    ///   (full-text search), all before anything runs; ``PostgresError`` for SQL the server refuses (42P01 for
+    ///   (a raw FTS5 pattern), all before anything runs; ``PostgresError`` for SQL the server refuses (42P01 for
     ///   a missing table); `DecodingError` naming the column whose value does not fit.
     public func fetch(_ connection: PostgresConnection) throws -> [Base] {
         let (sql, arguments, shape) = try postgresSQL(connection, .select)

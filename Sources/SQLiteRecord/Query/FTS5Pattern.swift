@@ -12,31 +12,46 @@
 /// ```
 ///
 /// The names follow GRDB's `FTS3Pattern` and `FTS5Pattern`.
+///
+/// On PostgreSQL (the `PostgresRecord` module), a pattern built from user text matches the same words
+/// through `to_tsquery` of the same words, each quoted as a lexeme (`'sao':* & 'pau':*`); a raw pattern is
+/// FTS5 syntax, which PostgreSQL does not read.
 public struct FTS5Pattern: Sendable, Hashable {
     /// The FTS5 query, as bound to `MATCH`.
     public let rawPattern: String
+
+    /// The same words as PostgreSQL `to_tsquery` text: each a quoted lexeme, with `:*` for a prefix, joined
+    /// by `&` or `|`; nil for a raw pattern. Not part of the pattern's identity (``rawPattern`` is).
+    package let tsquery: String?
 
     /// A pattern in FTS5's own query syntax, for those who want its operators (`NEAR`, `OR`, column
     /// filters, prefixes). Nothing is checked here: a syntax error is thrown by SQLite (a ``DatabaseError``:
     /// `fts5: syntax error near ...`, `unterminated string`) when a request that uses the pattern runs.
     public init(rawPattern: String) {
         self.rawPattern = rawPattern
+        tsquery = nil
     }
+
+    /// Two patterns are equal when their FTS5 queries are.
+    public static func == (left: Self, right: Self) -> Bool { left.rawPattern == right.rawPattern }
+
+    /// Hashes the FTS5 query.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawPattern) }
 
     /// Rows that contain every word of `text`, in any order and column (FTS5's implicit AND).
     public init(matchingAllTokensIn text: String) {
-        self.init(words: text, separator: " ", suffix: "")
+        self.init(words: text, separator: " ", suffix: "", tsqueryOperator: " & ")
     }
 
     /// Rows that contain at least one word of `text` (FTS5's OR).
     public init(matchingAnyTokenIn text: String) {
-        self.init(words: text, separator: " OR ", suffix: "")
+        self.init(words: text, separator: " OR ", suffix: "", tsqueryOperator: " | ")
     }
 
     /// Rows with a token that starts with each word of `text`: for search as one types (FTS5's prefix
     /// queries, `"word"*`).
     public init(matchingAllPrefixesIn text: String) {
-        self.init(words: text, separator: " ", suffix: "*")
+        self.init(words: text, separator: " ", suffix: "*", tsqueryOperator: " & ")
     }
 
     /// The most words a pattern built from user text keeps: the first this many distinct words (compared
@@ -59,8 +74,14 @@ public struct FTS5Pattern: Sendable, Hashable {
     /// separates words: SQLite reads the pattern as a C string, and would end it there
     /// ("unterminated string"). At most ``maximumWordCount`` distinct words of at most
     /// ``maximumWordLength`` characters are kept.
-    private init(words text: String, separator: String, suffix: String) {
+    ///
+    /// The same words make the ``tsquery``: each between `'`, its `'` and `\\` doubled (to_tsquery's quoting,
+    /// so that no character of it is an operator), then `:*` for a prefix, joined by `tsqueryOperator`; empty
+    /// (no lexeme, which matches nothing) when there is no word. See
+    /// <https://www.postgresql.org/docs/current/datatype-textsearch.html#DATATYPE-TSQUERY>.
+    private init(words text: String, separator: String, suffix: String, tsqueryOperator: String) {
         var phrases: [String] = []
+        var lexemes: [String] = []
         var seen: Set<String> = []
         let words = text.split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.contains("\u{0}") })
         for word in words where word.contains(where: { $0.isLetter || $0.isNumber }) {
@@ -69,12 +90,53 @@ public struct FTS5Pattern: Sendable, Hashable {
             let kept = isCut ? word.prefix(Self.maximumWordLength) : word[...]
             guard seen.insert(kept.lowercased() + (isCut ? "*" : "")).inserted else { continue }
             var phrase = "\""
+            var lexeme = "'"
             for character in kept {
                 phrase.append(character)
                 if character == "\"" { phrase.append("\"") }
+                lexeme.append(character)
+                if character == "'" || character == "\\" { lexeme.append(character) }
             }
+            let isPrefix = isCut || suffix == "*"
             phrases.append(phrase + "\"" + (isCut ? "*" : suffix))
+            lexemes.append(lexeme + (isPrefix ? "':*" : "'"))
         }
         rawPattern = phrases.isEmpty ? "\"\"" : phrases.joined(separator: separator)
+        tsquery = lexemes.joined(separator: tsqueryOperator)
+    }
+
+    /// A user's `text` bounded for PostgreSQL's `websearch_to_tsquery` as the initializers bound a pattern:
+    /// U+0000 (which PostgreSQL's text cannot hold) as a space, then the text up to the end of its
+    /// ``maximumWordCount``th distinct word or its `4 * maximumWordCount`th word in all (words as the
+    /// initializers split them, those with a letter or a digit, compared in lower case), each word of more
+    /// than ``maximumWordLength`` characters cut there. Repeats are kept, not dropped as the initializers drop
+    /// them: in web-search syntax `or` and a quoted phrase's words mean something where they stand. The rest
+    /// of the text, quotes and operators included, is kept as it is: `websearch_to_tsquery` reads any text
+    /// without a syntax error.
+    package static func boundedSearchText(_ text: String) -> String {
+        var bounded = ""
+        var seen: Set<String> = []
+        var wordCount = 0
+        var word = ""
+        func endWord() -> Bool {
+            defer { word = "" }
+            guard !word.isEmpty else { return true }
+            bounded += word.count > maximumWordLength ? String(word.prefix(maximumWordLength)) : word
+            if word.contains(where: { $0.isLetter || $0.isNumber }) {
+                seen.insert(String(word.prefix(maximumWordLength)).lowercased())
+                wordCount += 1
+            }
+            return seen.count < maximumWordCount && wordCount < 4 * maximumWordCount
+        }
+        for character in text {
+            if character.isWhitespace || character.unicodeScalars.contains("\u{0}") {
+                guard endWord() else { return bounded }
+                bounded.append(" ")
+            } else {
+                word.append(character)
+            }
+        }
+        _ = endWord()
+        return bounded
     }
 }

@@ -11,17 +11,38 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
     /// //   WHERE "archived" = ? ORDER BY "sqliterecord_search"."sqliterecord_rank" LIMIT ?
     /// ```
     public func matching(_ pattern: FTS5Pattern) -> Self {
-        var request = self
-        let index = Base.fullTextIndex
-        request.fullTextSearch = FullTextSearchPart(
-            table: Base.fullTextTableName, columns: index.columns, pattern: pattern.rawPattern, excerpt: nil)
-        return request
+        search(.pattern(pattern))
     }
 
     /// The rows that contain every word of a user's `text`: ``matching(_:)`` with
     /// ``FTS5Pattern/init(matchingAllTokensIn:)``, so no text is an FTS5 syntax error, and text with no word
-    /// matches no row.
+    /// matches no row. On PostgreSQL the text is read by `websearch_to_tsquery` (its quoted phrases, `or` and
+    /// `-word` are operators there; see the PostgreSQL article).
     public func search(_ text: String) -> Self {
-        matching(FTS5Pattern(matchingAllTokensIn: text))
+        search(.text(text))
+    }
+
+    /// The request that selects the records with `excerpt` after their columns, for `fetchMatches`: its
+    /// selection, if any, is not used.
+    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the request is not a search.
+    package func selectingExcerpt(_ excerpt: FullTextExcerpt) throws -> Self {
+        guard var search = fullTextSearch else {
+            throw RecordError.invalidQuery(
+                table: Base.tableName, reason: "fetchMatches needs a full-text search: call matching(_:) first")
+        }
+        search.excerpt = excerpt
+        var request = self
+        request.fullTextSearch = search
+        request.selection = []
+        return request
+    }
+
+    private func search(_ query: FullTextSearchPart.Query) -> Self {
+        var request = self
+        let index = Base.fullTextIndex
+        request.fullTextSearch = FullTextSearchPart(
+            table: Base.fullTextTableName, columns: index.columns, query: query, tokenizer: index.tokenizer,
+            excerpt: nil)
+        return request
     }
 }

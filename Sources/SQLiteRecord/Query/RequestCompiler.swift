@@ -169,9 +169,14 @@ package struct RequestCompiler<Binding: RequestBinding> {
     /// `SELECT ... FROM "table" WHERE ... GROUP BY ... HAVING ... ORDER BY ... LIMIT ? OFFSET ?`. Without
     /// `keepingOrder`, ORDER BY is left out unless a LIMIT or OFFSET needs it.
     private mutating func select(_ parts: RequestParts, keepingOrder: Bool = true) throws {
+        // PostgreSQL: the search's text is bound first, and its query written wherever it is used.
+        let postgresQuery = try parts.search.flatMap { dialect == .postgres ? try postgresSearchQuery($0) : nil }
         write(parts.isDistinct ? "SELECT DISTINCT " : "SELECT ")
         tokens.append(.count(parts.selection.count))
-        if parts.search?.excerpt != nil {
+        if let search = parts.search, let excerpt = search.excerpt, let postgresQuery {
+            write(SQLIdentifier.quoted(table) + ".*, ")
+            try postgresExcerpt(excerpt, of: search, query: postgresQuery)
+        } else if parts.search?.excerpt != nil {
             // fetchMatches: the record's columns, then the excerpt (the selection is not used).
             write(SQLIdentifier.quoted(table) + ".*, " + searchColumn(FullTextSearchPart.excerptColumn))
         } else if parts.selection.isEmpty {
@@ -196,22 +201,36 @@ package struct RequestCompiler<Binding: RequestBinding> {
         if let join, parts.selection.isEmpty { write(", " + join.selection) }
         write(" FROM " + SQLIdentifier.quoted(table))
         if let search = parts.search {
-            guard dialect == .sqlite else {
-                throw RecordError.invalidQuery(
-                    table: table, reason: "full-text search is SQLite's FTS5: PostgreSQL requests cannot match(...)")
+            if let postgresQuery {
+                tokens.append(.part(.searchJoin))
+                write(
+                    " CROSS JOIN LATERAL (SELECT -ts_rank(" + tsvectorColumn(search) + ", " + postgresQuery + ", "
+                        + String(Self.postgresRankNormalization) + ") AS "
+                        + SQLIdentifier.quoted(FullTextSearchPart.rankColumn) + ") AS "
+                        + SQLIdentifier.quoted(FullTextSearchPart.alias))
+            } else {
+                try searchJoin(search)
             }
-            try searchJoin(search)
         }
         if let join {
             tokens.append(.name(join.sql))
             write(join.sql)
             arguments.append(arguments: join.arguments)
         }
+        var hasCondition = false
+        if let search = parts.search, let postgresQuery {
+            write(" WHERE " + tsvectorColumn(search) + " @@ " + postgresQuery)
+            hasCondition = true
+        }
         if let joinFilter {
             tokens.append(.name(joinFilter.sql))
-            write(" WHERE (" + joinFilter.sql + ")")
+            write((hasCondition ? " AND (" : " WHERE (") + joinFilter.sql + ")")
             arguments.append(arguments: joinFilter.arguments)
+            hasCondition = true
+        }
+        if hasCondition {
             if let filter = parts.filter {
+                tokens.append(.part(.whereClause))
                 write(" AND ")
                 try expression(filter, 3, context: nil)
             }
@@ -279,6 +298,74 @@ package struct RequestCompiler<Binding: RequestBinding> {
         write(" FROM " + fts + " WHERE " + fts + " MATCH ?) AS " + SQLIdentifier.quoted(FullTextSearchPart.alias))
         arguments.append(sqlite: .text(search.pattern))
         write(" ON " + SQLIdentifier.quoted(table) + ".rowid = " + searchColumn(FullTextSearchPart.rowIDColumn))
+    }
+
+    /// How `ts_rank` weighs a document's length: 1 divides the rank by 1 + the logarithm of the number of
+    /// words, so that among rows that match alike the shorter ones come first, as FTS5's bm25 ranks them.
+    /// See <https://www.postgresql.org/docs/current/textsearch-controls.html#TEXTSEARCH-RANKING>.
+    static var postgresRankNormalization: Int { 1 }
+
+    /// PostgreSQL: binds the search's text and returns the query that reads it, `websearch_to_tsquery(
+    /// 'configuration', $n)` or `to_tsquery(...)`.
+    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` for a raw FTS5 pattern, or a tokenizer with no
+    ///   PostgreSQL configuration.
+    private mutating func postgresSearchQuery(_ search: FullTextSearchPart) throws -> String {
+        guard let query = search.postgresQuery else {
+            throw RecordError.invalidQuery(
+                table: table,
+                reason: "a raw FTS5 pattern is FTS5's syntax, which PostgreSQL does not read: use search(_:) or "
+                    + "another FTS5Pattern initializer")
+        }
+        guard let configuration = search.tokenizer.postgresConfiguration else {
+            throw RecordError.invalidQuery(
+                table: table,
+                reason: "the full-text tokenizer '\(search.tokenizer.arguments)' has no PostgreSQL text search "
+                    + "configuration: use unicode61 or porter")
+        }
+        tokens.append(.name(query.function))
+        // The configuration is one of the names `postgresConfiguration` gives, none with a quote.
+        let sql = query.function + "('" + configuration + "', " + nextParameter + ")"
+        arguments.append(sqlite: .text(query.text))
+        return sql
+    }
+
+    /// `"table"."index"`: the search's `tsvector` column on PostgreSQL.
+    private func tsvectorColumn(_ search: FullTextSearchPart) -> String {
+        SQLIdentifier.quoted(table) + "." + SQLIdentifier.quoted(search.table)
+    }
+
+    /// PostgreSQL's excerpt, `ts_headline('configuration', "table"."column", query, $n) AS
+    /// "sqliterecord_excerpt"`, its options bound as one text: `StartSel` and `StopSel` double-quoted with
+    /// their `"` doubled, then `HighlightAll=true`, or, for a snippet, one fragment of at most `tokens` words.
+    /// See <https://www.postgresql.org/docs/current/textsearch-controls.html#TEXTSEARCH-HEADLINE>.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the index does not hold.
+    private mutating func postgresExcerpt(
+        _ excerpt: FullTextExcerpt, of search: FullTextSearchPart, query: String
+    ) throws {
+        let name = binding.name(of: excerpt.column)
+        let folded = RowLayout.asciiLowercased(name)
+        guard let column = search.columns.first(where: { RowLayout.asciiLowercased($0) == folded }),
+            let configuration = search.tokenizer.postgresConfiguration
+        else {
+            throw RecordError.unknownColumn(table: search.table, column: name, columns: search.columns)
+        }
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        var options = "StartSel=" + quoted(excerpt.open) + ", StopSel=" + quoted(excerpt.close)
+        switch excerpt.kind {
+        case .highlight:
+            tokens.append(.part(.highlight))
+            options += ", HighlightAll=true"
+        case .snippet(_, let count):
+            tokens.append(.part(.snippet))
+            // MinWords must be positive and less than MaxWords.
+            let most = max(count, 2)
+            options += ", MaxWords=\(most), MinWords=\(max(1, most / 2)), ShortWord=0, MaxFragments=1"
+        }
+        write(
+            "ts_headline('" + configuration + "', " + SQLIdentifier.quoted(table) + "."
+                + SQLIdentifier.quoted(column) + ", " + query + ", " + nextParameter + ") AS "
+                + SQLIdentifier.quoted(FullTextSearchPart.excerptColumn))
+        arguments.append(sqlite: .text(options))
     }
 
     /// `"sqliterecord_search"."name"`.

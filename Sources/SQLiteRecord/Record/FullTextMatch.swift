@@ -5,6 +5,12 @@ public struct FullTextMatch<Base: Record> {
     public var record: Base
     /// The excerpt: the highlighted column, or a snippet of it; empty when the column is NULL.
     public var excerpt: String
+
+    /// A match of `record` with `excerpt`, for the engines' modules.
+    package init(record: Base, excerpt: String) {
+        self.record = record
+        self.excerpt = excerpt
+    }
 }
 
 extension FullTextMatch: Sendable where Base: Sendable {}

@@ -9,8 +9,9 @@ extension FullTextSearchable {
 
     /// The records that contain every word of a user's `text`, best match first: each word is matched as a
     /// word (``FTS5Pattern/init(matchingAllTokensIn:)``), so no text is an FTS5 syntax error, and text with
-    /// no word matches no record.
+    /// no word matches no record. On PostgreSQL the text is read by `websearch_to_tsquery` (see
+    /// ``QueryInterfaceRequest/search(_:)``).
     public static func search(_ text: String) -> QueryInterfaceRequest<Self> {
-        matching(FTS5Pattern(matchingAllTokensIn: text))
+        all().search(text)
     }
 }

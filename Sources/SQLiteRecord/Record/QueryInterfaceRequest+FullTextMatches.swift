@@ -12,14 +12,7 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
     ///   ``matching(_:)``), ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column
     ///   the index does not hold, and what ``fetch(_:)`` throws.
     public func fetchMatches(_ db: Database, excerpt: FullTextExcerpt) throws -> [FullTextMatch<Base>] {
-        guard var search = fullTextSearch else {
-            throw RecordError.invalidQuery(
-                table: Base.tableName, reason: "fetchMatches needs a full-text search: call matching(_:) first")
-        }
-        search.excerpt = excerpt
-        var request = self
-        request.fullTextSearch = search
-        request.selection = []
+        let request = try selectingExcerpt(excerpt)
         return try Base.explainingMissingTable {
             let query = try request.compiled(db, .select)
             return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in

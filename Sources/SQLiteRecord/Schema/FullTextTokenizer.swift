@@ -30,4 +30,21 @@ public struct FullTextTokenizer: Sendable, Hashable {
     /// FTS5's `ascii` tokenizer: only ASCII letters are folded; other characters are part of words.
     /// See <https://www.sqlite.org/fts5.html#ascii_tokenizer>.
     public static var ascii: Self { Self(arguments: "ascii") }
+
+    /// The PostgreSQL text search configuration that splits and folds text as this tokenizer does, for the
+    /// `PostgresRecord` module: `unicode61` with diacritics removed is `postgresrecord_unaccent` (the
+    /// `unaccent` dictionary, then `simple`), without `simple`; `porter` is `postgresrecord_unaccent_english`
+    /// (`unaccent`, then `english_stem`) or `english`. Nil for the tokenizers with no PostgreSQL twin
+    /// (`ascii`, `trigram`, options of your own). See
+    /// <https://www.postgresql.org/docs/current/textsearch-configuration.html>.
+    package var postgresConfiguration: String? {
+        // The texts of ``unicode61(removeDiacritics:)`` and ``porter(removeDiacritics:)``.
+        switch arguments {
+        case "unicode61 remove_diacritics 2": return "postgresrecord_unaccent"
+        case "unicode61 remove_diacritics 0": return "simple"
+        case "porter unicode61 remove_diacritics 2": return "postgresrecord_unaccent_english"
+        case "porter unicode61 remove_diacritics 0": return "english"
+        default: return nil
+        }
+    }
 }

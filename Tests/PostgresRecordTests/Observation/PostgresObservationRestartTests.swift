@@ -1,0 +1,54 @@
+#if PostgreSQL
+import Foundation
+import PostgresRecord
+import SQLiteRecord
+import XCTest
+
+/// An observation across a server crash (``PostgresTestCluster``'s `kill()`, `pg_ctl stop -m immediate`) and
+/// restart on the same port: the listener connects again once the server is back, listens again, reads
+/// again, and hears the next commit.
+final class PostgresObservationRestartTests: XCTestCase {
+    func testAnObservationOutlivesAServerRestart() async throws {
+        let cluster = try PostgresTestCluster.make()
+        defer { cluster.remove() }
+        let setUp = try PostgresConnection(cluster.connectionString)
+        try setUp.execute("CREATE TABLE notes (title TEXT NOT NULL)")
+        try setUp.installChangeNotifications(for: ["notes"])
+        try setUp.execute("INSERT INTO notes VALUES ('a')")
+        let pool = PostgresPool(cluster.connectionString, maximumConnections: 2)
+        let observation = PostgresValueObservation.tracking { connection in
+            let rows = try connection.query("SELECT title FROM notes ORDER BY title")
+            return try (0..<rows.count).map { try rows[$0].decode(String.self, at: 0) }
+        }.removeDuplicates()
+        let seen = TestLocked<[[String]]>([])
+        let failure = TestLocked<String?>(nil)
+        let task = Task {
+            do {
+                for try await titles in observation.values(in: pool) { seen.withLock { $0.append(titles) } }
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+        }
+        defer { task.cancel() }
+        try await wait(until: 1, in: seen)
+        try cluster.kill()
+        try cluster.start()
+        // Committed as soon as the server is back, perhaps before the listener is: the read after its new
+        // LISTEN finds it then.
+        try PostgresConnection(cluster.connectionString).execute("INSERT INTO notes VALUES ('b')")
+        try await wait(until: 2, in: seen)
+        try PostgresConnection(cluster.connectionString).execute("INSERT INTO notes VALUES ('c')")
+        try await wait(until: 3, in: seen)
+        XCTAssertEqual(seen.withLock { $0 }, [["a"], ["a", "b"], ["a", "b", "c"]])
+        XCTAssertNil(failure.withLock { $0 })
+    }
+
+    private func wait(until count: Int, in seen: TestLocked<[[String]]>) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while seen.withLock({ $0.count < count }) {
+            guard Date() < deadline else { return XCTFail("values seen: \(seen.withLock { $0 })") }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+}
+#endif
