@@ -1,4 +1,6 @@
 #if PostgreSQL
+import Foundation
+
 /// How to reach a server, and how connections behave.
 public struct PostgresConfiguration: Sendable, Equatable {
     /// A libpq connection string: a URI (`postgresql://user@127.0.0.1:5432/db`) or `key=value` pairs
@@ -23,15 +25,39 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// The most connections a ``PostgresPool`` opens; at least 1. Ten by default.
     public var maximumConnections: Int
 
+    /// How long a statement may run, in seconds, before the library cancels it; nil (the default), zero or
+    /// less: no limit. The statement then throws ``PostgresError`` with SQLSTATE 57014 (`queryCanceled`) and a
+    /// message naming this timeout, its transaction rolls back as for any error, and the connection stays
+    /// usable.
+    ///
+    /// The limit is a timer in this process, started as each statement is sent, that sends the server a
+    /// cancel request (`PQcancel`, as a task's cancel does) for that statement if it is still running when
+    /// the timer fires. A pipelined batch (`insertAll(_:_:)`) counts as one statement; the library's own
+    /// `BEGIN`, `COMMIT`, `ROLLBACK` and savepoints are not timed. The server's `statement_timeout` setting would
+    /// do the same without a timer, but a `SET` at connect belongs to one server session, and behind
+    /// pgbouncer in transaction mode a connection's transactions run on any of its server sessions: the setting
+    /// would be lost, or apply to another client. pgbouncer forwards cancel requests to the session running
+    /// the client's statement, so the timer works behind it too. The cancel reaches the server within a
+    /// network round trip of the timeout. A cancel request is a connection of its own to the server, so it
+    /// cannot end a statement whose network path is gone without either side noticing: libpq's
+    /// `keepalives_idle` and `tcp_user_timeout` in the connection string are the answer there. See
+    /// <https://www.postgresql.org/docs/current/libpq-cancel.html>.
+    public var statementTimeout: TimeInterval?
+
     /// Makes a configuration.
     /// - Parameters:
     ///   - connectionString: a libpq URI or `key=value` string.
     ///   - usesNamedPreparedStatements: false behind pgbouncer's transaction mode.
     ///   - maximumConnections: the pool's size (values below 1 count as 1).
-    public init(connectionString: String, usesNamedPreparedStatements: Bool = true, maximumConnections: Int = 10) {
+    ///   - statementTimeout: the longest a statement may run, in seconds; nil for no limit.
+    public init(
+        connectionString: String, usesNamedPreparedStatements: Bool = true, maximumConnections: Int = 10,
+        statementTimeout: TimeInterval? = nil
+    ) {
         self.connectionString = connectionString
         self.usesNamedPreparedStatements = usesNamedPreparedStatements
         self.maximumConnections = max(1, maximumConnections)
+        self.statementTimeout = statementTimeout
     }
 }
 #endif

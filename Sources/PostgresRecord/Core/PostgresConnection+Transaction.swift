@@ -25,7 +25,8 @@ extension PostgresConnection {
     /// has aborted the transaction, and the call throws instead of committing.
     ///
     /// A write transaction run for an async pool call whose task was cancelled rolls back when `body`
-    /// returns, and the call throws `CancellationError`: a cancelled task commits nothing.
+    /// returns, and the call throws `CancellationError`: a cancelled task commits nothing. The cancel also
+    /// stops the statement in flight, which throws `CancellationError` in `body`.
     /// - Throws: what `body` throws; ``PostgresError`` when the transaction cannot begin or commit, or when
     ///   an earlier error aborted it (SQLSTATE 25P02), or when `body` itself ended it; `CancellationError`
     ///   when the task of the async pool call was cancelled.
@@ -56,6 +57,8 @@ extension PostgresConnection {
         case .inTransaction: break
         case .failedTransaction:
             rollBack()
+            // A statement the task's cancel stopped, whose error the body caught: the cancel is the reason.
+            if cancellation?.isCancelled == true { throw CancellationError() }
             throw PostgresError(
                 kind: .client, sqlState: .inFailedSQLTransaction,
                 message: "a statement failed inside the transaction and the error was caught; nothing was committed")

@@ -20,8 +20,14 @@ import Foundation
 ///   `PQfreemem` before `takeNotifications()` returns; none outlives the call.
 /// - After any failure, `PQstatus` tells a lost connection (`CONNECTION_BAD`) from a refused statement; a
 ///   lost connection is never used again (the pool replaces it).
+/// - Every statement a caller asks for (`execute`, `query`, `run`, `runPipelined`) runs between
+///   `inFlight`'s `begin` and `end`, which is what lets another thread cancel it (a task's cancel, the
+///   statement timeout) without reaching the next one; the library's transaction control (`BEGIN`, `COMMIT`,
+///   `ROLLBACK`, savepoints) does not, so that a cancel never stops the `ROLLBACK` that ends a cancelled call.
 public final class PostgresConnection {
     private let handle: OpaquePointer
+    /// Whether a statement is in flight, and the cancel requests that stop it.
+    let inFlight: PostgresStatementInFlight
     /// The configuration the connection was opened with.
     public let configuration: PostgresConfiguration
     /// Statement names by SQL and parameter types, for named prepared statements.
@@ -43,8 +49,10 @@ public final class PostgresConnection {
     /// second refusal is the call's error.
     private var retryingExpiredPlan = false
     /// The cancellation of the async pool call running on the connection; nil between calls and for
-    /// synchronous ones.
-    var cancellation: PostgresCallCancellation?
+    /// synchronous ones. Its cancel stops the statement in flight (``inFlight``).
+    var cancellation: PostgresCallCancellation? {
+        didSet { inFlight.attach(cancellation) }
+    }
     /// A parameter buffer a record's statement used and handed back (``takeSpareParameters()``), so that the
     /// next one reuses its room instead of allocating its own.
     private var spareParameters = PostgresParameters()
@@ -67,6 +75,7 @@ public final class PostgresConnection {
         }
         self.handle = handle
         self.configuration = configuration
+        inFlight = PostgresStatementInFlight(cancelKey: PostgresCancelKey(handle))
         // The server's notices and warnings (`CREATE TABLE IF NOT EXISTS`'s "already exists, skipping") are
         // dropped: libpq's default receiver prints them to the process's stderr, which is the app's, not a
         // library's. A failure is an error result and is never a notice. See
@@ -128,7 +137,7 @@ public final class PostgresConnection {
     public func execute(_ sql: String) throws {
         // The SQL may change tables: the columns read for where: checks are read again.
         tableColumnsCache.removeAll()
-        _ = try check(PQexec(handle, sql), sql: sql)
+        _ = try cancellable(sql) { try check(PQexec(handle, sql), sql: sql) }
     }
 
     /// Transaction control (`BEGIN`, `COMMIT`, `SAVEPOINT`...), which changes no table.
@@ -185,6 +194,11 @@ public final class PostgresConnection {
     /// error saying so (the server has aborted the transaction). This is what Rails' PostgreSQL adapter
     /// does for the same error.
     func run(_ sql: String, _ parameters: PostgresParameters) throws -> PostgresResult {
+        try cancellable(sql) { try send(sql, parameters) }
+    }
+
+    /// ``run(_:_:)``'s work, run while the statement is in flight.
+    private func send(_ sql: String, _ parameters: PostgresParameters) throws -> PostgresResult {
         let count = Int32(parameters.count)
         guard configuration.usesNamedPreparedStatements else {
             return try parameters.withArrays { values, lengths, formats, types in
@@ -233,7 +247,7 @@ public final class PostgresConnection {
             guard PQtransactionStatus(handle) == PQTRANS_IDLE else { throw Self.planExpired(error) }
             retryingExpiredPlan = true
             defer { retryingExpiredPlan = false }
-            return try run(sql, parameters)
+            return try send(sql, parameters)
         }
     }
 
@@ -287,6 +301,14 @@ public final class PostgresConnection {
         answer: (_ index: Int, _ result: PostgresResult) throws -> Void
     ) throws {
         guard let firstSQL = statements.first?.sql else { return }
+        try cancellable(firstSQL) { try sendPipelined(statements, parameters, firstSQL: firstSQL, answer: answer) }
+    }
+
+    /// ``runPipelined(_:_:answer:)``'s work, run while the batch is in flight.
+    private func sendPipelined(
+        _ statements: [(sql: String, parameters: Range<Int>)], _ parameters: PostgresParameters, firstSQL: String,
+        answer: (_ index: Int, _ result: PostgresResult) throws -> Void
+    ) throws {
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(
                 kind: .client, message: "could not enter pipeline mode: \(lastMessage)", sql: firstSQL)
@@ -395,6 +417,28 @@ public final class PostgresConnection {
         }
     }
 
+    /// `body`, the libpq calls of one statement (or one pipelined batch), run while ``inFlight`` says a
+    /// statement is in flight, so that a cancel request sent meanwhile stops this statement and no other.
+    ///
+    /// The server answers a cancelled statement with SQLSTATE 57014; the request's reason turns it into the
+    /// call's error: `CancellationError` for the task's cancel, ``PostgresError/statementTimedOut(_:after:)``
+    /// for the statement timeout. A statement asked for after the task of the async pool call was cancelled
+    /// is not sent.
+    /// - Throws: what `body` throws, turned as above; `CancellationError` before sending anything when the
+    ///   task was cancelled.
+    private func cancellable<T>(_ sql: String, _ body: () throws -> T) throws -> T {
+        try inFlight.begin(timeout: configuration.statementTimeout)
+        let result = Result { try body() }
+        let reason = inFlight.end()
+        guard case .failure(let error) = result, let reason, let error = error as? PostgresError,
+            error.sqlState == .queryCanceled
+        else { return try result.get() }
+        switch reason {
+        case .task: throw CancellationError()
+        case .timeout(let seconds): throw PostgresError.statementTimedOut(error, after: seconds)
+        }
+    }
+
     /// The connection's socket (`PQsocket`): readable when the server sent something, such as a
     /// notification or the message that ends a terminated session; -1 when there is none.
     var socket: Int32 { PQsocket(handle) }
@@ -442,6 +486,35 @@ public final class PostgresConnection {
             throw error
         }
         return result
+    }
+}
+
+/// A session's cancel key (libpq's `PGcancel *`, from `PQgetCancel`): what a cancel request sends the server
+/// (the session's process id and secret key) and where (the connection's address).
+///
+/// Invariants: `handle` is the non-null `PGcancel *` this object alone owns, freed once, in `deinit`. It
+/// holds copies of what it needs, so it stays valid after its connection is finished. `PQcancel` on it may run
+/// on any thread (<https://www.postgresql.org/docs/current/libpq-cancel.html>); ``PostgresStatementInFlight``
+/// calls ``send()`` under its lock only, so requests on one key never overlap.
+final class PostgresCancelKey {
+    private let handle: OpaquePointer
+
+    /// The cancel key of `connection` (a `PGconn *`), or nil when libpq has none (the connection failed).
+    init?(_ connection: OpaquePointer) {
+        guard let handle = PQgetCancel(connection) else { return nil }
+        self.handle = handle
+    }
+
+    deinit { PQfreeCancel(handle) }
+
+    /// Asks the server to cancel the statement the session is running, and returns once the server has
+    /// taken the request: libpq waits for the postmaster to close the request's connection, which it does
+    /// after signalling the session's process. Returns nil then, or libpq's message when the request could
+    /// not be sent. The corresponding libpq call is `PQcancel`.
+    func send() -> String? {
+        var message = [CChar](repeating: 0, count: 256)
+        if PQcancel(handle, &message, Int32(message.count)) == 1 { return nil }
+        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 #endif

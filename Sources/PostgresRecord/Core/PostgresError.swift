@@ -1,4 +1,6 @@
 #if PostgreSQL
+import Foundation
+
 /// An error PostgreSQL reported, or one libpq found on the way: its SQLSTATE, the server's message and the
 /// names it gives (constraint, table, column), and the SQL.
 ///
@@ -82,6 +84,19 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
             table: table, column: column, sql: sql, batchIndex: batchIndex)
     }
 
+    /// The server's answer to a statement the library cancelled at ``PostgresConfiguration/statementTimeout``
+    /// (`seconds`): SQLSTATE 57014 as the server sent it, with a message naming the timeout (the SQL is in
+    /// ``sql`` and the description).
+    static func statementTimedOut(_ error: PostgresError, after seconds: TimeInterval) -> PostgresError {
+        PostgresError(
+            kind: error.kind, sqlState: error.sqlState,
+            message: "the statement ran longer than the statement timeout of \(seconds) s "
+                + "(PostgresConfiguration.statementTimeout), and the library had the server cancel it "
+                + "(the server's answer: \(error.message))",
+            detail: error.detail, constraint: error.constraint, table: error.table, column: error.column,
+            sql: error.sql, batchIndex: error.batchIndex)
+    }
+
     /// This error for the statement at `index` of a pipelined batch.
     func with(batchIndex index: Int) -> PostgresError {
         PostgresError(
@@ -130,6 +145,10 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// `0A000`: a feature the server does not support; among them a named prepared statement whose result
     /// columns changed since it was prepared ("cached plan must not change result type").
     public static let featureNotSupported = SQLState("0A000")
+    /// `57014`: the statement was cancelled: by a cancel request (a task's cancel, which the pool turns into
+    /// `CancellationError`; ``PostgresConfiguration/statementTimeout``), or by the server's own
+    /// `statement_timeout`.
+    public static let queryCanceled = SQLState("57014")
     /// `42P01`: no such table.
     public static let undefinedTable = SQLState("42P01")
     /// `42703`: no such column.

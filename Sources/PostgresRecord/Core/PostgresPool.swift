@@ -28,11 +28,20 @@ import Foundation
 /// there always throws.
 ///
 /// Cancelling the task of an async call: a call still waiting for a connection returns at once with
-/// `CancellationError` and never runs its body; one whose turn came after the cancel does not run it either;
-/// a `write` whose body was running rolls back when the body returns and throws `CancellationError`, so a
-/// cancelled task commits nothing. A statement the server is running is not stopped (libpq's cancel request
-/// could reach the server after the statement ended and stop the next one on that session); the library's
-/// loops over records stop between records (``PostgresConnection/checkCancellation()``).
+/// `CancellationError` and never runs its body; one whose turn came after the cancel does not run it either.
+/// Once the body runs, the cancel stops the statement the server is running for it: the library sends
+/// libpq's cancel request (`PQcancel`), the statement ends within a network round trip, and it throws
+/// `CancellationError` in the body; any later statement of the body throws the same without being sent. The
+/// call throws `CancellationError`, its transaction rolls back, nothing of it commits (a `write` whose body
+/// returned anyway rolls back instead of committing), and the connection goes back to the pool usable. A
+/// cancel request names a session, not a statement; it is sent only while the call's statement is in
+/// flight, and the statement's end waits until it has reached the server, so it never stops the next
+/// statement on that connection (see `PostgresConnection+Cancellation.swift`). Between statements, in Swift
+/// code of its own, a body stops at ``PostgresConnection/checkCancellation()``, which the library's loops over
+/// records call before each record.
+///
+/// ``PostgresConfiguration/statementTimeout`` cancels a statement that runs longer, with the same request;
+/// that statement throws ``PostgresError`` with SQLSTATE 57014.
 public final class PostgresPool: @unchecked Sendable {
     /// What the pool connects with.
     public let configuration: PostgresConfiguration
