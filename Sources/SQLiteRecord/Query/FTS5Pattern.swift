@@ -67,6 +67,11 @@ public struct FTS5Pattern: Sendable, Hashable {
     /// stays small.
     public static let maximumWordLength = 64
 
+    /// The most `-` in a row (white space between them or not) that the text `search(_:)` binds on PostgreSQL
+    /// keeps: `websearch_to_tsquery` reads each as a NOT of the next operand, and its parser holds at most 32
+    /// operators pending.
+    package static let maximumNegationRun = 16
+
     /// Each word of `text` (a run of characters between white space or U+0000 that holds a letter or a
     /// digit) as an FTS5 string, its `"` doubled, then `suffix`, joined by `separator`; `""` (an empty
     /// phrase, which matches nothing) when there is no word. Words with no letter or digit are left out: the
@@ -107,32 +112,47 @@ public struct FTS5Pattern: Sendable, Hashable {
 
     /// A user's `text` bounded for PostgreSQL's `websearch_to_tsquery` as the initializers bound a pattern:
     /// U+0000 (which PostgreSQL's text cannot hold) as a space, then the text up to the end of its
-    /// ``maximumWordCount``th distinct word or its `4 * maximumWordCount`th word in all (words as the
-    /// initializers split them, those with a letter or a digit, compared in lower case), each word of more
-    /// than ``maximumWordLength`` characters cut there. Repeats are kept, not dropped as the initializers drop
-    /// them: in web-search syntax `or` and a quoted phrase's words mean something where they stand. The rest
-    /// of the text, quotes and operators included, is kept as it is: `websearch_to_tsquery` reads any text
-    /// without a syntax error.
+    /// ``maximumWordCount``th distinct word (words as the initializers split them, those with a letter or a
+    /// digit, compared in lower case) or its `4 * maximumWordCount`th run of characters between white space
+    /// in all (a run with no letter or digit counts too: each is an operand of no lexeme to the server, which
+    /// folds them recursively, "stack depth limit exceeded" past some 20,000), each run of more than
+    /// ``maximumWordLength`` characters cut there. Repeats are kept, not dropped as the initializers drop
+    /// them: in web-search syntax `or` and a quoted phrase's words mean something where they stand. A run of
+    /// `-` (each a NOT of the next operand, whatever white space stands between them; the server's parser
+    /// holds 32 pending operators, "tsquery stack too small" past them) keeps its first
+    /// ``maximumNegationRun``, and one more when the rest are odd in number, so that it negates as before.
+    /// The rest of the text, quotes and operators included, is kept as it is: `websearch_to_tsquery` reads
+    /// any text without a syntax error.
     package static func boundedSearchText(_ text: String) -> String {
         var bounded = ""
         var seen: Set<String> = []
         var wordCount = 0
         var word = ""
+        // The `-` of the current run, and whether those past the bound were odd in number.
+        var negations = 0
+        var oddExcess = false
         func endWord() -> Bool {
             defer { word = "" }
             guard !word.isEmpty else { return true }
             bounded += word.count > maximumWordLength ? String(word.prefix(maximumWordLength)) : word
             if word.contains(where: { $0.isLetter || $0.isNumber }) {
                 seen.insert(String(word.prefix(maximumWordLength)).lowercased())
-                wordCount += 1
             }
+            wordCount += 1
             return seen.count < maximumWordCount && wordCount < 4 * maximumWordCount
         }
         for character in text {
             if character.isWhitespace || character.unicodeScalars.contains("\u{0}") {
                 guard endWord() else { return bounded }
                 bounded.append(" ")
+            } else if character == "-" {
+                // Only white space may stand between the dashes of a run: any other character is an operand.
+                negations += 1
+                if negations <= maximumNegationRun { word.append(character) } else { oddExcess.toggle() }
             } else {
+                if oddExcess { word.append("-") }
+                negations = 0
+                oddExcess = false
                 word.append(character)
             }
         }
