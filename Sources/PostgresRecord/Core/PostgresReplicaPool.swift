@@ -51,12 +51,13 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
         public var maximumReplayLag: TimeInterval
 
         /// The most seconds ``PostgresReplicaPool/read(after:isolation:_:)`` waits for a replica to replay
-        /// the position it was given before it runs on the primary instead. One second by default.
+        /// the position it was given before it runs on the primary instead. One second by default; a negative or
+        /// NaN value counts as zero.
         public var replayTimeout: TimeInterval
 
         /// The seconds between two checks of a replica: a replica left out is tried again this long after it
         /// was left out, and a replica in use has its replay lag measured again this long after the last
-        /// measure. Five seconds by default.
+        /// measure. Five seconds by default; a negative or NaN value counts as zero.
         public var recheckInterval: TimeInterval
 
         /// Makes options; each value is in seconds (negative values count as zero).
@@ -300,7 +301,10 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
-        seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(seconds * 1e9)
+        // The options' properties are `var`: a negative or NaN value set after the initializer's clamp counts
+        // as zero, since converting it to UInt64 would trap.
+        guard seconds > 0 else { return 0 }
+        return seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(seconds * 1e9)
     }
 }
 

@@ -43,6 +43,24 @@ final class PostgresHostileReplicaPoolTests: PostgresTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
     }
 
+    func testOptionsSetNegativeOrNotANumberAfterTheirInitializerActAsZero() async throws {
+        // The initializer clamps each option to zero or more; the properties are `var`, and a value set on
+        // them afterwards reached a conversion to UInt64, which traps on a negative number or NaN.
+        let refused = PostgresPool("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", maximumConnections: 1)
+        for value in [-1, -.infinity, .nan] as [TimeInterval] {
+            var options = PostgresReplicaPool.Options()
+            options.replayTimeout = value
+            options.recheckInterval = value
+            for replicas in [[], [refused]] {
+                let replicaPool = PostgresReplicaPool(primary: pool, replicas: replicas, options: options)
+                let far = PostgresLSN(rawValue: UInt64.max)
+                let onStandby = try await replicaPool.read(after: far) { try Self.isInRecovery($0) }
+                let plain = try await replicaPool.read { try Self.isInRecovery($0) }
+                XCTAssertEqual([onStandby, plain], [false, false], "\(value)")
+            }
+        }
+    }
+
     func testAPositionTextFromNowhereIsNoPosition() {
         for text in ["", "/", "0", "1/", "/1", "G/0", "1/2/3", "-1/0", " 1/0", "1/0 ", "100000000/0", "1/100000000"] {
             XCTAssertNil(PostgresLSN(text), text)
