@@ -70,6 +70,12 @@ final class PostgresStatementInFlight: @unchecked Sendable {
     private weak var call: PostgresCallCancellation?
     /// The statement timeout's timer for the statement in flight.
     private var timer: DispatchWorkItem?
+    /// Where the timer waits and the cancel requests are sent from: a serial queue of this connection's own.
+    /// Not the global concurrent queue: its threads are as many as the cores, and synchronous pool calls
+    /// made from it (each blocked in libpq for its statement) can hold them all, so that the timer of those
+    /// very statements would run only once they had ended. A serial queue created without a target gets a
+    /// thread of its own whenever it has work.
+    private let queue = DispatchQueue(label: "PostgresRecord.Cancel")
 
     init(cancelKey: PostgresCancelKey?) { self.cancelKey = cancelKey }
 
@@ -80,7 +86,8 @@ final class PostgresStatementInFlight: @unchecked Sendable {
         // server; the request still goes out under the lock, for this call's statement only.
         guard let call else { return }
         call.whenCancelled { [weak self, weak call] in
-            DispatchQueue.global().async { [weak self, weak call] in
+            guard let self else { return }
+            self.queue.async { [weak self, weak call] in
                 guard let self, let call else { return }
                 self.cancel(.task) { self.call === call }
             }
@@ -104,7 +111,7 @@ final class PostgresStatementInFlight: @unchecked Sendable {
                 self.cancel(.timeout(timeout)) { self.statement == begun }
             }
             self.timer = timer
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+            queue.asyncAfter(deadline: .now() + timeout, execute: timer)
         }
     }
 
