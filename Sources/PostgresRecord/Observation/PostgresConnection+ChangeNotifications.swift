@@ -10,12 +10,14 @@ struct PostgresNotification: Sendable, Equatable {
 }
 
 /// A table an observed read used, as the server's lock table reports it: its schema, its name, its
-/// notification channel, and whether it has the library's trigger.
+/// notification channel, whether it has the library's trigger, and whether its bare name finds it through
+/// the reading session's `search_path` (what ``PostgresConnection/installChangeNotifications(for:)`` resolves).
 struct ObservedTable: Sendable, Hashable {
     let schema: String
     let name: String
     let channel: String
     let notifiesChanges: Bool
+    let isFoundByName: Bool
 }
 
 extension PostgresConnection {
@@ -105,7 +107,8 @@ extension PostgresConnection {
             tables.insert(
                 ObservedTable(
                     schema: try row.decode(String.self, at: 0), name: try row.decode(String.self, at: 1),
-                    channel: try row.decode(String.self, at: 2), notifiesChanges: try row.decode(Bool.self, at: 3)))
+                    channel: try row.decode(String.self, at: 2), notifiesChanges: try row.decode(Bool.self, at: 3),
+                    isFoundByName: try row.decode(Bool.self, at: 4)))
         }
         return tables
     }
@@ -113,7 +116,8 @@ extension PostgresConnection {
     private static let observedTablesSQL =
         "SELECT DISTINCT n.nspname::text, c.relname::text, \(channelSQL("(n.nspname || '.' || c.relname)")), "
         + "EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = "
-        + "'\(changeNotificationTrigger)' AND t.tgenabled <> 'D') "
+        + "'\(changeNotificationTrigger)' AND t.tgenabled <> 'D'), "
+        + "coalesce(pg_catalog.to_regclass(pg_catalog.quote_ident(c.relname)) = c.oid, false) "
         + "FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_class c ON c.oid = l.relation "
         + "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
         + "WHERE l.locktype = 'relation' AND l.pid = pg_catalog.pg_backend_pid() AND c.relkind IN ('r', 'p') "

@@ -222,13 +222,17 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         refresh()
     }
 
-    /// The error for a table the read used that sends no notifications.
+    /// The error for a table the read used that sends no notifications. The install resolves a bare name
+    /// through the search path: for a table the reading session does not find by its name (another schema),
+    /// the message says which connection the call needs, so that it does not land on another table.
     private static func missingNotifications(_ table: ObservedTable) -> PostgresError {
         PostgresError(
             kind: .client,
             message: "the observed read used the table \(table.schema).\(table.name), which has no change "
                 + "notifications, so its commits would go unseen: install them with "
-                + "PostgresConnection.installChangeNotifications(for: [\"\(table.name)\"]) (a migration step)",
+                + "PostgresConnection.installChangeNotifications(for: [\"\(table.name)\"]) (a migration step)"
+                + (table.isFoundByName
+                    ? "" : " on a connection whose search_path finds \(table.schema).\(table.name) under that name"),
             table: table.name)
     }
 }

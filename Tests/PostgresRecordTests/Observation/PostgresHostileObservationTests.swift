@@ -84,6 +84,38 @@ final class PostgresHostileObservationTests: PostgresTestCase {
         }
     }
 
+    func testATableOutsideTheSearchPathIsNamedWithTheSchemaTheInstallNeeds() async throws {
+        // The same name in the test's schema (with notifications) and in another one (without): the error
+        // for a read of the other one must not suggest the call that installs them on the first.
+        let other = schema + "_other"
+        let admin = try PostgresConnection(url)
+        try admin.execute("CREATE SCHEMA \"\(other)\"")
+        defer { try? admin.execute("DROP SCHEMA \"\(other)\" CASCADE") }
+        try admin.execute("CREATE TABLE \"\(other)\".tags (name text)")
+        try connection.execute("CREATE TABLE tags (name text)")
+        try connection.installChangeNotifications(for: ["tags"])
+        let observation = PostgresValueObservation.tracking { connection in
+            try connection.query("SELECT count(*) FROM \"\(other)\".tags").count
+        }
+        let values = Collector(observation.values(in: pool))
+        try await values.waitForEnd()
+        let error = try XCTUnwrap(values.failure as? PostgresError)
+        XCTAssertEqual(error.table, "tags")
+        XCTAssertEqual(
+            error.message,
+            "the observed read used the table \(other).tags, which has no change notifications, so its commits "
+                + "would go unseen: install them with PostgresConnection.installChangeNotifications(for: [\"tags\"]) "
+                + "(a migration step) on a connection whose search_path finds \(other).tags under that name")
+        // Done as the message says, the observation runs.
+        let otherConnection = try PostgresConnection(
+            configuration: PostgresConfiguration(
+                connectionString: url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(other)"))
+        try otherConnection.installChangeNotifications(for: ["tags"])
+        let fixed = Collector(observation.values(in: pool))
+        try await fixed.wait { $0 == [1] }
+        fixed.task?.cancel()
+    }
+
     func testInstallingTwiceKeepsOneTriggerAndOneValuePerCommit() async throws {
         try connection.execute("CREATE TABLE items (id int8)")
         try connection.installChangeNotifications(for: ["items"])
