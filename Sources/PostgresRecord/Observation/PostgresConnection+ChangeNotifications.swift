@@ -33,6 +33,8 @@ extension PostgresConnection {
     /// It creates (or replaces) the trigger function ``changeNotificationTrigger`` in the session's current
     /// schema, then drops and creates the trigger of that name on each table, in one transaction (a savepoint
     /// inside the caller's): run it again at will, as a migration step that follows the table's creation.
+    /// It first takes the migrations' advisory lock (``PostgresMigrator/advisoryLockKey``), so that sessions
+    /// that install at once, or while another migrates, run one after the other.
     /// It needs the rights DDL needs (owning the tables, `CREATE` on the schema), which an app's runtime role
     /// often lacks: that is why it is a call of its own and not something an observation does.
     ///
@@ -47,6 +49,7 @@ extension PostgresConnection {
     ///   rights (42501).
     public func installChangeNotifications(for tables: [String]) throws {
         try transaction {
+            try lockSchemaChanges()
             try execute(Self.changeNotificationFunctionSQL)
             for table in tables {
                 let quoted = SQLIdentifier.quoted(table)
@@ -64,12 +67,21 @@ extension PostgresConnection {
     /// - Throws: ``PostgresError`` when a table does not exist or the session lacks the rights.
     public func removeChangeNotifications(for tables: [String]) throws {
         try transaction {
+            try lockSchemaChanges()
             for table in tables {
                 try execute(
                     "DROP TRIGGER IF EXISTS \(SQLIdentifier.quoted(Self.changeNotificationTrigger)) ON "
                         + SQLIdentifier.quoted(table))
             }
         }
+    }
+
+    /// Waits for the migrations' advisory lock (``PostgresMigrator/advisoryLockKey``) until the transaction
+    /// ends: two sessions that replace the trigger function at once fail otherwise ("tuple concurrently
+    /// updated", XX000), and two that take the tables' trigger locks in other orders deadlock. Inside a
+    /// migration the session holds the lock already, and takes it again at once.
+    private func lockSchemaChanges() throws {
+        _ = try query("SELECT pg_advisory_xact_lock($1)", [PostgresValue(PostgresMigrator.advisoryLockKey)])
     }
 
     /// The channel of the table named by the SQL text expression `qualifiedName` (its schema, a dot, its
