@@ -87,6 +87,13 @@ final class PostgresHostileFullTextTests: PostgresTestCase {
         XCTAssertEqual(FTS5Pattern.boundedSearchText("a--b --c"), "a--b --c")
     }
 
+    func testHighlightMarkersWithQuotesCommasAndEqualSignsAreWrittenAsGiven() throws {
+        for (open, close) in [("\"", "\""), ("<b class=\"x\">", "</b>"), (",", ";"), ("a, StopSel=x", "="), ("''", "\\"), ("", "")] {
+            let matches = try Place.search("zurich").fetchMatches(connection, excerpt: .highlight(Column("name"), open: open, close: close))
+            XCTAssertEqual(matches.map(\.excerpt), [open + "Zürich" + close], open)
+        }
+    }
+
     func testRandomTextOfOperatorsAndWordsIsNeverAnError() throws {
         // A fixed sequence (a linear congruential generator), so that a failure names its text.
         // Dashes weigh most, so that runs past the parser's 32 pending operators come up.
