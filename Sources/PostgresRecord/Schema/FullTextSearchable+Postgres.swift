@@ -75,8 +75,11 @@ extension FullTextSearchable {
         statements.append(
             "ALTER TABLE \(table) ADD COLUMN \(column) tsvector GENERATED ALWAYS AS ("
                 + vectors.joined(separator: " || ") + ") STORED")
-        statements.append(
-            "CREATE INDEX \(SQLIdentifier.quoted(fullTextTableName + "_index")) ON \(table) USING GIN (\(column))")
+        // PostgreSQL cuts an identifier to 63 bytes: for a table name of 63 or more, `..._fts_index` would cut
+        // to the table's own name, so a name that long is left to the server, which picks a free one.
+        let indexName = fullTextTableName + "_index"
+        let name = indexName.utf8.count > 63 ? "" : SQLIdentifier.quoted(indexName) + " "
+        statements.append("CREATE INDEX \(name)ON \(table) USING GIN (\(column))")
         return statements
     }
 

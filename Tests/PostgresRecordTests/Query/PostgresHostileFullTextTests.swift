@@ -87,6 +87,30 @@ final class PostgresHostileFullTextTests: PostgresTestCase {
         XCTAssertEqual(FTS5Pattern.boundedSearchText("a--b --c"), "a--b --c")
     }
 
+    struct Overlong: Record, FullTextSearchable, Equatable, Sendable {
+        var id: Int64?
+        var name: String
+        static let tableName = String(repeating: "p", count: 70)
+        static let fullTextIndex = FullTextIndex(columns: ["name"])
+    }
+
+    func testATableNameOverPostgreSQLs63BytesGetsItsIndex() throws {
+        // The server cuts the table's name, and `..._fts_index`, to the same 63 bytes: the index's CREATE
+        // failed (42P07, relation already exists) before the name was left to the server.
+        try Overlong.createTable(in: connection)
+        try Overlong.createFullTextIndex(in: connection)
+        var places = [Overlong(id: nil, name: "Zürich"), Overlong(id: nil, name: "Lima")]
+        try Overlong.save(connection, &places)
+        XCTAssertEqual(try Overlong.search("zurich").fetch(connection), [places[0]])
+        let indexes = try connection.query(
+            "SELECT count(*)::int8 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON "
+                + "a.oid = c.relam WHERE i.indrelid = $1::regclass AND a.amname = 'gin'",
+            [try PostgresValue(text: SQLIdentifier.quoted(Overlong.tableName))])
+        XCTAssertEqual(try indexes[0].decode(Int.self, at: 0), 1)
+        try Overlong.dropFullTextIndex(in: connection)
+        XCTAssertEqual(try Overlong.all().fetch(connection).count, 2)
+    }
+
     func testHighlightMarkersWithQuotesCommasAndEqualSignsAreWrittenAsGiven() throws {
         for (open, close) in [("\"", "\""), ("<b class=\"x\">", "</b>"), (",", ";"), ("a, StopSel=x", "="), ("''", "\\"), ("", "")] {
             let matches = try Place.search("zurich").fetchMatches(connection, excerpt: .highlight(Column("name"), open: open, close: close))
