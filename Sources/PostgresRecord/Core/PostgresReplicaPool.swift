@@ -133,7 +133,8 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
 
     /// Runs `body` in a read-only transaction on a replica, with no wait for any write: what a replica has
     /// replayed may trail the primary by up to ``Options/maximumReplayLag`` seconds. On the primary when no
-    /// replica can take it.
+    /// replica can take it, and at `isolation: .serializable`, which a hot standby refuses (SQLSTATE 0A000,
+    /// "cannot use serializable mode in a hot standby").
     /// - Throws: what `body` throws (SQLSTATE 25006 for a write in it), or ``PostgresError`` from the
     ///   primary; a replica's connection failure is never the call's error.
     @discardableResult
@@ -150,13 +151,17 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
     /// The replica is asked once before the read, in one statement on the connection the read then uses.
     /// One that has not replayed `position` yet is asked again, at intervals growing from 1 to 50
     /// milliseconds, until ``Options/replayTimeout`` seconds have passed; `body` then runs on the primary.
-    /// A nil `position` waits for nothing, as ``read(isolation:_:)``.
+    /// A nil `position` waits for nothing, as ``read(isolation:_:)``; a SERIALIZABLE read runs on the primary,
+    /// as there.
     /// - Throws: as ``read(isolation:_:)``; `CancellationError` when the task is cancelled while it waits.
     @discardableResult
     public func read<T: Sendable>(
         after position: PostgresLSN?, isolation: IsolationLevel? = nil,
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
+        // A hot standby refuses SERIALIZABLE: the read runs where it can, on the primary, which is past
+        // every position.
+        if isolation == .serializable { return try await primary.read(isolation: isolation, body) }
         var tried: Set<Int> = []
         while let (index, measuresLag) = nextCandidate(excluding: tried) {
             tried.insert(index)
