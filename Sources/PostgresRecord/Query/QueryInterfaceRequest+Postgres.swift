@@ -17,7 +17,8 @@ extension QueryInterfaceRequest {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the table does not have,
     ///   ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value PostgreSQL cannot hold (text
     ///   with U+0000), ``RecordError/invalidQuery(table:reason:)`` for what PostgreSQL requests do not have
-    ///   (a raw FTS5 pattern), all before anything runs; ``PostgresError`` for SQL the server refuses (42P01 for
+    ///   (a raw FTS5 pattern) and for a search on a table without its full-text index, all before anything
+    ///   runs; ``PostgresError`` for SQL the server refuses (42P01 for
     ///   a missing table); `DecodingError` naming the column whose value does not fit.
     public func fetch(_ connection: PostgresConnection) throws -> [Base] {
         let (sql, arguments, shape) = try postgresSQL(connection, .select)
@@ -116,7 +117,25 @@ extension QueryInterfaceRequest {
         let arguments = try compiler.arguments.checked(table: shape.table)
         let aliases = Set(compiler.aliases)
         try connection.checkColumns(compiler.columns.filter { !aliases.contains($0) }, of: shape.table)
+        if let index = fullTextIndexName { try checkFullTextIndex(index, connection, table: shape.table) }
         return (compiler.sql, arguments, shape)
+    }
+
+    /// Throws, before anything runs, when the table has no column `index`, the `tsvector` column a search
+    /// reads: the index was never created, and the server's "column does not exist" would not say how to
+    /// create it.
+    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` naming the column and the calls that create it.
+    private func checkFullTextIndex(_ index: String, _ connection: PostgresConnection, table: String) throws {
+        do {
+            try connection.checkColumns([index], of: table)
+        } catch RecordError.unknownColumn {
+            throw RecordError.invalidQuery(
+                table: table,
+                reason: "a search needs the full-text index of \(Base.self), the tsvector column \"\(index)\", "
+                    + "which the table does not have: create it with try \(Base.self).createFullTextIndex(in: "
+                    + "connection), or in a PostgresMigrator with migrator.registerFullTextIndex(\"...\", for: "
+                    + "\(Base.self).self)")
+        }
     }
 }
 

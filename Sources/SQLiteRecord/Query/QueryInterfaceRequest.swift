@@ -19,6 +19,9 @@ public struct QueryInterfaceRequest<Base: Record>: Sendable {
     /// True when the request selects `*`, the table's own columns, rather than a selection of its own:
     /// where a record's Optional key with no column is an error, not nil.
     package var selectsTableColumns: Bool { selection.isEmpty }
+    /// The full-text index a search request reads: the FTS5 table on SQLite, the `tsvector` column of the
+    /// record's table on PostgreSQL; nil for a request that does not search.
+    package var fullTextIndexName: String? { fullTextSearch?.table }
     var isDistinct = false
     var filter: ExpressionNode?
     var grouping: [ExpressionNode] = []

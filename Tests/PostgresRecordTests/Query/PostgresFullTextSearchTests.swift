@@ -159,6 +159,32 @@ final class PostgresFullTextSearchTests: PostgresTestCase {
         XCTAssertEqual(try Place.all().count(connection), 8)
     }
 
+    /// A search before the index exists says how to create it, before anything runs, on every search call.
+    func testASearchWithoutTheIndexSaysHowToCreateIt() async throws {
+        try Place.dropFullTextIndex(in: connection)
+        let reason =
+            "a search needs the full-text index of Place, the tsvector column \"places_fts\", which the table does "
+            + "not have: create it with try Place.createFullTextIndex(in: connection), or in a PostgresMigrator with "
+            + "migrator.registerFullTextIndex(\"...\", for: Place.self)"
+        XCTAssertThrowsError(try Place.search("lima").fetch(connection)) {
+            XCTAssertEqual($0 as? RecordError, .invalidQuery(table: "places", reason: reason))
+        }
+        XCTAssertThrowsError(try Place.search("lima").count(connection)) {
+            XCTAssertEqual($0 as? RecordError, .invalidQuery(table: "places", reason: reason))
+        }
+        XCTAssertThrowsError(try Place.search("lima").fetchMatches(connection, excerpt: .highlight(Column("name")))) {
+            XCTAssertEqual($0 as? RecordError, .invalidQuery(table: "places", reason: reason))
+        }
+        do {
+            _ = try await Place.search("lima").fetch(pool)
+            XCTFail("a search without its index ran")
+        } catch {
+            XCTAssertEqual(error as? RecordError, .invalidQuery(table: "places", reason: reason))
+        }
+        try Place.createFullTextIndex(in: connection)
+        XCTAssertEqual(try names(Place.search("zurich")), ["Zürich CH"])
+    }
+
     func testAccentsAreFoldedAndResultsRankedBestFirst() throws {
         XCTAssertEqual(try names(Place.search("sao paulo")), ["São Paulo BR"])
         XCTAssertEqual(try names(Place.search("Sao Paulo")), ["São Paulo BR"])
