@@ -134,7 +134,24 @@ final class PostgresColumnLayout {
     func columnIndex(_ name: String) -> Int? {
         if let index = names.firstIndex(of: name) { return index }
         let lowered = name.lowercased()
-        return names.firstIndex { $0.lowercased() == lowered }
+        if let index = names.firstIndex(where: { $0.lowercased() == lowered }) { return index }
+        return name.utf8.count > 63 ? columnIndex(Self.storedName(name)) : nil
+    }
+
+    /// `name` as the server stores an identifier: cut to at most 63 bytes (`NAMEDATALEN` - 1) at a
+    /// character's boundary, as the server cuts a longer name it is given, in `CREATE` and in every other
+    /// statement alike, so a result names such a column by its first 63 bytes. See
+    /// <https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS>.
+    static func storedName(_ name: String) -> String {
+        guard name.utf8.count > 63 else { return name }
+        var bytes = 0
+        var end = name.unicodeScalars.startIndex
+        for scalar in name.unicodeScalars {
+            bytes += String(scalar).utf8.count
+            if bytes > 63 { break }
+            end = name.unicodeScalars.index(after: end)
+        }
+        return String(name.unicodeScalars[..<end])
     }
 }
 

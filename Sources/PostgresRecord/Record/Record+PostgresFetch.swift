@@ -175,19 +175,21 @@ extension PostgresConnection {
     }
 
     /// Throws ``RecordError/unknownColumn(table:column:columns:)`` for the first of `names` the table does
-    /// not have. A table with no columns found (missing) is left for the server to report.
+    /// not have. A table with no columns found (missing) is left for the server to report. A name longer than
+    /// PostgreSQL's identifiers is compared as the server stores it, cut to its first 63 bytes.
     func checkColumns(_ names: [String], of table: String) throws {
         guard !names.isEmpty else { return }
         var columns = try self.columns(of: table)
         guard !columns.isEmpty else { return }
-        for name in names where !columns.contains(name) {
+        for name in names where !columns.contains(PostgresColumnLayout.storedName(name)) {
             // Another connection may have added the column since this one read the table.
             tableColumnsCache[table] = nil
             columns = try self.columns(of: table)
-            if !columns.contains(name) {
+            if !columns.contains(PostgresColumnLayout.storedName(name)) {
                 throw RecordError.unknownColumn(table: table, column: name, columns: columns)
             }
         }
     }
+
 }
 #endif
