@@ -77,8 +77,14 @@ let package = Package(
             path: "Tests/Support/FileProbe"
         ),
         .testTarget(name: "SQLiteRecordTests", dependencies: ["SQLiteRecord"]),
-        // Runs against a throwaway server of its own (Debian's postgresql) or POSTGRES_URL; see its Support/.
-        .testTarget(name: "PostgresRecordTests", dependencies: ["PostgresRecord", "SQLiteRecord", "CountriesCities"]),
+        // The throwaway PostgreSQL servers the PostgreSQL suites run against (Debian's postgresql, or POSTGRES_URL).
+        .target(name: "PostgresTestSupport", dependencies: ["PostgresRecord"], path: "Tests/PostgresTestSupport"),
+        .testTarget(
+            name: "PostgresRecordTests",
+            dependencies: ["PostgresRecord", "SQLiteRecord", "CountriesCities", "PostgresTestSupport"]),
+        // The Record contract, written once: each test runs on SQLite, and on PostgreSQL too with the trait.
+        .testTarget(
+            name: "RecordContractTests", dependencies: ["SQLiteRecord", "PostgresRecord", "PostgresTestSupport"]),
         // Compiles and runs the README's examples (they declare their own Country and City).
         .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),
         .testTarget(

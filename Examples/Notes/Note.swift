@@ -39,7 +39,7 @@ struct Note: Record, Equatable, Sendable {
     /// Refuses a date with a fraction of a second: two notes in the same second would otherwise slip past
     /// the unique index (their texts differ in the milliseconds) and no typed date could find either.
     /// - Throws: ``NotesError/fractionalSeconds(_:)``.
-    func willSave(_ db: Database) throws {
+    func willSave(_ db: some DatabaseConnection) throws {
         guard date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970 else {
             throw NotesError.fractionalSeconds("\(date.timeIntervalSince1970) s since 1970")
         }

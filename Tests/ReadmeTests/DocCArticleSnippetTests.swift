@@ -81,7 +81,7 @@ struct Shelf: Record {
     var id: Int64?
     var label: String
     static let tableName = "shelves"
-    func willSave(_ db: Database) throws {
+    func willSave(_ db: some DatabaseConnection) throws {
         if label.isEmpty { throw ShelfError.emptyLabel }
     }
 }

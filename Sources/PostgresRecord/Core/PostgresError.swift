@@ -151,6 +151,9 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let queryCanceled = SQLState("57014")
     /// `42P01`: no such table.
     public static let undefinedTable = SQLState("42P01")
+    /// `42P10`: an invalid column reference; among them an `ON CONFLICT` target that no unique or exclusion
+    /// constraint matches.
+    public static let invalidColumnReference = SQLState("42P10")
     /// `42703`: no such column.
     public static let undefinedColumn = SQLState("42703")
 }

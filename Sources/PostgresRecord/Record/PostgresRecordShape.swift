@@ -38,13 +38,20 @@ final class PostgresRecordShape: Sendable {
     let insertSQL: String
     /// The INSERT of a rowid record whose id is nil: every column but the key, `RETURNING` it.
     let insertWithoutKeySQL: String
+    /// ``insertWithoutKeySQL`` with `ON CONFLICT DO NOTHING`: a skipped row returns no row.
+    let insertWithoutKeyIgnoringSQL: String
     /// `UPDATE ... SET <non-key columns> WHERE <key>`; nil when every column is a key column.
     let updateSQL: String?
     /// `INSERT ... ON CONFLICT (key) DO UPDATE SET <non-key columns>`, without `RETURNING`.
     let upsertSQL: String
     let deleteSQL: String
     let selectOneSQL: String
+    /// `SELECT count(*) ... WHERE <key>`.
+    let existsSQL: String
     let nonKeyColumns: [String]
+    /// Each coding key of the type and the column it writes, in its `encode(to:)` order: what an encoding
+    /// plan for other columns (a partial update's) is made from.
+    let orderedKeys: [(key: String, column: String)]
     /// Where the coding keys go among ``columns``, and among ``nonKeyColumns``.
     let columnsPlan: PostgresEncodingPlan
     let nonKeyColumnsPlan: PostgresEncodingPlan
@@ -52,46 +59,58 @@ final class PostgresRecordShape: Sendable {
     let jsonEncoder: JSONEncoder
     /// The record's `RowDecoder.jsonDecoder`: what reads its nested values.
     let jsonDecoder: JSONDecoder
-    /// True when the type adopts ``PostgresWriteCallbacks``: decided once per type, so that a write of a
-    /// type without callbacks makes no dynamic cast per record.
-    let hasWriteCallbacks: Bool
+    /// The type's ``Record/primaryKeyColumn`` when the shape was made: with ``table``, what a kept shape is
+    /// checked against.
+    let primaryKeyColumn: String
 
-    // One shape per record type for the whole process: types do not change while it runs.
+    // One shape per record type, valid while the type's table name and key column are the ones it was made
+    // with: a type whose `tableName` is computed gets a new shape when the name changes. The columns come from
+    // the type's coding keys, which do not change while the program runs.
     private static let cache = Locked<[ObjectIdentifier: PostgresRecordShape]>([:])
 
     private init(
-        table: String, key: Key, columns: [String], encoderNames: [String: String]?,
-        decoderNames: [String: String]?, insertSQL: String, insertWithoutKeySQL: String, updateSQL: String?,
-        upsertSQL: String, deleteSQL: String, selectOneSQL: String, nonKeyColumns: [String],
+        table: String, primaryKeyColumn: String, key: Key, columns: [String], encoderNames: [String: String]?,
+        decoderNames: [String: String]?, insertSQL: String, insertWithoutKeySQL: String,
+        insertWithoutKeyIgnoringSQL: String, updateSQL: String?, upsertSQL: String, deleteSQL: String,
+        selectOneSQL: String, existsSQL: String, nonKeyColumns: [String], orderedKeys: [(key: String, column: String)],
         columnsPlan: PostgresEncodingPlan, nonKeyColumnsPlan: PostgresEncodingPlan, jsonEncoder: JSONEncoder,
-        jsonDecoder: JSONDecoder, hasWriteCallbacks: Bool
+        jsonDecoder: JSONDecoder
     ) {
         self.table = table
+        self.primaryKeyColumn = primaryKeyColumn
         self.key = key
         self.columns = columns
         self.encoderNames = encoderNames
         self.decoderNames = decoderNames
         self.insertSQL = insertSQL
         self.insertWithoutKeySQL = insertWithoutKeySQL
+        self.insertWithoutKeyIgnoringSQL = insertWithoutKeyIgnoringSQL
         self.updateSQL = updateSQL
         self.upsertSQL = upsertSQL
         self.deleteSQL = deleteSQL
         self.selectOneSQL = selectOneSQL
+        self.existsSQL = existsSQL
         self.nonKeyColumns = nonKeyColumns
+        self.orderedKeys = orderedKeys
         self.columnsPlan = columnsPlan
         self.nonKeyColumnsPlan = nonKeyColumnsPlan
         self.jsonEncoder = jsonEncoder
         self.jsonDecoder = jsonDecoder
-        self.hasWriteCallbacks = hasWriteCallbacks
     }
 
     static func of<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
         let id = ObjectIdentifier(type)
-        if let shape = cache.withLock({ $0[id] }) { return shape }
+        if let shape = cache.withLock({ $0[id] }), shape.table == R.tableName,
+            shape.primaryKeyColumn == R.primaryKeyColumn
+        {
+            return shape
+        }
         let shape = try make(type)
-        // Two threads that probed the same type at once keep the first shape stored.
+        // Two threads that probed the same type at once keep the first current shape stored.
         return cache.withLock { cache in
-            if let stored = cache[id] { return stored }
+            if let stored = cache[id], stored.table == shape.table, stored.primaryKeyColumn == shape.primaryKeyColumn {
+                return stored
+            }
             cache[id] = shape
             return shape
         }
@@ -122,21 +141,25 @@ final class PostgresRecordShape: Sendable {
         let returning = RecordSQL.returning(keyColumns)
         let orderedKeys = probed.map { (key: $0.key, column: $0.name) }
         return PostgresRecordShape(
-            table: table, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
+            table: table, primaryKeyColumn: R.primaryKeyColumn, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
             insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres),
             insertWithoutKeySQL: RecordSQL.insert(into: table, columns: nonKey, dialect: .postgres) + returning,
+            insertWithoutKeyIgnoringSQL: RecordSQL.insert(into: table, columns: nonKey, dialect: .postgres)
+                + " ON CONFLICT DO NOTHING" + returning,
             updateSQL: nonKey.isEmpty
                 ? nil
                 : RecordSQL.update(table, columns: nonKey, keyColumns: keyColumns, counts: counts, dialect: .postgres),
             upsertSQL: RecordSQL.upsert(into: table, columns: columns, keyColumns: keyColumns, dialect: .postgres),
             deleteSQL: RecordSQL.delete(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
             selectOneSQL: RecordSQL.selectOne(from: table, keyColumns: keyColumns, counts: counts, dialect: .postgres),
-            nonKeyColumns: nonKey,
+            existsSQL: RecordSQL.count(
+                from: table,
+                condition: RecordSQL.keyCondition(columns: keyColumns, counts: counts, dialect: .postgres)),
+            nonKeyColumns: nonKey, orderedKeys: orderedKeys,
             columnsPlan: PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames),
             nonKeyColumnsPlan: PostgresEncodingPlan(
                 columns: nonKey, orderedKeys: orderedKeys, encoderNames: encoderNames),
-            jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder,
-            hasWriteCallbacks: R.self is any PostgresWriteCallbacks.Type)
+            jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder)
     }
 
     /// The record's values for `plan`'s columns (``columnsPlan`` or ``nonKeyColumnsPlan``), NULL for a column

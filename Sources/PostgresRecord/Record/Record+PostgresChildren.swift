@@ -6,6 +6,20 @@ import SQLiteRecord
 /// SQLiteRecord's rule (`bindChild(_:link:setForeignKey:)`); the key's values are encoded and set as
 /// PostgreSQL stores them.
 extension Record {
+    /// Saves the record, then each child after setting its foreign key to this record's key, in one
+    /// transaction (a savepoint inside the caller's), as on SQLite: the foreign key of the one
+    /// ``BelongsToAssociation`` to this type that the child type lists in ``Record/parentAssociations``, then
+    /// the child's ``Record/bind(to:)``, which has the last word (a type that lists none is bound by its
+    /// `bind(to:)` alone). All or nothing, in the database and in memory (on a throw the records keep the
+    /// values they came with).
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the child type lists two or more
+    ///   associations to this type (name one with ``save(_:children:for:)-(PostgresConnection,_,_)``) or a
+    ///   record encodes no such key column; otherwise the first error of a save, or `CancellationError` when
+    ///   the task of the async pool call was cancelled. Nothing stays written.
+    public mutating func save<Child: Record>(_ connection: PostgresConnection, children: inout [Child]) throws {
+        try save(connection, children: &children, link: Self.declaredLink(to: Child.self))
+    }
+
     /// ``save(_:children:)-(PostgresConnection,_)`` with the association named, for a child type with two
     /// links to this type or one that does not list its parent in ``Record/parentAssociations``.
     /// - Throws: as ``save(_:children:)-(PostgresConnection,_)``.

@@ -41,27 +41,6 @@ extension Record {
         try fetch(connection, where: conditions, orderBy: ordering, limit: 1).first
     }
 
-    /// The record whose key is `id`, or nil (also for a nil rowid).
-    /// - Throws: ``PostgresError``, or `DecodingError` for a stored value that does not fit its property.
-    public static func fetchOne(_ connection: PostgresConnection, id: ID) throws -> Self? {
-        let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return nil }
-        let rows = try connection.query(shape.selectOneSQL, try shape.keyValues(id))
-        return rows.count > 0 ? try decode(rows, row: 0, shape: shape) : nil
-    }
-
-    /// True when a row has `id` as its key.
-    /// - Throws: ``PostgresError``.
-    public static func exists(_ connection: PostgresConnection, id: ID) throws -> Bool {
-        let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key, (id as? Int64?) == .some(nil) { return false }
-        let condition = RecordSQL.keyCondition(
-            columns: shape.key.columns, counts: shape.key.columns.map { _ in 1 }, dialect: .postgres)
-        let rows = try connection.query(
-            RecordSQL.count(from: shape.table, condition: condition), try shape.keyValues(id))
-        return try rows[0].decode(Int64.self, at: 0) > 0
-    }
-
     /// The records a query of your own returns, with `$1`, `$2`... bound to `arguments`.
     /// - Throws: ``PostgresError`` for SQL the server rejects, `DecodingError` as ``fetch(_:where:orderBy:limit:offset:)``.
     public static func fetch(

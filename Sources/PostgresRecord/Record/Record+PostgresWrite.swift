@@ -3,118 +3,6 @@ import Foundation
 import SQLiteRecord
 
 extension Record {
-    /// Inserts the record. A rowid record (`id: Int64?`) whose id is nil gets the id the table's identity
-    /// column chose, read back from `RETURNING` (never a sequence's value left over from another row); any
-    /// other record is inserted with its key. Then ``Record/didInsert(rowID:)`` is called with the rowid (0
-    /// for other keys).
-    ///
-    /// A type that adopts ``PostgresWriteCallbacks`` has its ``PostgresWriteCallbacks/willSave(_:)`` called
-    /// first; a throw aborts the insert.
-    /// - Throws: ``PostgresError`` (SQLSTATE 23505 with the constraint for a duplicate key, 23502 with the
-    ///   column for a NULL into a NOT NULL column), `EncodingError` for a value PostgreSQL cannot store,
-    ///   `SchemaProbeError` when the type cannot be probed.
-    public mutating func insert(_ connection: PostgresConnection) throws {
-        try insert(connection, PostgresRecordShape.of(Self.self))
-    }
-
-    /// ``insert(_:)`` with this type's shape, found by the caller.
-    mutating func insert(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
-        try callWillSave(connection, shape)
-        if case .rowID(let column) = shape.key, hasNilRowID {
-            let result = try shape.run(shape.insertWithoutKeySQL, self, shape.nonKeyColumnsPlan, on: connection)
-            guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-            let rowID = try Self.returnedRowID(result, column: column)
-            if let key = SameTypeCast.cast(Optional(rowID), to: ID.self) { id = key }
-            didInsert(rowID: rowID)
-            return
-        }
-        // No RETURNING: the command tag's row count (`INSERT 0 1`) tells that the row went in; a trigger or
-        // rule that skipped it leaves 0.
-        let result = try shape.run(shape.insertSQL, self, shape.columnsPlan, on: connection)
-        guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-        didInsert(rowID: rowIDIfAny ?? 0)
-    }
-
-    /// Updates the row with the record's key.
-    /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the key (nothing is inserted),
-    ///   ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``PostgresError`` as ``insert(_:)``.
-    public func update(_ connection: PostgresConnection) throws {
-        try update(connection, PostgresRecordShape.of(Self.self))
-    }
-
-    /// ``update(_:)`` with this type's shape, found by the caller.
-    func update(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
-        try shape.checkKey(id)
-        try callWillSave(connection, shape)
-        guard let sql = shape.updateSQL else {
-            guard try Self.exists(connection, id: id) else {
-                throw RecordError.recordNotFound(table: shape.table, id: "\(id)")
-            }
-            return
-        }
-        let changed = try shape.run(sql, self, shape.nonKeyColumnsPlan, key: id, on: connection).affectedRows
-        if changed == 0 { throw RecordError.recordNotFound(table: shape.table, id: "\(id)") }
-    }
-
-    /// Inserts or updates: a rowid record inserts when its id is nil and updates otherwise (throwing
-    /// ``RecordError/recordNotFound(table:id:)`` when the row is gone, never inserting it again); a record
-    /// with a key of another kind is upserted (`INSERT ... ON CONFLICT (key) DO UPDATE`), as on SQLite.
-    /// - Throws: as ``insert(_:)`` and ``update(_:)``.
-    public mutating func save(_ connection: PostgresConnection) throws {
-        let shape = try PostgresRecordShape.of(Self.self)
-        if case .rowID = shape.key {
-            if hasNilRowID { try insert(connection, shape) } else { try update(connection, shape) }
-        } else {
-            try upsert(connection, shape)
-        }
-    }
-
-    /// Inserts the record, or updates the row that has its key: one `INSERT ... ON CONFLICT (key) DO
-    /// UPDATE SET ...` statement. A rowid record with a nil id is inserted. See
-    /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>.
-    /// - Throws: as ``insert(_:)``; SQLSTATE 42P10 when the key columns have no unique constraint.
-    public mutating func upsert(_ connection: PostgresConnection) throws {
-        try upsert(connection, PostgresRecordShape.of(Self.self))
-    }
-
-    /// ``upsert(_:)`` with this type's shape, found by the caller.
-    mutating func upsert(_ connection: PostgresConnection, _ shape: PostgresRecordShape) throws {
-        if case .rowID = shape.key, hasNilRowID { return try insert(connection, shape) }
-        try shape.checkKey(id)
-        try callWillSave(connection, shape)
-        // No RETURNING: an upsert inserts or updates its row (or, when every column is a key column, leaves
-        // the row that is there), so there is nothing to read back.
-        _ = try shape.run(shape.upsertSQL, self, shape.columnsPlan, on: connection)
-    }
-
-    /// Deletes the row with the record's key; returns false when there was none. Then
-    /// ``Record/didDelete(_:)`` is called.
-    /// - Throws: ``RecordError/recordNotSaved(table:)`` for a nil rowid; ``PostgresError`` (23503 when other
-    ///   rows still reference it).
-    @discardableResult
-    public func delete(_ connection: PostgresConnection) throws -> Bool {
-        let shape = try PostgresRecordShape.of(Self.self)
-        let key = try shape.keyValues(id)
-        try callWillDelete(connection, shape)
-        let deleted = try connection.execute(shape.deleteSQL, key) > 0
-        didDelete(deleted)
-        return deleted
-    }
-
-    /// Saves the record, then each child after setting its foreign key to this record's key, in one
-    /// transaction (a savepoint inside the caller's), as on SQLite: the foreign key of the one
-    /// ``BelongsToAssociation`` to this type that the child type lists in ``Record/parentAssociations``, then
-    /// the child's ``Record/bind(to:)``, which has the last word (a type that lists none is bound by its
-    /// `bind(to:)` alone). All or nothing, in the database and in memory (on a throw the records keep the
-    /// values they came with).
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the child type lists two or more
-    ///   associations to this type (name one with ``save(_:children:for:)-(PostgresConnection,_,_)``) or a
-    ///   record encodes no such key column; otherwise the first error of a save, or `CancellationError` when the task of the
-    ///   async pool call was cancelled. Nothing stays written.
-    public mutating func save<Child: Record>(_ connection: PostgresConnection, children: inout [Child]) throws {
-        try save(connection, children: &children, link: Self.declaredLink(to: Child.self))
-    }
-
     /// Saves every record in one transaction (a savepoint inside the caller's): all or nothing, in the
     /// database and in memory. When every record is a rowid record with a nil id (all new), they are inserted
     /// as ``insertAll(_:_:)`` inserts them, in one pipelined batch; otherwise each is saved in turn.
@@ -145,7 +33,7 @@ extension Record {
     /// round trip rather than one a row (see
     /// <https://www.postgresql.org/docs/current/libpq-pipeline-mode.html>). A rowid record whose id is nil
     /// gets the id its row's identity column chose, read from that row's own `RETURNING`; any other record
-    /// is inserted with its key. ``PostgresWriteCallbacks/willSave(_:)`` runs for each record first, inside
+    /// is inserted with its key. ``Record/willSave(_:)`` runs for each record first, inside
     /// the transaction; ``Record/didInsert(rowID:)`` for each afterwards, in order.
     ///
     /// All or nothing: when one row fails (a constraint), the server runs none of the rows after it, the
@@ -162,9 +50,7 @@ extension Record {
         var inserted = records
         try connection.transaction {
             // Each record's willSave, in order, inside the batch's transaction: a throw writes nothing.
-            if shape.hasWriteCallbacks {
-                for record in records { try record.callWillSave(connection, shape) }
-            }
+            for record in records { try record.willSave(connection) }
             var identityColumn: String?
             var statements: [(sql: String, parameters: Range<Int>)] = []
             statements.reserveCapacity(records.count)

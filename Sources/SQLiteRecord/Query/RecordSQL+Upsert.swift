@@ -15,25 +15,30 @@ extension RecordSQL {
     /// The `WHERE` clause skips the update of a row that already holds the values, so that it is neither
     /// written nor counted as changed: the caller tells "unchanged" from "updated" by the changes count.
     /// `DO NOTHING` when `updated` is empty. See <https://www.sqlite.org/lang_upsert.html> and, for `IS NOT`
-    /// between row values, <https://www.sqlite.org/rowvalue.html>.
-    static func upsert(
-        into table: String, columns: [String], conflictColumns: [String], updating updated: [String]
-    )
-        -> String
-    {
+    /// between row values, <https://www.sqlite.org/rowvalue.html>. PostgreSQL spells the comparison
+    /// `IS DISTINCT FROM`, names the existing row's columns by the table, and takes `$n` parameters (see
+    /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>).
+    package static func upsert(
+        into table: String, columns: [String], conflictColumns: [String], updating updated: [String],
+        dialect: SQLDialect = .sqlite
+    ) -> String {
         let target = conflictColumns.map(SQLIdentifier.quoted).joined(separator: ", ")
-        let head = insert(into: table, columns: columns) + " ON CONFLICT (\(target)) "
+        let head = insert(into: table, columns: columns, dialect: dialect) + " ON CONFLICT (\(target)) "
         guard !updated.isEmpty else { return head + "DO NOTHING" }
         let quoted = updated.map(SQLIdentifier.quoted)
         let assignments = quoted.map { $0 + " = excluded." + $0 }.joined(separator: ", ")
-        let current = quoted.joined(separator: ", ")
         let incoming = quoted.map { "excluded." + $0 }.joined(separator: ", ")
-        return head + "DO UPDATE SET " + assignments + " WHERE (" + current + ") IS NOT (" + incoming + ")"
+        switch dialect {
+        case .sqlite:
+            return head + "DO UPDATE SET " + assignments + " WHERE (" + quoted.joined(separator: ", ") + ") IS NOT ("
+                + incoming + ")"
+        case .postgres:
+            let current = quoted.map { SQLIdentifier.quoted(table) + "." + $0 }.joined(separator: ", ")
+            return head + "DO UPDATE SET " + assignments + " WHERE (" + current + ") IS DISTINCT FROM (" + incoming
+                + ")"
+        }
     }
 
-    /// ` RETURNING "a", "b"`, or ` RETURNING *` for nil: appended to an INSERT, UPDATE or upsert, it makes
-    /// the statement return the row as written, with the values the database set (defaults, triggers,
-    /// generated columns). See <https://www.sqlite.org/lang_returning.html>.
     package static func returning(_ columns: [String]?) -> String {
         guard let columns else { return " RETURNING *" }
         return " RETURNING " + columns.map(SQLIdentifier.quoted).joined(separator: ", ")
@@ -41,15 +46,19 @@ extension RecordSQL {
 
     /// `SELECT "a", "b" FROM "table" WHERE "k" = ? AND "l" = ?` (`SELECT *` for nil columns): a row found by
     /// the columns of a unique constraint.
-    static func select(_ columns: [String]?, from table: String, whereEqual keyColumns: [String]) -> String {
-        select(columns, from: table, keyColumns: keyColumns, counts: keyColumns.map { _ in 1 })
+    package static func select(
+        _ columns: [String]?, from table: String, whereEqual keyColumns: [String], dialect: SQLDialect = .sqlite
+    ) -> String {
+        select(columns, from: table, keyColumns: keyColumns, counts: keyColumns.map { _ in 1 }, dialect: dialect)
     }
 
     /// `SELECT "a", "b" FROM "table" WHERE <key condition>` (`SELECT *` for nil columns).
-    static func select(_ columns: [String]?, from table: String, keyColumns: [String], counts: [Int]) -> String {
+    static func select(
+        _ columns: [String]?, from table: String, keyColumns: [String], counts: [Int], dialect: SQLDialect = .sqlite
+    ) -> String {
         let selection = columns.map { $0.map(SQLIdentifier.quoted).joined(separator: ", ") } ?? "*"
         return "SELECT \(selection) FROM \(SQLIdentifier.quoted(table)) WHERE "
-            + keyCondition(columns: keyColumns, counts: counts)
+            + keyCondition(columns: keyColumns, counts: counts, dialect: dialect)
     }
 
     /// `SELECT ? AS "a", ? AS "b"`: one row holding bound values under the given names, which the row decoder

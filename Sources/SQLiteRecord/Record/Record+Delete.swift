@@ -9,10 +9,10 @@ extension Record {
     ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique (nothing is
     ///   deleted).
     @discardableResult
-    public func delete(_ db: Database) throws -> Bool {
-        let match = try Self.keyMatch(id)
+    public func delete(_ db: some DatabaseConnection) throws -> Bool {
+        if Self.keyIsRowID && RowIDKey.rowID(id) == nil { throw RecordError.recordNotSaved(table: Self.tableName) }
         try willDelete(db)
-        let deleted = try Self.explainingMissingTable { try Self.deleteRow(db, match) }
+        let deleted = try db.deleteRow(Self.self, id: id)
         didDelete(deleted)
         return deleted
     }
@@ -29,9 +29,9 @@ extension Record {
     /// - Returns: true when a row was deleted, false when none had the key (a nil rowid included).
     /// - Throws: as ``delete(_:)-method``.
     @discardableResult
-    public static func delete(_ db: Database, id: ID) throws -> Bool {
+    public static func delete(_ db: some DatabaseConnection, id: ID) throws -> Bool {
         if keyIsRowID && RowIDKey.rowID(id) == nil { return false }
-        return try deleteRow(db, keyMatch(id))
+        return try db.deleteRow(Self.self, id: id)
     }
 
     /// ``delete(_:id:)`` through the default queue (``RecordStore``).
@@ -42,7 +42,7 @@ extension Record {
     }
 
     /// Runs the DELETE for the row with key `match`.
-    private static func deleteRow(_ db: Database, _ match: KeyMatch) throws -> Bool {
+    static func deleteRow(_ db: Database, _ match: KeyMatch) throws -> Bool {
         try checkWriteTarget(db, insertingWithoutID: false)
         try checkKey(db, columns: match.columns)
         let sql = RecordConnectionCache.of(db).sql(Self.self, .delete, table: tableName, primaryKey: match.shape) {

@@ -87,11 +87,16 @@ extension Record {
 
     /// The record whose key is `id`, or nil when there is none (or `id` is a nil rowid). A UUID key finds
     /// its row in any form the UUID is stored in (lowercase or uppercase text, 16-byte BLOB).
-    /// - Throws: ``DatabaseError`` when the table is missing, ``RecordError/keyNotUnique(table:columns:)``
+    /// - Throws: the engine's error when the table is missing (``DatabaseError``, `PostgresError` 42P01), ``RecordError/keyNotUnique(table:columns:)``
     ///   when the key columns are not unique in the table, ``RecordError/missingKey(table:column:)`` for a
     ///   nil key of a kind the client sets, or `DecodingError` for a stored value that does not fit its
     ///   property.
-    public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
+    public static func fetchOne(_ db: some DatabaseConnection, id: ID) throws -> Self? {
+        try db.fetchRecord(Self.self, id: id)
+    }
+
+    /// SQLite's ``fetchOne(_:id:)``.
+    static func fetchRecord(_ db: Database, id: ID) throws -> Self? {
         // Not through `explainingMissingTable`: a closure returning `Self?` makes this unspecialized code look
         // up the metadata of `Optional<Self>` on every call.
         do {
@@ -230,8 +235,13 @@ extension Record {
 
     /// True when a row has `id` as its primary key (false for a nil rowid).
     /// - Throws: ``DatabaseError`` when the table is missing; as ``fetchOne(_:id:)`` for the key.
-    public static func exists(_ db: Database, id: ID) throws -> Bool {
+    public static func exists(_ db: some DatabaseConnection, id: ID) throws -> Bool {
         if keyIsRowID && RowIDKey.rowID(id) == nil { return false }
+        return try db.recordExists(Self.self, id: id)
+    }
+
+    /// SQLite's ``exists(_:id:)``, for a key that is not a nil rowid.
+    static func recordExists(_ db: Database, id: ID) throws -> Bool {
         let match = try keyMatch(id)
         return try explainingMissingTable {
             try checkKey(db, columns: match.columns)

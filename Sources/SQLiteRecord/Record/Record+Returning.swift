@@ -53,10 +53,14 @@ extension Record {
         columns: [String]? = nil
     ) throws -> UpsertOutcome {
         try Self.checkReturnedColumns(db, columns)
+        try willSave(db)
         let original = self
         do {
-            return try upsert(
-                db, onConflict: conflictColumns, updating: updatedColumns, returned: ReturnedValues(columns))
+            let (outcome, rowID) = try Self.explainingMissingTable {
+                try upsertRow(db, onConflict: conflictColumns, updating: updatedColumns, returned: ReturnedValues(columns))
+            }
+            tookUpsertedRow(outcome, rowID: rowID)
+            return outcome
         } catch {
             self = original
             throw error

@@ -7,7 +7,7 @@ extension Record {
     /// - Throws: as ``insert(_:)`` or ``update(_:)``: an update of a rowid record whose row is gone throws
     ///   ``RecordError/recordNotFound(table:id:)`` and never inserts; ``RecordError/keyNotUnique(table:columns:)``
     ///   when the key columns are not unique in the table.
-    public mutating func save(_ db: Database) throws {
+    public mutating func save(_ db: some DatabaseConnection) throws {
         if Self.keyIsRowID {
             if RowIDKey.rowID(id) == nil {
                 try insert(db)
@@ -16,14 +16,24 @@ extension Record {
             }
             return
         }
+        try willSave(db)
+        try db.saveRow(of: self)
+    }
+
+    /// SQLite's save of a record whose key is not the rowid, with no callback: one upsert, or, for a key
+    /// stored in several forms, a lookup then an update or an insert.
+    func saveRow(_ db: Database) throws {
         let match = try Self.keyMatch(id)
         try Self.checkKey(db, columns: match.columns)
         if match.hasAlternateForms {
             // Several stored forms: an upsert's conflict target sees only the one it writes.
-            if try Self.exists(db, id: id) { try update(db) } else { try insert(db) }
+            if try Self.exists(db, id: id) {
+                try updateRow(db, kind: .update)
+            } else if try db.insertRow(of: self, onConflict: .abort) == nil {
+                throw RecordError.rowNotInserted(table: Self.tableName)
+            }
             return
         }
-        try willSave(db)
         try write(.upsert, db: db)
         // No change: every column is a key column and the row was there (DO NOTHING), or a trigger ignored
         // the row (a BEFORE INSERT trigger's RAISE(IGNORE) skips the DO UPDATE too).

@@ -10,12 +10,19 @@ extension Record {
     ///   ignored the update; ``RecordError/viewNotWritable(table:)`` for a view and
     ///   ``RecordError/keyNotUnique(table:columns:)`` for key columns that are not unique in the table,
     ///   before anything is written.
-    public func update(_ db: Database) throws {
-        try update(db, kind: .update)
+    public func update(_ db: some DatabaseConnection) throws {
+        try update(db, writing: nil)
     }
 
-    /// The update of every column (`.update`) or of the named ones (`.updateColumns`).
-    func update(_ db: Database, kind: RecordWritePlan.Kind) throws {
+    /// The update of every column (`columns` nil) or of the named ones, after ``willSave(_:)``.
+    func update(_ db: some DatabaseConnection, writing columns: [String]?) throws {
+        if Self.keyIsRowID && RowIDKey.rowID(id) == nil { throw RecordError.recordNotSaved(table: Self.tableName) }
+        try willSave(db)
+        try db.updateRow(of: self, columns: columns)
+    }
+
+    /// SQLite's update of every column (`.update`) or of the named ones (`.updateColumns`), with no callback.
+    func updateRow(_ db: Database, kind: RecordWritePlan.Kind) throws {
         let key: WriteKey
         if RowIDKey.isRowID(ID.self) {
             guard let rowID = RowIDKey.rowID(id) else { throw RecordError.recordNotSaved(table: Self.tableName) }
@@ -23,7 +30,6 @@ extension Record {
         } else {
             key = .match(try Self.keyMatch(id))
         }
-        try willSave(db)
         // The key is checked unique where the update's plan is made (see ``write(_:db:key:returned:)``).
         // False: nothing to write but the key, and the row was found.
         guard try write(kind, db: db, key: key) else { return }

@@ -19,8 +19,8 @@ extension Record {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the record cannot write
     ///   this way, before anything is written; `EncodingError` naming the column whose value cannot be stored,
     ///   whether or not it is named, before anything is written; otherwise as ``update(_:)``.
-    public func update(_ db: Database, columns: [String]) throws {
-        try update(db, kind: .updateColumns(columns))
+    public func update(_ db: some DatabaseConnection, columns: [String]) throws {
+        try update(db, writing: columns)
     }
 
     /// Writes the columns whose values differ from `original`'s, the record as it was fetched, to the row
@@ -32,10 +32,10 @@ extension Record {
     /// - Returns: true when an UPDATE ran, false when nothing changed.
     /// - Throws: encoding errors; as ``update(_:columns:)`` when a column changed.
     @discardableResult
-    public func updateChanges(_ db: Database, from original: Self) throws -> Bool {
-        let changed = try changedColumns(from: original, db: db)
+    public func updateChanges(_ db: some DatabaseConnection, from original: Self) throws -> Bool {
+        let changed = try db.changedColumns(of: self, from: original)
         guard !changed.isEmpty else { return false }
-        try update(db, kind: .updateColumns(changed))
+        try update(db, writing: changed)
         return true
     }
 
@@ -49,7 +49,9 @@ extension Record {
     /// - Returns: true when an UPDATE ran, false when `modify` changed no stored value.
     /// - Throws: what `modify` throws; as ``updateChanges(_:from:)``.
     @discardableResult
-    public mutating func updateChanges(_ db: Database, modify: (inout Self) throws -> Void) throws -> Bool {
+    public mutating func updateChanges(
+        _ db: some DatabaseConnection, modify: (inout Self) throws -> Void
+    ) throws -> Bool {
         let original = self
         do {
             try modify(&self)
@@ -91,7 +93,7 @@ extension Record {
         }
     }
 
-    /// The columns whose stored values differ between the record and `original`, in the record's column
+    /// SQLite's columns whose stored values differ between the record and `original`, in the record's column
     /// order, without the key's and the generated ones.
     /// - Throws: encoding errors; as ``keyMatch(_:)`` for a key that is nil.
     func changedColumns(from original: Self, db: Database) throws -> [String] {

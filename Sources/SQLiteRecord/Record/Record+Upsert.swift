@@ -30,11 +30,19 @@ extension Record {
     ///   is unchanged when it throws.
     @discardableResult
     public mutating func upsert(
-        _ db: Database, onConflict conflictColumns: [String]? = nil, updating columns: [String]? = nil
-    )
-        throws -> UpsertOutcome
-    {
-        try Self.explainingMissingTable { try upsert(db, onConflict: conflictColumns, updating: columns, returned: nil) }
+        _ db: some DatabaseConnection, onConflict conflictColumns: [String]? = nil, updating columns: [String]? = nil
+    ) throws -> UpsertOutcome {
+        try willSave(db)
+        let (outcome, rowID) = try db.upsertRow(of: &self, onConflict: conflictColumns, updating: columns)
+        tookUpsertedRow(outcome, rowID: rowID)
+        return outcome
+    }
+
+    /// What a record takes from its upsert: a rowid record the rowid of the row written, and
+    /// ``didInsert(rowID:)`` when the row was inserted (with 0 for a row that has no rowid).
+    mutating func tookUpsertedRow(_ outcome: UpsertOutcome, rowID: Int64?) {
+        if Self.keyIsRowID, let rowID { setRowID(rowID) }
+        if outcome == .inserted { didInsert(rowID: rowID ?? 0) }
     }
 
     /// ``upsert(_:onConflict:updating:)-method`` through the default queue (``RecordStore``), in a transaction of
@@ -59,12 +67,12 @@ extension Record {
     /// - Throws: the first error an upsert throws, after the rollback; `records` is then as it was.
     @discardableResult
     public static func upsert(
-        _ db: Database, _ records: inout [Self], onConflict conflictColumns: [String]? = nil,
+        _ db: some DatabaseConnection, _ records: inout [Self], onConflict conflictColumns: [String]? = nil,
         updating columns: [String]? = nil
     ) throws -> [UpsertOutcome] {
         let original = records
         do {
-            return try db.transaction(.immediate) {
+            return try db.inWriteTransaction {
                 var outcomes: [UpsertOutcome] = []
                 outcomes.reserveCapacity(records.count)
                 for index in records.indices {
@@ -93,11 +101,13 @@ extension Record {
         return outcomes
     }
 
-    /// The upsert, keeping the row the statement returns in `returned` when it is given.
-    mutating func upsert(
+    /// SQLite's upsert, with no callback, keeping the row the statement returns in `returned` (and taking
+    /// its values) when it is given.
+    /// - Returns: the outcome, and the rowid the record takes (see ``tookUpsertedRow(_:rowID:)``): the row's
+    ///   when it was inserted, or found by a conflict target that is not the rowid; nil otherwise.
+    mutating func upsertRow(
         _ db: Database, onConflict conflictColumns: [String]?, updating columns: [String]?, returned: ReturnedValues?
-    ) throws -> UpsertOutcome {
-        try willSave(db)
+    ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
         // Read once: in this unspecialized code each read of `id` copies and destroys it through its value
         // witnesses, and each look at `ID` is a witness table lookup.
         let keyIsRowID = RowIDKey.isRowID(ID.self)
@@ -141,10 +151,8 @@ extension Record {
         if traits.hasRowID {
             let rowID = db.lastInsertedRowID
             if changed && rowID != sentinel {
-                if leavesOutRowID { setRowID(rowID) }
                 try take(returned, db: db)
-                didInsert(rowID: rowID)
-                return .inserted
+                return (.inserted, rowID)
             }
             // Nothing written: the row held the values, or (only where the table may skip writes) the insert
             // itself was skipped.
@@ -159,6 +167,7 @@ extension Record {
             if !changed && !existed { throw RecordError.rowNotInserted(table: Self.tableName) }
             outcome = changed ? (existed ? .updated : .inserted) : .unchanged
         }
+        var foundRowID: Int64?
         if keyIsRowID && (leavesOutRowID || (conflictColumns.map { $0 != [Self.primaryKeyColumn] } ?? false)) {
             // The row was found by another constraint: the record takes that row's rowid.
             let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
@@ -168,16 +177,14 @@ extension Record {
             ) {
                 RecordSQL.select([Self.primaryKeyColumn], from: Self.tableName, whereEqual: target)
             }
-            if let rowID = try db.integerScalar(sql: sql, arguments: StatementArguments(values)) {
-                setRowID(rowID)
-            }
+            foundRowID = try db.integerScalar(sql: sql, arguments: StatementArguments(values))
         }
         if let returned, !returned.hasRow {
             let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
             try Self.readBack(db, into: returned, whereEqual: target, values: targetValues(target))
         }
         try take(returned, db: db)
-        return outcome
+        return (outcome, foundRowID)
     }
 
     /// The columns of an upsert's conflict target: the ones named, else the key's (`clientKeyColumns` for a
@@ -236,26 +243,26 @@ extension Record {
     /// (the columns named, or all) or inserted.
     private mutating func upsertByLookup(
         _ db: Database, match: KeyMatch, updating columns: [String]?, returned: ReturnedValues?
-    ) throws -> UpsertOutcome {
+    ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
         try Self.checkKey(db, columns: match.columns)
         if try Self.countRows(db, match) == 0 {
             try write(.insertWithID, db: db, returned: returned)
             guard db.changesCount > 0 else { throw RecordError.rowNotInserted(table: Self.tableName) }
             try take(returned, db: db)
-            return .inserted
+            return (.inserted, try db.tableShape(Self.tableName).hasRowID ? db.lastInsertedRowID : nil)
         }
         let kind: RecordWritePlan.Kind = columns.map { .updateColumns($0) } ?? .update
-        guard try write(kind, db: db, key: .match(match), returned: returned) else { return .unchanged }
+        guard try write(kind, db: db, key: .match(match), returned: returned) else { return (.unchanged, nil) }
         if db.changesCount == 0 && match.hasAlternateForms {
             // The row is stored in another form than the one written (uppercase text, a BLOB).
             guard try write(kind, db: db, key: .match(match.allForms), returned: returned) else {
-                return .unchanged
+                return (.unchanged, nil)
             }
         }
         guard db.changesCount > 0 else {
             throw RecordError.rowNotUpdated(table: Self.tableName, id: match.description)
         }
         try take(returned, db: db)
-        return .updated
+        return (.updated, nil)
     }
 }

@@ -29,8 +29,8 @@
 ///
 /// Records are `Identifiable` by their key, so SwiftUI's `ForEach` takes them as they are.
 ///
-/// Every call comes in three forms: one taking a ``Database`` (inside ``DatabaseQueue/write(_:)-3p679``, in the
-/// caller's transaction), one with no database that uses the queue set by ``RecordStore/use(_:)``, and its
+/// Every call comes in three forms: one taking a ``DatabaseConnection`` (SQLite's ``Database`` inside
+/// ``DatabaseQueue/write(_:)-3p679``, or PostgreSQL's connection, in the caller's transaction), one with no database that uses the queue set by ``RecordStore/use(_:)``, and its
 /// `async` twin (for `Sendable` record types), which waits for the queue without blocking a thread of
 /// Swift's cooperative pool.
 public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
@@ -52,19 +52,28 @@ public protocol Record: Codable, Identifiable where ID: Codable & Sendable {
     /// rowid key (`Int64?`) needs a rowid table. See <https://www.sqlite.org/withoutrowid.html>.
     static var withoutRowID: Bool { get }
 
-    /// Called before every insert or update this record goes through (also from `save(children:)` and the
-    /// batch calls), inside the transaction. Throw to abort the save: nothing is written, and the error is
-    /// passed on. This is where validation goes. The default does nothing.
-    func willSave(_ db: Database) throws
+    /// Called before every insert, update, upsert and save this record goes through (also from
+    /// `save(children:)` and the batch calls), inside the transaction, with the connection the write runs on:
+    /// SQLite's ``Database`` or PostgreSQL's `PostgresConnection`, so one callback serves both engines.
+    /// Throw to abort the save: nothing is written, and the error is passed on. This is where validation
+    /// goes. The default does nothing.
+    ///
+    /// ```swift
+    /// func willSave(_ db: some DatabaseConnection) throws {
+    ///     if name.isEmpty { throw ValidationError.emptyName }
+    /// }
+    /// ```
+    func willSave(_ db: some DatabaseConnection) throws
 
     /// Called after an insert succeeded, with the new row's rowid (which `id` is also set to, for a rowid
-    /// key; 0 in a WITHOUT ROWID table, which has none). Not called by the upsert that `save()` runs for
-    /// other keys. The default does nothing.
+    /// key; 0 for a row that has none: a WITHOUT ROWID table, or a PostgreSQL row whose key is not an identity
+    /// column), also after an upsert that inserted. Not called by the upsert that `save()` runs for other
+    /// keys. The default does nothing.
     mutating func didInsert(rowID: Int64)
 
-    /// Called before this record's row is deleted, inside the transaction. Throw to abort the delete. The
-    /// default does nothing.
-    func willDelete(_ db: Database) throws
+    /// Called before this record's row is deleted, inside the transaction, with the connection the delete
+    /// runs on (see ``willSave(_:)``). Throw to abort the delete. The default does nothing.
+    func willDelete(_ db: some DatabaseConnection) throws
 
     /// Called after a delete statement ran for this record; `deleted` is false when no row had its id. The
     /// default does nothing.
@@ -153,13 +162,13 @@ extension Record {
     public static var withoutRowID: Bool { false }
 
     /// Does nothing.
-    public func willSave(_ db: Database) throws {}
+    public func willSave(_ db: some DatabaseConnection) throws {}
 
     /// Does nothing.
     public mutating func didInsert(rowID: Int64) {}
 
     /// Does nothing.
-    public func willDelete(_ db: Database) throws {}
+    public func willDelete(_ db: some DatabaseConnection) throws {}
 
     /// Does nothing.
     public func didDelete(_ deleted: Bool) {}

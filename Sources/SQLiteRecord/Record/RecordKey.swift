@@ -144,6 +144,12 @@ extension Record {
     /// True when the key is the rowid (`id` is `Int64?`).
     static var keyIsRowID: Bool { RowIDKey.isRowID(ID.self) }
 
+    /// The key as messages on every engine show it: `42`, `'EUR'`, or `auth_name = 'EPSG', code = 9001`
+    /// (see ``KeyMatch/description``); the key as Swift prints it when it does not encode.
+    package static func keyDescription(_ id: ID) -> String {
+        (try? keyMatch(id).description) ?? "\(id)"
+    }
+
     /// `id` as SQL matches it: columns and values, encoded as the type's encoder writes them.
     /// - Throws: ``RecordError/recordNotSaved(table:)`` for a nil rowid, ``RecordError/missingKey(table:column:)``
     ///   for a key (or a key column) that is nil, or `EncodingError` for a value that cannot be stored exactly.

@@ -9,7 +9,7 @@ import XCTest
 /// a connection, not when the cancel lands inside its `write` body or inside a pipelined batch, and the
 /// records of a cancelled batch keep no ids.
 final class PostgresPoolCancellationTests: PostgresTestCase {
-    struct Note: Record, Equatable, PostgresWriteCallbacks {
+    struct Note: Record, Equatable {
         var id: Int64?
         var title: String
         static let tableName = "notes"
@@ -17,7 +17,7 @@ final class PostgresPoolCancellationTests: PostgresTestCase {
         /// The gate the test holds a batch at: `willSave` of the record titled `gate.title` waits there.
         nonisolated(unsafe) static var gate: Gate?
 
-        func willSave(_ connection: PostgresConnection) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             if let gate = Self.gate, gate.title == title { gate.arriveAndWait() }
         }
     }

@@ -4,33 +4,36 @@ import PostgresRecord
 import SQLiteRecord
 import XCTest
 
-/// `willSave` and `willDelete` on PostgreSQL writes (``PostgresWriteCallbacks``), and `didInsert`/`didDelete`.
+/// `willSave` and `willDelete` on PostgreSQL writes (the Record callbacks, with the connection), and
+/// `didInsert`/`didDelete`.
 final class PostgresWriteCallbacksTests: PostgresTestCase {
     struct Invalid: Error, Equatable { let name: String }
 
-    struct Note: Record, PostgresWriteCallbacks, Equatable {
+    struct Note: Record, Equatable {
         var id: Int64?
         var text: String
         var insertedRowID: Int64?
         static let tableName = "notes"
         enum CodingKeys: String, CodingKey { case id, text }
 
-        func willSave(_ connection: PostgresConnection) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             if text.isEmpty { throw Invalid(name: "empty") }
+            let connection = try XCTUnwrap(db as? PostgresConnection)
             _ = try connection.execute("INSERT INTO log (event) VALUES ($1)", [try PostgresValue(text: "save " + text)])
         }
 
-        func willDelete(_ connection: PostgresConnection) throws {
+        func willDelete(_ db: some DatabaseConnection) throws {
             if text == "keep" { throw Invalid(name: "keep") }
+            let connection = try XCTUnwrap(db as? PostgresConnection)
             _ = try connection.execute("INSERT INTO log (event) VALUES ($1)", [try PostgresValue(text: "delete " + text)])
         }
 
         mutating func didInsert(rowID: Int64) { insertedRowID = rowID }
     }
 
-    struct Tag: Record, PostgresWriteCallbacks {
+    struct Tag: Record {
         var id: String
-        func willSave(_ connection: PostgresConnection) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             if id.contains(" ") { throw Invalid(name: id) }
         }
     }

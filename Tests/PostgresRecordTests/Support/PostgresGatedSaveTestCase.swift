@@ -15,7 +15,7 @@ class PostgresGatedSaveTestCase: PostgresTestCase {
         static let tableName = "countries"
     }
 
-    struct City: Record, Equatable, Sendable, PostgresWriteCallbacks {
+    struct City: Record, Equatable, Sendable {
         var id: Int64?
         var countryId: Int64?
         var name: String
@@ -32,7 +32,7 @@ class PostgresGatedSaveTestCase: PostgresTestCase {
         /// one test at a time, cleared in `tearDown`.
         nonisolated(unsafe) static var gate: Gate?
 
-        func willSave(_ connection: PostgresConnection) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             if let gate = Self.gate, gate.name == name { gate.arriveAndWait() }
         }
     }

@@ -135,7 +135,9 @@ final class TransactionGuardTests: XCTestCase {
             var id: Int64?
             var x: Int64
             static let tableName = "bulk_child"
-            func willSave(_ db: Database) throws { try db.execute(sql: TransactionGuardTests.bulkInsertSQL) }
+            func willSave(_ db: some DatabaseConnection) throws {
+                try XCTUnwrap(db as? Database).execute(sql: TransactionGuardTests.bulkInsertSQL)
+            }
         }
         let queue = try makeQueue()
         try queue.write { db in try db.execute(sql: "CREATE TABLE bulk_child (id INTEGER PRIMARY KEY, x)") }

@@ -312,7 +312,7 @@ final class PartialUpdateEdgeTests: XCTestCase {
         var ratio: Double
         static let tableName = "dials"
         struct Refused: Error {}
-        func willSave(_ db: Database) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             if level < 0 { throw Refused() }
         }
     }

@@ -14,11 +14,11 @@ final class RecordCallbacksTests: XCTestCase {
         static let tableName = "checked"
         enum CodingKeys: String, CodingKey { case id, name }
 
-        func willSave(_ db: Database) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             if name.isEmpty { throw ValidationError(message: "a name is required") }
         }
         mutating func didInsert(rowID: Int64) { insertedRowID = rowID }
-        func willDelete(_ db: Database) throws {
+        func willDelete(_ db: some DatabaseConnection) throws {
             if name == "keep" { throw ValidationError(message: "\(name) is protected") }
         }
     }

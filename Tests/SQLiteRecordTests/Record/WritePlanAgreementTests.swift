@@ -796,7 +796,7 @@ final class WritePlanAgreementTests: XCTestCase {
         static let tableName = "spawners"
         enum CodingKeys: String, CodingKey { case id, name }
 
-        func willSave(_ db: Database) throws {
+        func willSave(_ db: some DatabaseConnection) throws {
             guard spawn else { return }
             var child = Spawner(id: nil, name: name + "-willSave-child")
             try child.insert(db)

@@ -35,11 +35,11 @@ private struct Item: Record, Equatable {
     static let tableName = "items"
     static let slowName = "item-50"
 
-    func willSave(_ db: Database) throws {
+    func willSave(_ db: some DatabaseConnection) throws {
         if name == Self.slowName { SlowSave.shared.pause() }
     }
 
-    func willDelete(_ db: Database) throws {
+    func willDelete(_ db: some DatabaseConnection) throws {
         if name == Self.slowName { SlowSave.shared.pause() }
     }
 }

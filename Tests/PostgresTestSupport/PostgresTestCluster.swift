@@ -17,19 +17,19 @@ import XCTest
 /// ```
 ///
 /// Not thread-safe: a cluster is driven by one test thread at a time.
-final class PostgresTestCluster: @unchecked Sendable {
+package final class PostgresTestCluster: @unchecked Sendable {
     /// The folder that holds the cluster's data folder, its socket and its log.
-    let folder: URL
+    package let folder: URL
     /// The TCP port on 127.0.0.1, kept across ``kill()`` / ``start()``.
-    let port: Int
+    package let port: Int
     private let binaries: URL
     private let user: String?
 
     /// `postgresql://postgres@127.0.0.1:<port>/postgres`.
-    var connectionString: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
+    package var connectionString: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
 
     /// The server's log (`pg_ctl -l`).
-    var logFile: URL { folder.appendingPathComponent("server.log") }
+    package var logFile: URL { folder.appendingPathComponent("server.log") }
 
     private var data: String { folder.appendingPathComponent("data").path }
 
@@ -42,7 +42,7 @@ final class PostgresTestCluster: @unchecked Sendable {
 
     /// A new cluster of the test's own, started. Skips the test when Debian's server binaries are missing
     /// (fails it under `POSTGRESRECORD_REQUIRE_SERVER=1`, as ``PostgresTestServer/url()`` does).
-    static func make() throws -> PostgresTestCluster {
+    package static func make() throws -> PostgresTestCluster {
         guard let binaries = PostgresTestServer.findBinaries() else {
             let message = "PostgreSQL cluster tests skipped: they start servers of their own, which needs Debian's "
                 + "postgresql (initdb and pg_ctl in /usr/lib/postgresql/*/bin)"
@@ -70,7 +70,7 @@ final class PostgresTestCluster: @unchecked Sendable {
     /// at once; `pg_is_in_recovery()` is true on it and writes there fail with SQLSTATE 25006. See
     /// <https://www.postgresql.org/docs/current/app-pgbasebackup.html> and
     /// <https://www.postgresql.org/docs/current/hot-standby.html>.
-    func makeStandby() throws -> PostgresTestCluster {
+    package func makeStandby() throws -> PostgresTestCluster {
         let standbyFolder = try Self.makeFolder(user: user)
         do {
             try PostgresTestServer.run(
@@ -88,24 +88,24 @@ final class PostgresTestCluster: @unchecked Sendable {
 
     /// Starts the stopped server on its port; after ``kill()`` it runs crash recovery first. Waits until
     /// it accepts connections.
-    func start() throws {
+    package func start() throws {
         try Self.start(data: data, port: port, folder: folder, binaries: binaries, user: user)
     }
 
     /// `pg_ctl stop -m immediate`: the server's processes quit at once, without a shutdown checkpoint, as
     /// in a crash; every connection to it is lost and what was not committed is gone.
-    func kill() throws {
+    package func kill() throws {
         try stop(mode: "immediate")
     }
 
     /// `pg_ctl stop -m <mode>` (`smart`, `fast` or `immediate`), waiting for the server to be gone.
-    func stop(mode: String) throws {
+    package func stop(mode: String) throws {
         try PostgresTestServer.run(
             binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], user: user, in: folder)
     }
 
     /// Stops the server (immediate) if it runs and deletes its folder.
-    func remove() {
+    package func remove() {
         if FileManager.default.fileExists(atPath: data + "/postmaster.pid") { try? kill() }
         try? FileManager.default.removeItem(at: folder)
     }

@@ -10,17 +10,17 @@ import XCTest
 ///
 /// Without either, every PostgreSQL test is skipped with the line ``skipMessage``; with
 /// `POSTGRESRECORD_REQUIRE_SERVER=1` (what `.ci/run` sets) they fail instead.
-final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable {
-    static let skipMessage =
+package final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable {
+    package static let skipMessage =
         "PostgreSQL tests skipped: install Debian's postgresql (initdb and pg_ctl in /usr/lib/postgresql/*/bin) "
         + "or set POSTGRES_URL=postgresql://user@127.0.0.1:5432/db"
 
     /// The connection string of the server, or the reason there is none. Started on first use.
-    static let shared = PostgresTestServer()
+    package static let shared = PostgresTestServer()
 
     // Set once in init, read-only afterwards; `cluster` is cleared by `stop()` on XCTest's main thread.
-    let connectionString: String?
-    let failure: String?
+    package let connectionString: String?
+    package let failure: String?
     private var cluster: PostgresTestCluster?
 
     private override init() {
@@ -55,7 +55,7 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
     }
 
     /// The connection string, or an `XCTSkip` (a failure under `POSTGRESRECORD_REQUIRE_SERVER=1`).
-    static func url() throws -> String {
+    package static func url() throws -> String {
         let server = shared
         if let url = server.connectionString { return url }
         let message = server.failure ?? skipMessage
@@ -70,16 +70,16 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
     private static let printedSkip = TestLocked(false)
 
     /// The server's log (`pg_ctl -l`), when the tests started the server; nil for `POSTGRES_URL`.
-    var logFile: URL? { cluster?.logFile }
+    package var logFile: URL? { cluster?.logFile }
 
-    func testBundleDidFinish(_ testBundle: Bundle) { stop() }
+    package func testBundleDidFinish(_ testBundle: Bundle) { stop() }
 
-    func stop() {
+    package func stop() {
         cluster?.remove()
         cluster = nil
     }
 
-    static func isLoopback(_ url: String) -> Bool {
+    package static func isLoopback(_ url: String) -> Bool {
         guard let components = URLComponents(string: url) else {
             // key=value form: only host=127.0.0.1 / ::1 / localhost / a socket folder (an absolute path).
             let host = url.split(separator: " ").first { $0.hasPrefix("host=") }.map { String($0.dropFirst(5)) }
@@ -89,7 +89,7 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
         return host.isEmpty || ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) || host.hasPrefix("%2F")
     }
 
-    static func findBinaries() -> URL? {
+    package static func findBinaries() -> URL? {
         let manager = FileManager.default
         var candidates: [String] = []
         if let versions = try? manager.contentsOfDirectory(atPath: "/usr/lib/postgresql") {
@@ -100,14 +100,19 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
             .map { URL(fileURLWithPath: $0) }
     }
 
-    struct CommandFailure: Error, CustomStringConvertible {
-        let command: String
-        let output: String
-        var description: String { "\(command) failed: \(output)" }
+    package struct CommandFailure: Error, CustomStringConvertible {
+        package let command: String
+        package let output: String
+        package var description: String { "\(command) failed: \(output)" }
+
+        package init(command: String, output: String) {
+            self.command = command
+            self.output = output
+        }
     }
 
     @discardableResult
-    static func run(_ executable: URL, _ arguments: [String], user: String?, in folder: URL) throws -> String {
+    package static func run(_ executable: URL, _ arguments: [String], user: String?, in folder: URL) throws -> String {
         let process = Process()
         if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
@@ -139,23 +144,23 @@ final class PostgresTestServer: NSObject, XCTestObservation, @unchecked Sendable
 }
 
 /// A value behind a lock, for the tests' shared state.
-final class TestLocked<Value>: @unchecked Sendable {
+package final class TestLocked<Value>: @unchecked Sendable {
     // The lock guards `value`.
     private let lock = NSLock()
     private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+    package init(_ value: Value) { self.value = value }
+    package func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
 }
 
 /// A base for PostgreSQL suites: a fresh schema of its own per test (dropped after it), so tests do not
 /// see each other's tables, and a pool on it.
-class PostgresTestCase: XCTestCase {
-    var url = ""
-    var schema = ""
-    var pool: PostgresPool!
-    var connection: PostgresConnection!
+open class PostgresTestCase: XCTestCase {
+    package var url = ""
+    package var schema = ""
+    package var pool: PostgresPool!
+    package var connection: PostgresConnection!
 
-    override func setUpWithError() throws {
+    override open func setUpWithError() throws {
         url = try PostgresTestServer.url()
         schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let admin = try PostgresConnection(url)
@@ -164,7 +169,7 @@ class PostgresTestCase: XCTestCase {
         connection = try PostgresConnection(configuration: configuration())
     }
 
-    override func tearDownWithError() throws {
+    override open func tearDownWithError() throws {
         connection = nil
         pool = nil
         guard !schema.isEmpty, let admin = try? PostgresConnection(url) else { return }
@@ -172,19 +177,19 @@ class PostgresTestCase: XCTestCase {
     }
 
     /// The test's server with the test's schema first on the search path.
-    func configuration(namedStatements: Bool = true, maximumConnections: Int = 4) -> PostgresConfiguration {
+    package func configuration(namedStatements: Bool = true, maximumConnections: Int = 4) -> PostgresConfiguration {
         let separator = url.contains("?") ? "&" : "?"
         return PostgresConfiguration(
             connectionString: url + separator + "options=-csearch_path%3D\(schema)",
             usesNamedPreparedStatements: namedStatements, maximumConnections: maximumConnections)
     }
 
-    func makePool(maximumConnections: Int = 4) -> PostgresPool {
+    package func makePool(maximumConnections: Int = 4) -> PostgresPool {
         PostgresPool(configuration: configuration(maximumConnections: maximumConnections))
     }
 
     /// The single text value a query returns: what plain SQL reads back (`SELECT born::text ...`).
-    func text(_ sql: String) throws -> String? {
+    package func text(_ sql: String) throws -> String? {
         let rows = try connection.query(sql)
         XCTAssertEqual(rows.count, 1, sql)
         return try rows[0].decode(String?.self, at: 0)

@@ -1,0 +1,107 @@
+/// One connection to a database of any engine the library runs on: SQLite's ``Database``, or PostgreSQL's
+/// `PostgresConnection` (the `PostgresRecord` module). Every Record call that runs in the caller's
+/// transaction takes one (`try city.save(db)`), and the callbacks ``Record/willSave(_:)`` and
+/// ``Record/willDelete(_:)`` receive the one the call runs on, so a record type is written once for both
+/// engines.
+///
+/// ```swift
+/// struct City: Record {
+///     var id: Int64?
+///     var name: String
+///     var countryId: Int64
+///
+///     func willSave(_ db: some DatabaseConnection) throws {
+///         guard try Country.exists(db, id: countryId) else { throw CityError.unknownCountry(countryId) }
+///     }
+/// }
+///
+/// try queue.write { db in try city.save(db) }            // SQLite
+/// try await pool.write { connection in try city.save(connection) }  // PostgreSQL
+/// ```
+///
+/// The Record calls behave the same on every engine; the few differences that the engines' natures leave
+/// are listed in the PostgreSQL article's "What differs" table. For what only one engine has, cast:
+/// `if let db = db as? Database { ... }`.
+///
+/// The library's engines are its only conformers: the requirements an engine implements are not part of the
+/// public interface, and a type outside the library cannot conform.
+public protocol DatabaseConnection: AnyObject {
+    /// Inserts `record`'s row as the statements of this engine write it, with no callback: the Record layer
+    /// calls ``Record/willSave(_:)`` before and ``Record/didInsert(rowID:)`` after.
+    /// - Parameters:
+    ///   - record: the record; a rowid record (`Int64?` key) whose id is nil has its row's id chosen by the
+    ///     database, any other is inserted with its key.
+    ///   - conflict: `.ignore` skips a row that would violate a uniqueness or NOT NULL constraint.
+    /// - Returns: the inserted row's rowid (the record's own rowid when it gave one; 0 for a row that has
+    ///   none), or nil when `.ignore` skipped the row.
+    /// - Throws: ``RecordError/rowNotInserted(table:)`` when the table ignored an `.abort` insert (a trigger,
+    ///   a conflict clause), ``RecordError/missingKey(table:column:)`` for a nil key that is not a rowid, the
+    ///   engine's error for a violated constraint, `EncodingError` for a value the engine cannot store.
+    @_spi(RecordEngine)
+    func insertRow<R: Record>(of record: R, onConflict conflict: ConflictResolution) throws -> Int64?
+
+    /// Writes `record`'s columns (all of them but the key's, or only `columns`) to the row with its key,
+    /// with no callback.
+    /// - Throws: ``RecordError/recordNotFound(table:id:)`` when no row has the key (nothing is inserted),
+    ///   ``RecordError/rowNotUpdated(table:id:)`` when the row exists but the table ignored the update,
+    ///   ``RecordError/unknownColumn(table:column:columns:)`` for a named column the record cannot write,
+    ///   ``RecordError/missingKey(table:column:)`` for a nil key, the engine's error for a constraint.
+    @_spi(RecordEngine)
+    func updateRow<R: Record>(of record: R, columns: [String]?) throws
+
+    /// Saves a record whose key is not a rowid, with no callback: inserts its row, or writes every column of
+    /// the row that has its key (an upsert on the key).
+    /// - Throws: as ``insertRow(of:onConflict:)`` and ``updateRow(of:columns:)``;
+    ///   ``RecordError/keyNotUnique(table:columns:)`` when no uniqueness constraint covers the key columns.
+    @_spi(RecordEngine)
+    func saveRow<R: Record>(of record: R) throws
+
+    /// Inserts `record`, or updates the row that has its conflict target's values, in one statement, with no
+    /// callback. `record` is not changed by this call; it is `inout` so that no copy of it is made.
+    /// - Parameters:
+    ///   - conflictColumns: the conflict target; nil for the key.
+    ///   - columns: the columns a conflict updates; nil for every column but the target's and the key's, `[]`
+    ///     for none.
+    /// - Returns: the outcome, and the rowid the record takes (a rowid record: the row inserted or found by
+    ///   the conflict target), nil when it keeps its own.
+    /// - Throws: as ``insertRow(of:onConflict:)``; ``RecordError/conflictTargetNotUnique(table:columns:)``
+    ///   when no uniqueness constraint covers the target.
+    @_spi(RecordEngine)
+    func upsertRow<R: Record>(
+        of record: inout R, onConflict conflictColumns: [String]?, updating columns: [String]?
+    ) throws -> (outcome: UpsertOutcome, rowID: Int64?)
+
+    /// Deletes the row whose key is `id`, with no callback.
+    /// - Returns: true when a row was deleted, false when none had the key.
+    /// - Throws: ``RecordError/rowNotDeleted(table:id:)`` when the row exists but the table ignored the
+    ///   delete; ``RecordError/missingKey(table:column:)``; the engine's error for a foreign key.
+    @_spi(RecordEngine)
+    func deleteRow<R: Record>(_ type: R.Type, id: R.ID) throws -> Bool
+
+    /// The record whose key is `id`, or nil.
+    /// - Throws: the engine's error; `DecodingError` naming the column whose value does not fit.
+    @_spi(RecordEngine)
+    func fetchRecord<R: Record>(_ type: R.Type, id: R.ID) throws -> R?
+
+    /// True when a row has `id` as its key.
+    /// - Throws: the engine's error.
+    @_spi(RecordEngine)
+    func recordExists<R: Record>(_ type: R.Type, id: R.ID) throws -> Bool
+
+    /// The columns whose stored values differ between `record` and `original`, in the record's column order,
+    /// without the key's and the generated ones: what ``Record/updateChanges(_:from:)`` writes.
+    /// - Throws: `EncodingError`; ``RecordError/missingKey(table:column:)`` for a nil key.
+    @_spi(RecordEngine)
+    func changedColumns<R: Record>(of record: R, from original: R) throws -> [String]
+
+    /// Runs `body` in a write transaction, or in a savepoint inside the caller's: committed (released)
+    /// when it returns, rolled back when it throws.
+    /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.
+    @_spi(RecordEngine)
+    func inWriteTransaction<T>(_ body: () throws -> T) throws -> T
+
+    /// Throws `CancellationError` when the task of the async call running on this connection was cancelled.
+    /// The library's loops over records call it before each record.
+    /// - Throws: `CancellationError`.
+    func checkCancellation() throws
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SQLiteRecord
+import XCTest
+
+#if PostgreSQL
+import PostgresRecord
+import PostgresTestSupport
+#endif
+
+/// An engine the contract runs on: a fresh, empty database of its own, and what a test needs around the
+/// Record calls under test (tables, plain SQL to set up or read back).
+protocol ContractEngine: AnyObject {
+    /// "SQLite" or "PostgreSQL": what a failure is labelled with.
+    var name: String { get }
+
+    /// Runs `body` in a write transaction on a connection of the engine: committed when it returns, rolled
+    /// back when it throws.
+    func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
+
+    /// Creates `type`'s table as the engine's `createTable(in:)` writes it.
+    func createTable<R: Record>(_ type: R.Type) throws
+
+    /// Runs one statement of plain SQL written for this engine.
+    func execute(_ sql: String) throws
+
+    /// The single integer a query returns (`SELECT count(*) ...`).
+    func integer(_ sql: String) throws -> Int64?
+
+    /// The single text a query returns, nil for NULL.
+    func text(_ sql: String) throws -> String?
+
+    /// True for SQLite, false for PostgreSQL: for the few statements a test writes for each engine.
+    var isSQLite: Bool { get }
+}
+
+/// SQLite: a private in-memory database per test.
+final class SQLiteContractEngine: ContractEngine {
+    let queue: DatabaseQueue
+    var name: String { "SQLite" }
+    var isSQLite: Bool { true }
+
+    init() throws { queue = try DatabaseQueue() }
+
+    func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
+        try queue.write { db in try body(db) }
+    }
+
+    func createTable<R: Record>(_ type: R.Type) throws {
+        try queue.write { db in try R.createTable(in: db) }
+    }
+
+    func execute(_ sql: String) throws {
+        try queue.write { db in try db.execute(sql: sql) }
+    }
+
+    func integer(_ sql: String) throws -> Int64? {
+        try queue.read { db in try db.scalar(Int64.self, sql: sql) }
+    }
+
+    func text(_ sql: String) throws -> String? {
+        try queue.read { db in try db.scalar(String.self, sql: sql) }
+    }
+}
+
+#if PostgreSQL
+/// PostgreSQL: a schema of its own per test on the suite's throwaway server, first on the connection's
+/// search path, dropped afterwards.
+final class PostgresContractEngine: ContractEngine {
+    let url: String
+    let schema: String
+    let connection: PostgresConnection
+    var name: String { "PostgreSQL" }
+    var isSQLite: Bool { false }
+
+    init() throws {
+        url = try PostgresTestServer.url()
+        schema = "c_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try PostgresConnection(url)
+        try admin.execute("CREATE SCHEMA \"\(schema)\"")
+        let separator = url.contains("?") ? "&" : "?"
+        connection = try PostgresConnection(url + separator + "options=-csearch_path%3D\(schema)")
+    }
+
+    deinit {
+        if let admin = try? PostgresConnection(url) { try? admin.execute("DROP SCHEMA \"\(schema)\" CASCADE") }
+    }
+
+    func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
+        try connection.transaction { try body(connection) }
+    }
+
+    func createTable<R: Record>(_ type: R.Type) throws {
+        try R.createTable(in: connection)
+    }
+
+    func execute(_ sql: String) throws {
+        try connection.execute(sql)
+    }
+
+    func integer(_ sql: String) throws -> Int64? {
+        let rows = try connection.query(sql)
+        return try rows[0].decode(Int64?.self, at: 0)
+    }
+
+    func text(_ sql: String) throws -> String? {
+        let rows = try connection.query(sql)
+        return try rows[0].decode(String?.self, at: 0)
+    }
+}
+#endif
+
+/// A suite of the contract: each test runs its body once per engine (SQLite always; PostgreSQL too when the
+/// package is built with the PostgreSQL trait), on a fresh database each time. A failure names the engine it
+/// happened on.
+class RecordContractTestCase: XCTestCase {
+    /// The engine the body runs on now, for failure messages.
+    private var engineName: String?
+
+    /// Runs `body` on every engine, each with a fresh database; an error thrown on one engine fails the test
+    /// with the engine's name and goes on with the next engine.
+    func onEachEngine(
+        file: StaticString = #filePath, line: UInt = #line, _ body: (any ContractEngine) throws -> Void
+    ) {
+        var engines: [() throws -> any ContractEngine] = [{ try SQLiteContractEngine() }]
+        #if PostgreSQL
+        engines.append { try PostgresContractEngine() }
+        #endif
+        for make in engines {
+            let engine: any ContractEngine
+            do {
+                engine = try make()
+            } catch is XCTSkip {
+                // No PostgreSQL server (the test server has printed why; under POSTGRESRECORD_REQUIRE_SERVER=1
+                // it has failed the test).
+                continue
+            } catch {
+                XCTFail("could not open an engine: \(error)", file: file, line: line)
+                continue
+            }
+            engineName = engine.name
+            defer { engineName = nil }
+            // Each engine's run starts with an empty callback log.
+            _ = CallbackLog.shared.take()
+            do {
+                try body(engine)
+            } catch {
+                XCTFail("threw \(error)", file: file, line: line)
+            }
+        }
+    }
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        let label = engineName.map { "[\($0)] " } ?? ""
+        super.recordFailure(withDescription: label + description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+
+    /// The error `body` throws, or a failure (naming the engine) when it throws none.
+    func error(file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) -> (any Error)? {
+        do {
+            try body()
+            XCTFail("expected an error", file: file, line: line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SQLiteRecord
+import XCTest
+
+/// What the records' callbacks saw, in order: `willSave Dune`, `didInsert 1`, `willDelete Dune`,
+/// `didDelete true`. Tests run one at a time; the lock keeps the log whole if a callback runs elsewhere.
+final class CallbackLog: @unchecked Sendable {
+    static let shared = CallbackLog()
+    // The lock guards `entries`.
+    private let lock = NSLock()
+    private var entries: [String] = []
+
+    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
+
+    /// The entries since the last call, which empties the log.
+    func take() -> [String] { lock.withLock { defer { entries = [] }; return entries } }
+}
+
+/// A rowid record with every callback, logging each and refusing an empty title in `willSave` and the
+/// title "keep" in `willDelete`.
+struct Book: Record, Equatable {
+    var id: Int64?
+    var title: String
+    var pages: Int
+    var isbn: String?
+    static let tableName = "books"
+    static let tableDefinition = TableDefinition().unique(CodingKeys.isbn)
+
+    struct EmptyTitle: Error, Equatable {}
+    struct Kept: Error, Equatable {}
+
+    func willSave(_ db: some DatabaseConnection) throws {
+        CallbackLog.shared.append("willSave \(title)")
+        if title.isEmpty { throw EmptyTitle() }
+    }
+
+    mutating func didInsert(rowID: Int64) { CallbackLog.shared.append("didInsert \(rowID)") }
+
+    func willDelete(_ db: some DatabaseConnection) throws {
+        CallbackLog.shared.append("willDelete \(title)")
+        if title == "keep" { throw Kept() }
+    }
+
+    func didDelete(_ deleted: Bool) { CallbackLog.shared.append("didDelete \(deleted)") }
+}
+
+/// A key the client chooses: `save` inserts or updates by it.
+struct Currency: Record, Equatable {
+    var id: String
+    var name: String
+    var rate: Double
+    static let tableName = "currencies"
+}
+
+/// A composite key: two columns, `id` computed over them.
+struct Placement: Record, Equatable {
+    struct Key: Codable, Hashable, Sendable {
+        var shelf: Int64
+        var slot: Int64
+    }
+    var shelf: Int64
+    var slot: Int64
+    var label: String
+    static let tableName = "placements"
+    var id: Key {
+        get { Key(shelf: shelf, slot: slot) }
+        set {
+            shelf = newValue.shelf
+            slot = newValue.slot
+        }
+    }
+}
+
+/// A record whose `willSave` reads through the connection it is given: a review needs its book.
+struct Review: Record, Equatable {
+    var id: Int64?
+    var bookId: Int64
+    var stars: Int
+    static let tableName = "reviews"
+    enum CodingKeys: String, CodingKey {
+        case id, stars
+        case bookId = "book_id"
+    }
+
+    struct UnknownBook: Error, Equatable { let id: Int64 }
+
+    func willSave(_ db: some DatabaseConnection) throws {
+        guard try Book.exists(db, id: bookId) else { throw UnknownBook(id: bookId) }
+    }
+}
+
+/// A type whose table is chosen while the program runs: every call goes to the table named at that moment.
+struct Shard: Record, Equatable {
+    var id: Int64?
+    var value: String
+    nonisolated(unsafe) static var current = "shard_a"
+    static var tableName: String { current }
+}
