@@ -832,6 +832,13 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertEqual(
             try sql(Book.request(where: [:], orderBy: [.descending(Book.CodingKeys.publishedAt), .ascending("title")])),
             "SELECT * FROM \"books\" ORDER BY \"published_at\" DESC, \"title\" ASC")
+        // Queries.md, "Ordering": where NULLs go.
+        let undatedLast = try Book.fetch(orderBy: [.ascending(Book.CodingKeys.publishedAt, nulls: .last)])
+        // SELECT * FROM "books" ORDER BY "published_at" ASC NULLS LAST
+        XCTAssertEqual(undatedLast.map(\.title), ["Emma", "Persuasion"])
+        XCTAssertEqual(
+            try sql(Book.request(where: [:], orderBy: [.ascending(Book.CodingKeys.publishedAt, nulls: .last)])),
+            "SELECT * FROM \"books\" ORDER BY \"published_at\" ASC NULLS LAST")
         XCTAssertEqual(try Book.filter(published == nil).count(), 0)
         let update = try queue.read { db in
             try Book.filter(published == nil).compiled(
@@ -1131,7 +1138,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 48, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 49, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

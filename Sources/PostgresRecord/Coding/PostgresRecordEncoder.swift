@@ -108,7 +108,10 @@ final class PostgresRecordEncoder: Encoder {
         if let slot = slot(for: key) { parameters.set(value, at: slot) }
     }
 
-    func set(_ value: Double, for key: some CodingKey) {
+    /// - Throws: `EncodingError.invalidValue` for NaN, which no engine stores (see
+    ///   ``PostgresValueWriter/refuseNaN(_:codingPath:)``).
+    func set(_ value: Double, for key: some CodingKey) throws {
+        try PostgresValueWriter.refuseNaN(value, codingPath: [key])
         if let slot = slot(for: key) { parameters.set(value, at: slot) }
     }
 
@@ -157,7 +160,7 @@ final class PostgresRecordEncoder: Encoder {
         mutating func encode(_ value: String, forKey key: Key) throws { try encoder.set(value, for: key) }
         mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.set(value, for: key) }
         mutating func encode(_ value: Int, forKey key: Key) throws { encoder.set(Int64(value), for: key) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { encoder.set(value, for: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { try encoder.set(value, for: key) }
         mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.set(value, for: key) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.set(value, for: key) }
 

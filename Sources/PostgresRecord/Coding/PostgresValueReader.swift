@@ -78,6 +78,14 @@ enum PostgresValueReader {
                 ))
         }
 
+        /// The error for PostgreSQL's `'infinity'` (`positive`) or `'-infinity'` read as a `Date`.
+        func infinite(_ positive: Bool) -> DecodingError {
+            corrupted(
+                Date.self,
+                "PostgreSQL's '\(positive ? "" : "-")infinity', which no Date holds: read the column as an Optional "
+                    + "with a CASE in SQL of your own, or store a finite date")
+        }
+
         /// The types the table reads straight from a column; nil for other types.
         func direct<T>(_ type: T.Type) throws -> T? {
             // Each case is a metatype cast, tried in order: the types records hold most come first.
@@ -198,9 +206,14 @@ enum PostgresValueReader {
         }
 
         func date() throws -> Date {
+            // PostgreSQL's 'infinity' and '-infinity' are the extreme values of the binary forms. No Date stands
+            // for them that would be written back as they are, so they are refused rather than made a date.
             switch cell {
-            case .timestamp(let micros, _): return PostgresValueReader.date(microseconds: micros)
+            case .timestamp(let micros, _):
+                if micros == Int64.max || micros == Int64.min { throw infinite(micros > 0) }
+                return PostgresValueReader.date(microseconds: micros)
             case .date(let days):
+                if days == Int32.max || days == Int32.min { throw infinite(days > 0) }
                 return Date(timeIntervalSinceReferenceDate: Double(days) * 86_400 - PostgresType.referenceDateOffset)
             default: throw mismatch(Date.self)
             }

@@ -46,13 +46,30 @@ enum PostgresValueWriter {
         return encoded
     }
 
+    /// Throws for NaN: SQLite stores a bound NaN as NULL, so the library refuses NaN on both engines, in a
+    /// stored value and in a filter, rather than let one engine match what the other cannot hold. Infinities
+    /// are stored on both.
+    /// - Throws: `EncodingError.invalidValue` naming the column.
+    static func refuseNaN(_ value: Double, codingPath: [any CodingKey]) throws {
+        guard value.isNaN else { return }
+        let column = codingPath.last.map { "column \"\($0.stringValue)\"" } ?? "a column"
+        throw EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "Cannot store NaN in \(column): NaN is refused on every engine (SQLite stores it as "
+                    + "NULL), in stored values and in filters"))
+    }
+
     static func direct(_ value: Any, codingPath: [any CodingKey]) throws -> PostgresValue? {
         // Each case is a dynamic cast from Any, tried in order: the types records hold most come first.
         switch value {
         case let v as String: return try text(v, codingPath: codingPath)
         case let v as Int64: return PostgresValue(v)
         case let v as Int: return PostgresValue(Int64(v))
-        case let v as Double: return PostgresValue(v)
+        case let v as Double:
+            try refuseNaN(v, codingPath: codingPath)
+            return PostgresValue(v)
         case let v as Bool: return PostgresValue(v)
         case let v as Date: return try at(codingPath) { try PostgresValue(v) }
         case let v as Int32: return PostgresValue(v)
@@ -63,7 +80,9 @@ enum PostgresValueWriter {
         case let v as UInt32: return PostgresValue(Int64(v))
         case let v as UInt64: return try unsigned(v, codingPath)
         case let v as UInt: return try unsigned(UInt64(v), codingPath)
-        case let v as Float: return PostgresValue(v)
+        case let v as Float:
+            try refuseNaN(Double(v), codingPath: codingPath)
+            return PostgresValue(v)
         case let v as Data: return PostgresValue(v)
         case let v as UUID: return PostgresValue(v)
         case let v as Decimal:

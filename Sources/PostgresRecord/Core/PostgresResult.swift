@@ -187,11 +187,14 @@ final class PostgresResult {
         }
     }
 
-    /// A `timestamptz` or `timestamp` cell's microseconds since 2000-01-01 UTC; nil for anything else.
+    /// A finite `timestamptz` or `timestamp` cell's microseconds since 2000-01-01 UTC; nil for anything else,
+    /// `'infinity'` and `'-infinity'` included (stored as the largest and smallest 64-bit values), which the
+    /// value reader refuses.
     func timestampMicroseconds(row: Int, column: Int) -> Int64? {
-        binaryBytes(
+        let micros = binaryBytes(
             row: row, column: column, { $0 == PostgresType.timestamptz || $0 == PostgresType.timestamp }
         ) { bytes in Self.bigEndian(bytes, size: 8) }
+        return micros == Int64.max || micros == Int64.min ? nil : micros
     }
 
     /// A `text`, `varchar`, `char(n)` or `name` cell's text, made straight from libpq's bytes (invalid UTF-8

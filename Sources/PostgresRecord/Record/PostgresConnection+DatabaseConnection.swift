@@ -120,6 +120,38 @@ extension PostgresConnection: DatabaseConnection {
     }
 
     @_spi(RecordEngine)
+    public func fetchRecords<R: Record>(
+        _ type: R.Type, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering], limit: Int?,
+        offset: Int?
+    ) throws -> [R] {
+        let shape = try PostgresRecordShape.of(R.self)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: self)
+        try checkColumns(ordering.map(\.column), of: shape.table)
+        var arguments = filter.arguments
+        if let limit { arguments.append(PostgresValue(Int64(limit))) }
+        if let offset { arguments.append(PostgresValue(Int64(offset))) }
+        let form = SelectTexts.Form(
+            dialect: .postgres, table: shape.table, columns: filter.columns, forms: filter.nulls.map { $0 ? 0 : 1 },
+            ordering: ordering, hasLimit: limit != nil, hasOffset: offset != nil)
+        return try R.decodeAll(query(SelectTexts.text(for: form), arguments), shape: shape)
+    }
+
+    @_spi(RecordEngine)
+    public func countRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
+        let shape = try PostgresRecordShape.of(R.self)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: self)
+        let rows = try query(RecordSQL.count(from: shape.table, condition: filter.condition), filter.arguments)
+        return Int(try rows[0].decode(Int64.self, at: 0))
+    }
+
+    @_spi(RecordEngine)
+    public func deleteRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
+        let shape = try PostgresRecordShape.of(R.self)
+        let filter = try PostgresFilter(conditions, shape: shape, connection: self)
+        return try execute(RecordSQL.delete(from: shape.table, condition: filter.condition), filter.arguments)
+    }
+
+    @_spi(RecordEngine)
     public func changedColumns<R: Record>(of record: R, from original: R) throws -> [String] {
         let shape = try PostgresRecordShape.of(R.self)
         try shape.checkKey(record.id)

@@ -3,44 +3,6 @@ import Foundation
 import SQLiteRecord
 
 extension Record {
-    /// The records whose columns equal the given values, sorted and paged as asked.
-    ///
-    /// ```swift
-    /// let cities = try City.fetch(connection, where: ["country_id": france.id], orderBy: [.descending("population")])
-    /// ```
-    /// - Parameters:
-    ///   - conditions: column name to value, ANDed; nil matches NULL (`IS NULL`). Values are bound as
-    ///     `$n` parameters, encoded as ``insert(_:)`` stores them.
-    ///   - ordering: columns to sort by; NULLs sort as PostgreSQL sorts them (last ascending).
-    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` when a `where:` key or `orderBy:`
-    ///   column is not a column of the table (nothing runs), ``PostgresError`` (42P01 for a missing table),
-    ///   `DecodingError` naming the column whose value does not fit.
-    public static func fetch(
-        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:],
-        orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
-    ) throws -> [Self] {
-        let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
-        try connection.checkColumns(ordering.map(\.column), of: shape.table)
-        var arguments = filter.arguments
-        if let limit { arguments.append(PostgresValue(Int64(limit))) }
-        if let offset { arguments.append(PostgresValue(Int64(offset))) }
-        let form = SelectTexts.Form(
-            dialect: .postgres, type: Self.self, columns: filter.columns, forms: filter.nulls.map { $0 ? 0 : 1 },
-            ordering: ordering, hasLimit: limit != nil, hasOffset: offset != nil)
-        let sql = SelectTexts.text(for: form, table: shape.table)
-        return try decodeAll(connection.query(sql, arguments), shape: shape)
-    }
-
-    /// The first record whose columns equal the given values, or nil.
-    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
-    public static func fetchOne(
-        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?],
-        orderBy ordering: [Ordering] = []
-    ) throws -> Self? {
-        try fetch(connection, where: conditions, orderBy: ordering, limit: 1).first
-    }
-
     /// The records a query of your own returns, with `$1`, `$2`... bound to `arguments`.
     /// - Throws: ``PostgresError`` for SQL the server rejects, `DecodingError` as ``fetch(_:where:orderBy:limit:offset:)``.
     public static func fetch(
@@ -51,32 +13,6 @@ extension Record {
             missingOptionalColumnIsNil: true)
     }
 
-    /// The number of rows whose columns equal the given values (nil matches NULL).
-    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``, ``PostgresError``.
-    public static func count(
-        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
-    ) throws -> Int {
-        let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
-        let rows = try connection.query(
-            RecordSQL.count(from: shape.table, condition: filter.condition), filter.arguments)
-        return Int(try rows[0].decode(Int64.self, at: 0))
-    }
-
-    /// Deletes the rows whose columns equal the given values, all of them for an empty dictionary, and
-    /// returns how many.
-    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``, ``PostgresError``.
-    @discardableResult
-    public static func deleteAll(
-        _ connection: PostgresConnection, where conditions: [String: (any Encodable)?] = [:]
-    ) throws -> Int {
-        let shape = try PostgresRecordShape.of(Self.self)
-        let filter = try PostgresFilter(conditions, shape: shape, connection: connection)
-        var sql = "DELETE FROM " + SQLIdentifier.quoted(shape.table)
-        let condition = filter.condition
-        if !condition.isEmpty { sql += " WHERE " + condition }
-        return try connection.execute(sql, filter.arguments)
-    }
 
     /// Every row of `rows` decoded as a record of this type, through one decoder (see
     /// ``PostgresRowDecoding``). `missingOptionalColumnIsNil` is true for raw SQL, false (the default) where

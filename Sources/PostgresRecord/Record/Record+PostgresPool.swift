@@ -19,7 +19,7 @@ extension Record where Self: Sendable {
         }
     }
 
-    /// ``save(_:)-(PostgresConnection)`` in a transaction of its own: the record carries its new id after an
+    /// ``Record/save(_:)-(some DatabaseConnection)`` in a transaction of its own: the record carries its new id after an
     /// insert.
     /// - Throws: as the connection's `save`.
     public mutating func save(_ pool: some PostgresDatabaseWriter) async throws {

@@ -113,6 +113,13 @@ package enum RecordSQL {
     }
 
     /// `SELECT count(*) FROM "table"`, with `WHERE condition` when there is one.
+    /// `DELETE FROM "table" WHERE <condition>`, or of every row for an empty or nil condition.
+    package static func delete(from table: String, condition: String?) -> String {
+        let sql = "DELETE FROM " + SQLIdentifier.quoted(table)
+        guard let condition, !condition.isEmpty else { return sql }
+        return sql + " WHERE " + condition
+    }
+
     package static func count(from table: String, condition: String?) -> String {
         let sql = "SELECT count(*) FROM " + SQLIdentifier.quoted(table)
         guard let condition, !condition.isEmpty else { return sql }

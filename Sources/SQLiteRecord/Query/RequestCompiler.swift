@@ -389,7 +389,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
             try expression(ordering.expression, 0, context: nil)
             tokens.append(.ordering(descending: ordering.isDescending, nulls: ordering.nulls))
             write(ordering.isDescending ? " DESC" : " ASC")
-            if let nulls = ordering.nulls { write(nulls == .first ? " NULLS FIRST" : " NULLS LAST") }
+            write(dialect.nullsClause(descending: ordering.isDescending, nulls: ordering.nulls))
         }
     }
 

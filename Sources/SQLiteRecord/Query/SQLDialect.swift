@@ -37,6 +37,20 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// Where NULLs go after `ASC`/`DESC`: `" NULLS FIRST"`, `" NULLS LAST"`, or nothing where the dialect
+    /// already sorts them there. With no `nulls` the library's default is SQLite's, NULL as the smallest value
+    /// (first ascending, last descending), which PostgreSQL is told explicitly since it sorts NULL as the
+    /// largest. See <https://www.sqlite.org/lang_select.html#nullslast> and
+    /// <https://www.postgresql.org/docs/current/queries-order.html>.
+    package func nullsClause(descending: Bool, nulls: SQLOrdering.NullsPosition?) -> String {
+        switch (self, nulls) {
+        case (_, .first?): return " NULLS FIRST"
+        case (_, .last?): return " NULLS LAST"
+        case (.sqlite, nil): return ""
+        case (.postgres, nil): return descending ? " NULLS LAST" : " NULLS FIRST"
+        }
+    }
+
     /// True when the dialect has SQLite's `WITHOUT ROWID` tables.
     package var hasWithoutRowIDTables: Bool { self == .sqlite }
 

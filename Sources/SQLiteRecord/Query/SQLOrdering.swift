@@ -52,6 +52,6 @@ extension SQLExpressible {
 extension Ordering: SQLOrderingTerm {
     /// The column, checked against the table as any request column is, in this direction.
     public var sqlOrdering: SQLOrdering {
-        SQLOrdering(expression: .column(requestColumn), isDescending: isDescending, nulls: nil)
+        SQLOrdering(expression: .column(requestColumn), isDescending: isDescending, nulls: nulls)
     }
 }

@@ -1,7 +1,8 @@
 /// The SELECT texts of the `fetch(_:where:orderBy:limit:offset:)` forms of both engines, kept for the life of
-/// the process by what decides them (the dialect, the record type, the `where:` columns and how many stored
-/// forms each is compared with, the ordering, whether there is a limit and an offset), so that a call
-/// repeated with other values builds no SQL.
+/// the process by everything that decides them (the dialect, the table, the `where:` columns and how many
+/// stored forms each is compared with, the ordering, whether there is a limit and an offset), so that a call
+/// repeated with other values builds no SQL, and a type whose table name is chosen at run time gets the
+/// text of the table it names now.
 ///
 /// A text does not depend on the table's columns, so it is shared by every connection; the `where:` and
 /// `orderBy:` columns are checked against the table by the caller, on every call, before the text runs.
@@ -10,21 +11,20 @@ package enum SelectTexts {
     /// more for `IN (?, ...)` (a UUID in its stored forms).
     package struct Form: Hashable {
         let dialect: SQLDialect
-        let type: ObjectIdentifier
+        let table: String
         let columns: [String]
         let forms: [Int]
         let ordering: [Ordering]
         let hasLimit: Bool
         let hasOffset: Bool
 
-        /// `columns` and `forms` are in the order their arguments are bound; the type's table must be
-        /// `table` whenever this form's text is asked for.
+        /// `columns` and `forms` are in the order their arguments are bound.
         package init(
-            dialect: SQLDialect, type: Any.Type, columns: [String], forms: [Int], ordering: [Ordering],
+            dialect: SQLDialect, table: String, columns: [String], forms: [Int], ordering: [Ordering],
             hasLimit: Bool, hasOffset: Bool
         ) {
             self.dialect = dialect
-            self.type = ObjectIdentifier(type)
+            self.table = table
             self.columns = columns
             self.forms = forms
             self.ordering = ordering
@@ -40,7 +40,7 @@ package enum SelectTexts {
 
     /// `SELECT * FROM "table" WHERE "a" = ? AND "b" IS NULL ORDER BY "c" DESC LIMIT ? OFFSET ?` for
     /// `form`, parameters numbered in the form's dialect: the kept text, else a new one, kept from now on.
-    package static func text(for form: Form, table: String) -> String {
+    package static func text(for form: Form) -> String {
         if let kept = texts.withLock({ $0[form] }) { return kept }
         var next = 1
         let condition = zip(form.columns, form.forms).map { column, count in
@@ -52,9 +52,11 @@ package enum SelectTexts {
             default: return name + " IN (" + form.dialect.parameters(from: next, count: count) + ")"
             }
         }.joined(separator: " AND ")
-        var sql = "SELECT * FROM " + SQLIdentifier.quoted(table)
+        var sql = "SELECT * FROM " + SQLIdentifier.quoted(form.table)
         if !condition.isEmpty { sql += " WHERE " + condition }
-        if !form.ordering.isEmpty { sql += " ORDER BY " + form.ordering.map(\.sql).joined(separator: ", ") }
+        if !form.ordering.isEmpty {
+            sql += " ORDER BY " + form.ordering.map { $0.sql(form.dialect) }.joined(separator: ", ")
+        }
         if form.hasLimit {
             sql += " LIMIT " + form.dialect.parameter(next)
             next += 1

@@ -63,6 +63,24 @@ extension Database: DatabaseConnection {
     }
 
     @_spi(RecordEngine)
+    public func fetchRecords<R: Record>(
+        _ type: R.Type, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering], limit: Int?,
+        offset: Int?
+    ) throws -> [R] {
+        try R.fetch(self, equalities: R.filterValues(conditions), orderBy: ordering, limit: limit, offset: offset)
+    }
+
+    @_spi(RecordEngine)
+    public func countRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
+        try R.request(equalities: R.filterValues(conditions)).count(self)
+    }
+
+    @_spi(RecordEngine)
+    public func deleteRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
+        try R.request(equalities: R.filterValues(conditions)).deleteAll(self)
+    }
+
+    @_spi(RecordEngine)
     public func changedColumns<R: Record>(of record: R, from original: R) throws -> [String] {
         try record.changedColumns(from: original, db: self)
     }

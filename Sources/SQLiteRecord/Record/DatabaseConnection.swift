@@ -88,6 +88,27 @@ public protocol DatabaseConnection: AnyObject {
     @_spi(RecordEngine)
     func recordExists<R: Record>(_ type: R.Type, id: R.ID) throws -> Bool
 
+    /// The records whose columns equal `conditions`' values (nil: `IS NULL`), sorted and paged as asked.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a `where:` or `orderBy:` column the
+    ///   table does not have (nothing runs), ``RecordError/invalidQueryValue(table:column:type:reason:)`` for
+    ///   a value that is not one column's value; the engine's error; `DecodingError`.
+    @_spi(RecordEngine)
+    func fetchRecords<R: Record>(
+        _ type: R.Type, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering], limit: Int?,
+        offset: Int?
+    ) throws -> [R]
+
+    /// The number of rows whose columns equal `conditions`' values.
+    /// - Throws: as ``fetchRecords(_:where:orderBy:limit:offset:)``.
+    @_spi(RecordEngine)
+    func countRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int
+
+    /// Deletes the rows whose columns equal `conditions`' values (every row for none), with no callback.
+    /// - Returns: how many rows were deleted.
+    /// - Throws: as ``fetchRecords(_:where:orderBy:limit:offset:)``; nothing is deleted then.
+    @_spi(RecordEngine)
+    func deleteRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int
+
     /// The columns whose stored values differ between `record` and `original`, in the record's column order,
     /// without the key's and the generated ones: what ``Record/updateChanges(_:from:)`` writes.
     /// - Throws: `EncodingError`; ``RecordError/missingKey(table:column:)`` for a nil key.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The `where:` dictionary forms for values of any type the record encoder stores: a RawRepresentable enum
+/// The `where:` dictionary forms for values of any type the record encoder stores, on either engine (they take
+/// `some DatabaseConnection`): a RawRepresentable enum
 /// (`where: ["genre": Genre.mystery]`), a Date, UUID, Decimal, URL, Data, Bool or integer of any width, and
 /// Optionals of them, each compared in the form `save()` writes it.
 ///
@@ -22,27 +23,29 @@ extension Record {
     ///   column's value (a struct, an array), and what ``fetch(_:where:orderBy:limit:offset:)`` throws.
     @_disfavoredOverload
     public static func fetch(
-        _ db: Database, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering] = [],
-        limit: Int? = nil, offset: Int? = nil
+        _ db: some DatabaseConnection, where conditions: [String: (any Encodable)?] = [:],
+        orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
     ) throws -> [Self] {
-        try fetch(db, equalities: filterValues(conditions), orderBy: ordering, limit: limit, offset: offset)
+        try db.fetchRecords(Self.self, where: conditions, orderBy: ordering, limit: limit, offset: offset)
     }
 
     /// ``fetchOne(_:where:orderBy:)`` for values of any stored type.
     /// - Throws: as the `Database` form.
     @_disfavoredOverload
     public static func fetchOne(
-        _ db: Database, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering] = []
+        _ db: some DatabaseConnection, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering] = []
     ) throws -> Self? {
-        try fetch(db, equalities: filterValues(conditions), orderBy: ordering, limit: 1, offset: nil).first
+        try db.fetchRecords(Self.self, where: conditions, orderBy: ordering, limit: 1, offset: nil).first
     }
 
     /// ``count(_:where:)`` for values of any stored type.
     /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
     ///   column's value, and what ``count(_:where:)`` throws.
     @_disfavoredOverload
-    public static func count(_ db: Database, where conditions: [String: (any Encodable)?]) throws -> Int {
-        try request(equalities: filterValues(conditions)).count(db)
+    public static func count(
+        _ db: some DatabaseConnection, where conditions: [String: (any Encodable)?] = [:]
+    ) throws -> Int {
+        try db.countRecords(Self.self, where: conditions)
     }
 
     /// ``deleteAll(_:where:)`` for values of any stored type.
@@ -51,8 +54,10 @@ extension Record {
     ///   column's value (nothing is deleted), and what ``deleteAll(_:where:)`` throws.
     @_disfavoredOverload
     @discardableResult
-    public static func deleteAll(_ db: Database, where conditions: [String: (any Encodable)?]) throws -> Int {
-        try request(equalities: filterValues(conditions)).deleteAll(db)
+    public static func deleteAll(
+        _ db: some DatabaseConnection, where conditions: [String: (any Encodable)?] = [:]
+    ) throws -> Int {
+        try db.deleteRecords(Self.self, where: conditions)
     }
 
     /// The fetch for values of any stored type through the default queue (``RecordStore``).

@@ -48,11 +48,11 @@ extension Record {
         if hasLimit { arguments.values.append(.integer(Int64(limit ?? -1))) }
         if let offset { arguments.values.append(.integer(Int64(offset))) }
         let form = SelectTexts.Form(
-            dialect: .sqlite, type: Self.self, columns: columns, forms: forms, ordering: ordering,
+            dialect: .sqlite, table: tableName, columns: columns, forms: forms, ordering: ordering,
             hasLimit: hasLimit, hasOffset: offset != nil)
         return try explainingMissingTable {
             try checkColumns(db, ordering.isEmpty ? columns : columns + ordering.map(\.column), aliases: [])
-            let sql = SelectTexts.text(for: form, table: tableName)
+            let sql = SelectTexts.text(for: form)
             return try fetchAll(db, SQLQuery(sql: sql, arguments: arguments))
         }
     }

@@ -60,7 +60,7 @@ final class PostgresCodingStrategyTests: PostgresTestCase {
             .filter(Event.CodingKeys.token == token).order(Event.CodingKeys.eventName.ascending)
         XCTAssertEqual(
             try request.postgresSQL(connection, .select).sql,
-            #"SELECT * FROM "events" WHERE "starts_at" = $1 AND "token" = $2 ORDER BY "event_name" ASC"#)
+            #"SELECT * FROM "events" WHERE "starts_at" = $1 AND "token" = $2 ORDER BY "event_name" ASC NULLS FIRST"#)
         XCTAssertEqual(try request.fetch(connection), [event])
         XCTAssertEqual(try Event.filter(Event.CodingKeys.startsAt > start).count(connection), 0)
     }

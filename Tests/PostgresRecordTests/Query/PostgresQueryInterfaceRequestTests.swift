@@ -48,7 +48,7 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         let request = City.filter(Column("population") > 500_000).order(Column("name").ascending).limit(2, offset: 1)
         XCTAssertEqual(
             try sql(request),
-            #"SELECT * FROM "cities" WHERE "population" > $1 ORDER BY "name" ASC LIMIT $2 OFFSET $3"#)
+            #"SELECT * FROM "cities" WHERE "population" > $1 ORDER BY "name" ASC NULLS FIRST LIMIT $2 OFFSET $3"#)
         XCTAssertEqual(try request.fetch(connection).map(\.name), ["Lyon", "Paris"])
         XCTAssertEqual(try City.order(Column("population").descending).fetchOne(connection)?.name, "Berlin")
         XCTAssertEqual(try City.filter(Column("population") > 10_000_000).fetchOne(connection), nil)
@@ -56,7 +56,7 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
 
     func testOffsetWithoutLimitBindsLimitNullWhichIsLimitAll() throws {
         let request = City.order(Column("id").ascending).limit(-1, offset: 3)
-        XCTAssertEqual(try sql(request), #"SELECT * FROM "cities" ORDER BY "id" ASC LIMIT $1 OFFSET $2"#)
+        XCTAssertEqual(try sql(request), #"SELECT * FROM "cities" ORDER BY "id" ASC NULLS FIRST LIMIT $1 OFFSET $2"#)
         XCTAssertEqual(try request.fetch(connection).map(\.name), ["Ärzteheim 50%_off"])
     }
 
@@ -74,7 +74,7 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         ).group(Column("country_code")).having(SQLExpression.countAll > 1).order(Column("countryCode").ascending)
         XCTAssertEqual(
             try sql(totals),
-            #"SELECT "country_code" AS "countryCode", count(*) AS "cities", sum("population") AS "people" FROM "cities" GROUP BY "country_code" HAVING count(*) > $1 ORDER BY "countryCode" ASC"#
+            #"SELECT "country_code" AS "countryCode", count(*) AS "cities", sum("population") AS "people" FROM "cities" GROUP BY "country_code" HAVING count(*) > $1 ORDER BY "countryCode" ASC NULLS FIRST"#
         )
         XCTAssertEqual(
             try totals.fetch(connection, as: CountryTotal.self),
@@ -93,7 +93,7 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         XCTAssertEqual(updated, 2)
         XCTAssertEqual(
             try sql(City.filter(Column("country_code") == "DE").order(Column("population").ascending).limit(1), .delete),
-            #"DELETE FROM "cities" WHERE "id" IN (SELECT "id" FROM "cities" WHERE "country_code" = $1 ORDER BY "population" ASC LIMIT $2)"#
+            #"DELETE FROM "cities" WHERE "id" IN (SELECT "id" FROM "cities" WHERE "country_code" = $1 ORDER BY "population" ASC NULLS FIRST LIMIT $2)"#
         )
         let deleted = try City.filter(Column("country_code") == "DE").order(Column("population").ascending).limit(1)
             .deleteAll(connection)
@@ -123,7 +123,7 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         XCTAssertEqual(try City.filter(Column("name").caseInsensitiveHasPrefix("ärzteheim")).fetch(connection), [])
         XCTAssertEqual(
             try sql(City.order(Column("name").caseFolded().ascending)),
-            #"SELECT * FROM "cities" ORDER BY lower("name") ASC"#)
+            #"SELECT * FROM "cities" ORDER BY lower("name") ASC NULLS FIRST"#)
     }
 
     func testTextHoldingNULIsAnErrorNamingTheColumnAndNothingRuns() throws {
@@ -173,7 +173,7 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
             #"SELECT * FROM "cities" WHERE "name" IN ($1, $2)"#)
         let ids = Array(Int64(1)...700)
         let long = City.filter(Column("id").in(ids)).order(Column("id").ascending)
-        XCTAssertEqual(try sql(long), #"SELECT * FROM "cities" WHERE "id" = ANY($1) ORDER BY "id" ASC"#)
+        XCTAssertEqual(try sql(long), #"SELECT * FROM "cities" WHERE "id" = ANY($1) ORDER BY "id" ASC NULLS FIRST"#)
         XCTAssertEqual(try long.fetch(connection).count, 4)
         XCTAssertEqual(
             try sql(City.filter(Column("id").notIn(Array(Int64(2)...700)))),

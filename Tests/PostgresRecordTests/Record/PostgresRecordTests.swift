@@ -93,7 +93,7 @@ final class PostgresRecordTests: PostgresTestCase {
         XCTAssertThrowsError(try ghost.update(connection)) { error in
             guard case RecordError.recordNotFound(let table, let id) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(table, "countries")
-            XCTAssertEqual(id, "Optional(42)")
+            XCTAssertEqual(id, "42")
         }
         XCTAssertEqual(try text("SELECT count(*)::text FROM countries"), "0")
     }
@@ -227,7 +227,7 @@ final class PostgresRecordTests: PostgresTestCase {
         XCTAssertEqual(try text("SELECT string_agg(id || '=' || name, ',' ORDER BY id) FROM currency"), "EUR=Euro")
     }
 
-    func testAnUpsertSendsNoReturningAndUpdatesTheRow() throws {
+    func testAnUpsertReportsItsOutcomeAndUpdatesTheRow() throws {
         try Currency.createTable(in: connection)
         try Membership.createTable(in: connection)
         try connection.execute("ALTER TABLE currency ADD CONSTRAINT named CHECK (name <> '')")
@@ -238,15 +238,17 @@ final class PostgresRecordTests: PostgresTestCase {
             XCTAssertEqual(
                 error?.sql,
                 #"INSERT INTO "currency" ("id", "name") VALUES ($1, $2) ON CONFLICT ("id") DO UPDATE SET "name" = "#
-                    + #"excluded."name""#)
+                    + #"excluded."name" WHERE ("currency"."name") IS DISTINCT FROM (excluded."name") "#
+                    + #"RETURNING (xmax = 0)"#)
         }
         var euro = Currency(id: "EUR", name: "Euro")
-        try euro.upsert(connection)
+        XCTAssertEqual(try euro.upsert(connection), .inserted)
         euro.name = "Euro (EUR)"
-        try euro.upsert(connection)
+        XCTAssertEqual(try euro.upsert(connection), .updated)
+        XCTAssertEqual(try euro.upsert(connection), .unchanged)
         var member = Membership(userId: 1, groupId: 2, role: "reader")
-        try member.upsert(connection)
-        try member.upsert(connection)
+        XCTAssertEqual(try member.upsert(connection), .inserted)
+        XCTAssertEqual(try member.upsert(connection), .unchanged)
         XCTAssertEqual(try text("SELECT string_agg(id || '=' || name, ',') FROM currency"), "EUR=Euro (EUR)")
         XCTAssertEqual(try text("SELECT count(*)::text FROM membership"), "1")
     }

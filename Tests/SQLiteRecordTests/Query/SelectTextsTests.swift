@@ -3,18 +3,14 @@ import XCTest
 @testable import SQLiteRecord
 
 final class SelectTextsTests: XCTestCase {
-    private struct Marker {}
-    private struct OtherMarker {}
-
     private func text(
-        _ dialect: SQLDialect, _ type: Any.Type = Marker.self, columns: [String], forms: [Int],
+        _ dialect: SQLDialect, table: String = "cities", columns: [String], forms: [Int],
         ordering: [Ordering] = [], limit: Bool = false, offset: Bool = false
     ) -> String {
         SelectTexts.text(
             for: SelectTexts.Form(
-                dialect: dialect, type: type, columns: columns, forms: forms, ordering: ordering, hasLimit: limit,
-                hasOffset: offset),
-            table: type == Marker.self ? "cities" : "towns")
+                dialect: dialect, table: table, columns: columns, forms: forms, ordering: ordering, hasLimit: limit,
+                hasOffset: offset))
     }
 
     func testTheTextFollowsNullsFormsLimitAndOffset() {
@@ -33,7 +29,7 @@ final class SelectTextsTests: XCTestCase {
             "SELECT * FROM \"cities\" WHERE \"id\" IN (?, ?, ?) AND \"name\" = ? LIMIT ? OFFSET ?")
     }
 
-    func testTheDialectAndTheTypeAreOfTheKey() {
+    func testTheDialectAndTheTableAreOfTheKey() {
         XCTAssertEqual(
             text(.sqlite, columns: ["a", "b"], forms: [1, 1], limit: true),
             "SELECT * FROM \"cities\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
@@ -44,7 +40,12 @@ final class SelectTextsTests: XCTestCase {
             text(.postgres, columns: ["a", "b"], forms: [0, 1], ordering: [.ascending("a")], limit: true, offset: true),
             "SELECT * FROM \"cities\" WHERE \"a\" IS NULL AND \"b\" = $1 ORDER BY \"a\" ASC LIMIT $2 OFFSET $3")
         XCTAssertEqual(
-            text(.sqlite, OtherMarker.self, columns: ["a", "b"], forms: [1, 1], limit: true),
+            text(.sqlite, table: "towns", columns: ["a", "b"], forms: [1, 1], limit: true),
             "SELECT * FROM \"towns\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
+        // The same form on another table is another text: a type whose table name is computed reads the table
+        // it names now.
+        XCTAssertEqual(
+            text(.sqlite, columns: ["a", "b"], forms: [1, 1], limit: true),
+            "SELECT * FROM \"cities\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
     }
 }
