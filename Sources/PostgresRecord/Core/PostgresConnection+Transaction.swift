@@ -90,8 +90,11 @@ extension PostgresConnection {
         }
         do {
             try executeControl("COMMIT")
-        } catch let error as PostgresError where error.kind == .connectionLost {
-            // The COMMIT may have reached the server and committed, with only its answer lost.
+        } catch let error as PostgresError
+            where error.kind == .connectionLost || !isConnected || error.sqlState.rawValue.hasPrefix("57P")
+        {
+            // The COMMIT may have reached the server and committed, with only its answer lost; a server
+            // shutting down (57P01 to 57P03) may have flushed the commit before it ended the session.
             throw PostgresError.commitOutcomeUnknown(error)
         }
         return value
