@@ -6,6 +6,12 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// A libpq connection string: a URI (`postgresql://user@127.0.0.1:5432/db`) or `key=value` pairs
     /// (`host=/tmp port=5432 dbname=app`). See
     /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING>.
+    ///
+    /// For a primary that may fail over to a standby, name every server with
+    /// `target_session_attrs=read-write` (`postgresql://app@db-1:5432,db-2:5432/app?target_session_attrs=read-write`):
+    /// libpq tries them in order and keeps the first that takes writes, so each new connection of a pool
+    /// finds the promoted standby by itself. See
+    /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-MULTIPLE-HOSTS>.
     public var connectionString: String
 
     /// When true (the default), each connection prepares a statement once under a name

@@ -106,6 +106,27 @@ final class PostgresTestCluster: @unchecked Sendable {
         }
     }
 
+    /// Promotes this standby to a primary (`pg_ctl promote -w`): it leaves recovery, on a new timeline,
+    /// and takes writes. See <https://www.postgresql.org/docs/current/app-pg-ctl.html>.
+    func promote() throws {
+        try PostgresTestServer.run(
+            binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-w", "-t", "60", "promote"], user: user, in: folder)
+    }
+
+    /// Makes this stopped cluster a hot standby of `primary` on its own port: its data folder is replaced
+    /// by `pg_basebackup -R -X stream` from `primary`, and started. What a failed primary becomes after a
+    /// failover, once its data is given up.
+    func rebuildAsStandby(of primary: PostgresTestCluster) throws {
+        try FileManager.default.removeItem(atPath: data)
+        try PostgresTestServer.run(
+            binaries.appendingPathComponent("pg_basebackup"),
+            [
+                "-D", data, "-h", primary.host, "-p", "\(primary.port)", "-U", "postgres", "-R", "-X", "stream",
+                "--no-sync", "-c", "fast",
+            ], user: user, in: folder)
+        try start()
+    }
+
     /// Starts the stopped server on its port; after ``kill()`` it runs crash recovery first. Waits until
     /// it accepts connections.
     func start() throws {
