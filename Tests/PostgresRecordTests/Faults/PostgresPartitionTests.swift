@@ -92,9 +92,10 @@ final class PostgresPartitionTests: XCTestCase {
 
     /// The link goes while the transaction's `COMMIT` is on its way: the call throws `.connectionLost` with
     /// SQLSTATE 08007, not a plain loss (which means nothing committed) nor success. The caller's check: the
-    /// transaction's id, taken in the body, asked on a new connection with `pg_xact_status`: `in progress`
-    /// while the server still holds the session (it never heard the `COMMIT`), `aborted` once the session,
-    /// by its `pg_backend_pid()`, is ended; the row is not there.
+    /// transaction's id, taken in the body, asked on a new connection with `pg_xact_status`: never
+    /// `committed` here, since the server never heard the `COMMIT`; `in progress` while the server still
+    /// holds the session (or already `aborted`, when a packet after the link's return told it the client
+    /// was gone), and `aborted` once the session, by its `pg_backend_pid()`, is ended; the row is not there.
     func testACommitCutByAPartitionReportsThatItsOutcomeIsUnknown() async throws {
         let network = try PostgresTestNetwork.make()
         defer { network.remove() }
@@ -139,8 +140,8 @@ final class PostgresPartitionTests: XCTestCase {
             try checker.query("SELECT pg_xact_status('\(ids.xid)'::xid8)::text")[0].decode(String?.self, at: 0)
         }
         let whileHeld = try status()
-        XCTAssertEqual(whileHeld, "in progress")
-        try checker.execute("SELECT pg_terminate_backend(\(ids.pid))")
+        XCTAssertTrue(["in progress", "aborted"].contains(whileHeld), "\(whileHeld ?? "nil")")
+        _ = try checker.query("SELECT pg_terminate_backend(\(ids.pid))").count
         var settled = try status()
         let deadline = Date().addingTimeInterval(5)
         while settled == "in progress", Date() < deadline {
