@@ -97,7 +97,9 @@ public final class PostgresConnection {
         // Copies libpq reads during the call only; freed right after it.
         let keys = pairs.map { strdup($0.key) }
         let values = pairs.map { strdup($0.value) }
-        defer { (keys + values).forEach { free($0) } }
+        defer {
+            for copy in keys + values { free(copy) }
+        }
         let keyPointers = keys.map { $0.map { UnsafePointer($0) } } + [nil]
         let valuePointers = values.map { $0.map { UnsafePointer($0) } } + [nil]
         return PQconnectdbParams(keyPointers, valuePointers, 1)

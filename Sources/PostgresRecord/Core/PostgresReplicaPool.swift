@@ -34,10 +34,10 @@ import Foundation
 /// nothing from it, or that is no longer in recovery (it was promoted) is left out: reads go to the other
 /// replicas, or to the primary, with no error to the caller. The lag is measured against the primary's own
 /// log positions, taken at each check, so a standby that stopped replicating (the primary removed log it
-/// still needed) is left out although it believes itself current. Each replica is checked again once ``Options/recheckInterval`` seconds have passed since its last
-/// check, by the first read that comes along then, never on every call. A body whose replica was lost while
-/// it ran runs again on another server: it is read-only, but a body with side effects outside the database
-/// sees them twice.
+/// still needed) is left out although it believes itself current. Each replica is checked again once
+/// ``Options/recheckInterval`` seconds have passed since its last check, by the first read that comes along
+/// then, never on every call. A body whose replica was lost while it ran runs again on another server: it is
+/// read-only, but a body with side effects outside the database sees them twice.
 ///
 /// A `read` is a read-only transaction wherever it runs, so a write in it fails with SQLSTATE 25006 on the
 /// primary as on a standby. The record calls that take a pool (`City.fetch(pool, where:)`,

@@ -29,7 +29,8 @@ final class PostgresFailoverTests: XCTestCase {
             try connection.execute("INSERT INTO batches (batch) VALUES ($1)", [PostgresValue(batch)])
             for item in 0..<itemsPerBatch {
                 try connection.execute(
-                    "INSERT INTO items (batch, item) VALUES ($1, $2)", [PostgresValue(batch), PostgresValue(Int64(item))])
+                    "INSERT INTO items (batch, item) VALUES ($1, $2)",
+                    [PostgresValue(batch), PostgresValue(Int64(item))])
             }
         }
     }
@@ -58,7 +59,9 @@ final class PostgresFailoverTests: XCTestCase {
     private static func waitUntil(_ connection: PostgresConnection, _ sql: String) throws {
         let deadline = Date().addingTimeInterval(30)
         while try !connection.query(sql)[0].decode(Bool.self, at: 0) {
-            guard Date() < deadline else { throw PostgresTestServer.CommandFailure(command: sql, output: "not true in 30 s") }
+            guard Date() < deadline else {
+                throw PostgresTestServer.CommandFailure(command: sql, output: "not true in 30 s")
+            }
             usleep(10_000)
         }
     }

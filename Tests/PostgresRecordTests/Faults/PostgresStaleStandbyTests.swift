@@ -36,7 +36,9 @@ final class PostgresStaleStandbyTests: XCTestCase {
             primary: PostgresPool(primary.connectionString, maximumConnections: 2),
             replicas: [PostgresPool(standby.connectionString, maximumConnections: 2)],
             options: .init(maximumReplayLag: lagBound, replayTimeout: 0.5, recheckInterval: recheck))
-        try await pool.write { try $0.execute("CREATE TABLE notes (id int8); INSERT INTO notes SELECT generate_series(1, 71)") }
+        try await pool.write {
+            try $0.execute("CREATE TABLE notes (id int8); INSERT INTO notes SELECT generate_series(1, 71)")
+        }
         // The standby stops at a segment's end: started again, it has received exactly what it replayed
         // (`pg_last_wal_receive_lsn()` restarts at the segment's start), so its own replay lag is zero.
         try await pool.writeWithoutTransaction { _ = try $0.query("SELECT pg_switch_wal()") }
@@ -57,7 +59,8 @@ final class PostgresStaleStandbyTests: XCTestCase {
         let onStandby = try PostgresConnection(standby.connectionString)
         let standbyView = try onStandby.query(
             "SELECT count(*), pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() FROM notes")[0]
-        XCTAssertEqual(try standbyView.decode(Int64.self, at: 0), 71, "the standby replayed log it should not have found")
+        XCTAssertEqual(
+            try standbyView.decode(Int64.self, at: 0), 71, "the standby replayed log it should not have found")
         XCTAssertEqual(try standbyView.decode(Bool.self, at: 1), true, "the standby does not believe itself current")
 
         // From the standby's start, every read past the bound (the lag bound, a check interval, and a second

@@ -110,7 +110,8 @@ final class PostgresTestCluster: @unchecked Sendable {
     /// and takes writes. See <https://www.postgresql.org/docs/current/app-pg-ctl.html>.
     func promote() throws {
         try PostgresTestServer.run(
-            binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-w", "-t", "60", "promote"], user: user, in: folder)
+            binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-w", "-t", "60", "promote"], user: user,
+            in: folder)
     }
 
     /// Makes this stopped cluster a hot standby of `primary` on its own port: its data folder is replaced

@@ -70,7 +70,8 @@ final class PostgresTestNetwork: @unchecked Sendable {
             }
             let address = String(link[range].dropFirst("link/ether ".count))
             try network.ip([
-                "neigh", "replace", network.serverAddress, "lladdr", address, "dev", network.hostLink, "nud", "permanent",
+                "neigh", "replace", network.serverAddress, "lladdr", address, "dev", network.hostLink, "nud",
+                "permanent",
             ])
         } catch {
             network.remove()
