@@ -20,29 +20,38 @@ import XCTest
 package final class PostgresTestCluster: @unchecked Sendable {
     /// The folder that holds the cluster's data folder, its socket and its log.
     package let folder: URL
-    /// The TCP port on 127.0.0.1, kept across ``kill()`` / ``start()``.
+    /// The TCP port on ``host``, kept across ``kill()`` / ``start()``.
     package let port: Int
+    /// The address the server listens on: 127.0.0.1, or its side of a ``PostgresTestNetwork``.
+    package let host: String
+    /// The network namespace the server runs in, nil for the test's own.
+    package let namespace: String?
     private let binaries: URL
     private let user: String?
 
-    /// `postgresql://postgres@127.0.0.1:<port>/postgres`.
-    package var connectionString: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
+    /// `postgresql://postgres@<host>:<port>/postgres`.
+    package var connectionString: String { "postgresql://postgres@\(host):\(port)/postgres" }
 
     /// The server's log (`pg_ctl -l`).
     package var logFile: URL { folder.appendingPathComponent("server.log") }
 
     private var data: String { folder.appendingPathComponent("data").path }
 
-    private init(folder: URL, port: Int, binaries: URL, user: String?) {
+    private init(folder: URL, port: Int, host: String, namespace: String?, binaries: URL, user: String?) {
         self.folder = folder
         self.port = port
+        self.host = host
+        self.namespace = namespace
         self.binaries = binaries
         self.user = user
     }
 
     /// A new cluster of the test's own, started. Skips the test when Debian's server binaries are missing
     /// (fails it under `POSTGRESRECORD_REQUIRE_SERVER=1`, as ``PostgresTestServer/url()`` does).
-    package static func make() throws -> PostgresTestCluster {
+    ///
+    /// With `network`, the server runs inside its namespace (`ip netns exec`) and listens on its address
+    /// only, so that every packet between the test and the server crosses the veth pair the test can cut.
+    package static func make(in network: PostgresTestNetwork? = nil) throws -> PostgresTestCluster {
         guard let binaries = PostgresTestServer.findBinaries() else {
             let message = "PostgreSQL cluster tests skipped: they start servers of their own, which needs Debian's "
                 + "postgresql (initdb and pg_ctl in /usr/lib/postgresql/*/bin)"
@@ -58,7 +67,17 @@ package final class PostgresTestCluster: @unchecked Sendable {
                     "-D", folder.appendingPathComponent("data").path, "-U", "postgres", "--auth=trust", "-E", "UTF8",
                     "--locale=C", "--no-sync",
                 ], user: user, in: folder)
-            return try startOnFreePort(folder: folder, binaries: binaries, user: user)
+            if let network {
+                // The test's side of the pair is the only client address besides the local ones.
+                let hba = folder.appendingPathComponent("data/pg_hba.conf")
+                let handle = try FileHandle(forWritingTo: hba)
+                defer { try? handle.close() }
+                handle.seekToEndOfFile()
+                handle.write(Data("host all all \(network.hostAddress)/32 trust\n".utf8))
+            }
+            return try startOnFreePort(
+                folder: folder, host: network?.serverAddress ?? "127.0.0.1", namespace: network?.name,
+                binaries: binaries, user: user)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -79,17 +98,41 @@ package final class PostgresTestCluster: @unchecked Sendable {
                     "-D", standbyFolder.appendingPathComponent("data").path, "-h", "127.0.0.1", "-p", "\(port)",
                     "-U", "postgres", "-R", "-X", "stream", "--no-sync", "-c", "fast",
                 ], user: user, in: standbyFolder)
-            return try Self.startOnFreePort(folder: standbyFolder, binaries: binaries, user: user)
+            return try Self.startOnFreePort(
+                folder: standbyFolder, host: "127.0.0.1", namespace: nil, binaries: binaries, user: user)
         } catch {
             try? FileManager.default.removeItem(at: standbyFolder)
             throw error
         }
     }
 
+    /// Promotes this standby to a primary (`pg_ctl promote -w`): it leaves recovery, on a new timeline,
+    /// and takes writes. See <https://www.postgresql.org/docs/current/app-pg-ctl.html>.
+    package func promote() throws {
+        try PostgresTestServer.run(
+            binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-w", "-t", "60", "promote"], user: user,
+            in: folder)
+    }
+
+    /// Makes this stopped cluster a hot standby of `primary` on its own port: its data folder is replaced
+    /// by `pg_basebackup -R -X stream` from `primary`, and started. What a failed primary becomes after a
+    /// failover, once its data is given up.
+    package func rebuildAsStandby(of primary: PostgresTestCluster) throws {
+        try FileManager.default.removeItem(atPath: data)
+        try PostgresTestServer.run(
+            binaries.appendingPathComponent("pg_basebackup"),
+            [
+                "-D", data, "-h", primary.host, "-p", "\(primary.port)", "-U", "postgres", "-R", "-X", "stream",
+                "--no-sync", "-c", "fast",
+            ], user: user, in: folder)
+        try start()
+    }
+
     /// Starts the stopped server on its port; after ``kill()`` it runs crash recovery first. Waits until
     /// it accepts connections.
     package func start() throws {
-        try Self.start(data: data, port: port, folder: folder, binaries: binaries, user: user)
+        try Self.start(
+            data: data, port: port, host: host, namespace: namespace, folder: folder, binaries: binaries, user: user)
     }
 
     /// `pg_ctl stop -m immediate`: the server's processes quit at once, without a shutdown checkpoint, as
@@ -119,14 +162,19 @@ package final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// Starts the cluster in `folder` on a random free port, trying five ports before giving up.
-    private static func startOnFreePort(folder: URL, binaries: URL, user: String?) throws -> PostgresTestCluster {
+    private static func startOnFreePort(
+        folder: URL, host: String, namespace: String?, binaries: URL, user: String?
+    ) throws -> PostgresTestCluster {
         let data = folder.appendingPathComponent("data").path
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = Int.random(in: 20_000..<60_000)
             do {
-                try start(data: data, port: port, folder: folder, binaries: binaries, user: user)
-                return PostgresTestCluster(folder: folder, port: port, binaries: binaries, user: user)
+                try start(
+                    data: data, port: port, host: host, namespace: namespace, folder: folder, binaries: binaries,
+                    user: user)
+                return PostgresTestCluster(
+                    folder: folder, port: port, host: host, namespace: namespace, binaries: binaries, user: user)
             } catch {
                 lastError = error
             }
@@ -134,14 +182,16 @@ package final class PostgresTestCluster: @unchecked Sendable {
         throw lastError ?? CocoaError(.executableLoad)
     }
 
-    private static func start(data: String, port: Int, folder: URL, binaries: URL, user: String?) throws {
+    private static func start(
+        data: String, port: Int, host: String, namespace: String?, folder: URL, binaries: URL, user: String?
+    ) throws {
         try PostgresTestServer.run(
             binaries.appendingPathComponent("pg_ctl"),
             [
                 "-D", data, "-w", "-t", "60", "-l", folder.appendingPathComponent("server.log").path, "-o",
-                "-F -p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c max_connections=100",
+                "-F -p \(port) -k \(folder.path) -c listen_addresses=\(host) -c max_connections=100",
                 "start",
-            ], user: user, in: folder)
+            ], user: user, in: folder, namespace: namespace)
     }
 }
 #endif

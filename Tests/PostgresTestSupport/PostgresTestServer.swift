@@ -111,16 +111,18 @@ package final class PostgresTestServer: NSObject, XCTestObservation, @unchecked 
         }
     }
 
+    /// Runs `executable` with `arguments` in `folder` (as `user` through `runuser` when set, inside the
+    /// network namespace `namespace` through `ip netns exec` when set), and returns its output.
     @discardableResult
-    package static func run(_ executable: URL, _ arguments: [String], user: String?, in folder: URL) throws -> String {
+    package static func run(
+        _ executable: URL, _ arguments: [String], user: String?, in folder: URL, namespace: String? = nil
+    ) throws -> String {
         let process = Process()
-        if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user, "--", executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
+        var command = [executable.path] + arguments
+        if let user { command = ["/usr/sbin/runuser", "-u", user, "--"] + command }
+        if let namespace { command = [PostgresTestNetwork.ip, "netns", "exec", namespace] + command }
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = folder
         // A file, not a pipe: the server pg_ctl starts inherits the descriptors and would hold a pipe open.
         let log = folder.appendingPathComponent("command-\(UUID().uuidString.prefix(8)).log")

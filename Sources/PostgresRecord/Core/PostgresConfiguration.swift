@@ -6,6 +6,12 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// A libpq connection string: a URI (`postgresql://user@127.0.0.1:5432/db`) or `key=value` pairs
     /// (`host=/tmp port=5432 dbname=app`). See
     /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING>.
+    ///
+    /// For a primary that may fail over to a standby, name every server with
+    /// `target_session_attrs=read-write` (`postgresql://app@db-1:5432,db-2:5432/app?target_session_attrs=read-write`):
+    /// libpq tries them in order and keeps the first that takes writes, so each new connection of a pool
+    /// finds the promoted standby by itself. See
+    /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-MULTIPLE-HOSTS>.
     public var connectionString: String
 
     /// When true (the default), each connection prepares a statement once under a name
@@ -39,10 +45,33 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// would be lost, or apply to another client. pgbouncer forwards cancel requests to the session running
     /// the client's statement, so the timer works behind it too. The cancel reaches the server within a
     /// network round trip of the timeout. A cancel request is a connection of its own to the server, so it
-    /// cannot end a statement whose network path is gone without either side noticing: libpq's
-    /// `keepalives_idle` and `tcp_user_timeout` in the connection string are the answer there. See
+    /// cannot end a statement whose network path is gone without either side noticing:
+    /// ``defaultParameters`` (TCP keepalives and `tcp_user_timeout`) are the answer there. See
     /// <https://www.postgresql.org/docs/current/libpq-cancel.html>.
     public var statementTimeout: TimeInterval?
+
+    /// libpq connection parameters applied before ``connectionString``: a parameter the connection string
+    /// names itself wins. ``networkTimeouts`` by default, so that no call waits forever on a peer that
+    /// vanished (a partition, a host that died without closing its sockets); an empty dictionary leaves
+    /// libpq's own defaults (no connect timeout, the system's keepalives: two hours). A parameter the
+    /// linked libpq does not know (`tcp_user_timeout` before libpq 12) is left out. Unix-domain sockets
+    /// ignore the TCP ones. See <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-PARAMKEYWORDS>.
+    public var defaultParameters: [String: String]
+
+    /// The network timeouts every connection gets unless its connection string says otherwise:
+    /// - `connect_timeout=10`: a connection attempt ends after 10 seconds (per host address).
+    /// - `keepalives=1`, `keepalives_idle=5`, `keepalives_interval=2`, `keepalives_count=3`: a connection
+    ///   that has heard nothing for 5 seconds sends a TCP keepalive probe every 2 seconds.
+    /// - `tcp_user_timeout=15000`: the system drops the connection once data it sent, or its probes, have
+    ///   gone unacknowledged for 15 seconds.
+    ///
+    /// So a call whose server stops answering (the statement sent, or idle and probed) ends with
+    /// ``PostgresError`` of kind `.connectionLost` within about 15 seconds of the peer's last packet, plus a
+    /// keepalive interval; a statement that runs long on a server that answers probes is never cut.
+    public static let networkTimeouts: [String: String] = [
+        "connect_timeout": "10", "keepalives": "1", "keepalives_idle": "5", "keepalives_interval": "2",
+        "keepalives_count": "3", "tcp_user_timeout": "15000",
+    ]
 
     /// Makes a configuration.
     /// - Parameters:
@@ -50,14 +79,17 @@ public struct PostgresConfiguration: Sendable, Equatable {
     ///   - usesNamedPreparedStatements: false behind pgbouncer's transaction mode.
     ///   - maximumConnections: the pool's size (values below 1 count as 1).
     ///   - statementTimeout: the longest a statement may run, in seconds; nil for no limit.
+    ///   - defaultParameters: libpq parameters the connection string may override; ``networkTimeouts`` by
+    ///     default.
     public init(
         connectionString: String, usesNamedPreparedStatements: Bool = true, maximumConnections: Int = 10,
-        statementTimeout: TimeInterval? = nil
+        statementTimeout: TimeInterval? = nil, defaultParameters: [String: String] = networkTimeouts
     ) {
         self.connectionString = connectionString
         self.usesNamedPreparedStatements = usesNamedPreparedStatements
         self.maximumConnections = max(1, maximumConnections)
         self.statementTimeout = statementTimeout
+        self.defaultParameters = defaultParameters
     }
 }
 #endif

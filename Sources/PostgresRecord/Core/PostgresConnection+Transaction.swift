@@ -27,9 +27,19 @@ extension PostgresConnection {
     /// A write transaction run for an async pool call whose task was cancelled rolls back when `body`
     /// returns, and the call throws `CancellationError`: a cancelled task commits nothing. The cancel also
     /// stops the statement in flight, which throws `CancellationError` in `body`.
+    /// A connection lost during `COMMIT` leaves the outcome unknown: the server may have committed and only
+    /// its answer been lost, or never received the `COMMIT`. The call then throws ``PostgresError`` of kind
+    /// `.connectionLost` with SQLSTATE 08007 (``SQLState/transactionResolutionUnknown``); every other loss
+    /// inside the transaction means nothing committed. To learn the outcome, take the transaction's id in
+    /// `body` (`SELECT pg_current_xact_id()`) and ask `pg_xact_status(id)` on a new connection: `committed`,
+    /// `aborted`, or `in progress` while the server has not noticed the lost session yet (end it with
+    /// `pg_terminate_backend(pid)`, its `pg_backend_pid()`, which aborts it). Or write a key of your own with
+    /// the transaction and look for it. See
+    /// <https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT>.
     /// - Throws: what `body` throws; ``PostgresError`` when the transaction cannot begin or commit, or when
-    ///   an earlier error aborted it (SQLSTATE 25P02), or when `body` itself ended it; `CancellationError`
-    ///   when the task of the async pool call was cancelled.
+    ///   an earlier error aborted it (SQLSTATE 25P02), or when `body` itself ended it (SQLSTATE 08007 when
+    ///   the connection was lost during `COMMIT`); `CancellationError` when the task of the async pool call
+    ///   was cancelled.
     @discardableResult
     public func transaction<T>(
         _ isolation: IsolationLevel? = nil, readOnly: Bool = false, _ body: () throws -> T
@@ -74,7 +84,19 @@ extension PostgresConnection {
             rollBack()
             throw CancellationError()
         }
-        try executeControl(readOnly ? "ROLLBACK" : "COMMIT")
+        if readOnly {
+            try executeControl("ROLLBACK")
+            return value
+        }
+        do {
+            try executeControl("COMMIT")
+        } catch let error as PostgresError
+            where error.kind == .connectionLost || !isConnected || error.sqlState.rawValue.hasPrefix("57P")
+        {
+            // The COMMIT may have reached the server and committed, with only its answer lost; a server
+            // shutting down (57P01 to 57P03) may have flushed the commit before it ended the session.
+            throw PostgresError.commitOutcomeUnknown(error)
+        }
         return value
     }
 

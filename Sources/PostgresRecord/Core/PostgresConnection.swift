@@ -70,7 +70,7 @@ public final class PostgresConnection {
     ///   be reached or refuses the login.
     /// The corresponding libpq call is `PQconnectdb`.
     public init(configuration: PostgresConfiguration) throws {
-        guard let handle = PQconnectdb(configuration.connectionString) else {
+        guard let handle = Self.connect(configuration) else {
             throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
         }
         self.handle = handle
@@ -86,6 +86,37 @@ public final class PostgresConnection {
         }
         try execute("SET TimeZone TO 'UTC'")
     }
+
+    /// `PQconnectdbParams` with the configuration's ``PostgresConfiguration/defaultParameters`` (those this
+    /// libpq knows, by `PQconndefaults`) first and the connection string last, as `dbname` with
+    /// `expand_dbname` set: libpq expands it into its parameters, which override the ones before it. See
+    /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-PQCONNECTDBPARAMS>.
+    private static func connect(_ configuration: PostgresConfiguration) -> OpaquePointer? {
+        let pairs = configuration.defaultParameters.filter { knownParameters.contains($0.key) }
+            .sorted { $0.key < $1.key } + [(key: "dbname", value: configuration.connectionString)]
+        // Copies libpq reads during the call only; freed right after it.
+        let keys = pairs.map { strdup($0.key) }
+        let values = pairs.map { strdup($0.value) }
+        defer {
+            for copy in keys + values { free(copy) }
+        }
+        let keyPointers = keys.map { $0.map { UnsafePointer($0) } } + [nil]
+        let valuePointers = values.map { $0.map { UnsafePointer($0) } } + [nil]
+        return PQconnectdbParams(keyPointers, valuePointers, 1)
+    }
+
+    /// The parameter names the linked libpq accepts (`PQconndefaults`), read once.
+    private static let knownParameters: Set<String> = {
+        guard let options = PQconndefaults() else { return [] }
+        defer { PQconninfoFree(options) }
+        var names: Set<String> = []
+        var option = options
+        while let keyword = option.pointee.keyword {
+            names.insert(String(cString: keyword))
+            option += 1
+        }
+        return names
+    }()
 
     /// Opens a connection with a libpq connection string (a URI or `key=value` pairs).
     /// - Throws: as ``init(configuration:)``.

@@ -16,8 +16,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         /// No connection could be opened (bad address, authentication, server down).
         case connectionFailed
         /// The connection was lost while or before the statement ran. Whether the statement committed is
-        /// unknown when it ran outside a transaction; inside one nothing committed. The pool opens a new
-        /// connection for the next call.
+        /// unknown when it ran outside a transaction, and when the loss came during the transaction's
+        /// `COMMIT` (SQLSTATE 08007, ``SQLState/transactionResolutionUnknown``); before `COMMIT` nothing
+        /// committed. The pool opens a new connection for the next call.
         case connectionLost
         /// The library refused the call before anything ran (a value libpq cannot send, a result it cannot
         /// read).
@@ -75,6 +76,17 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         if let batchIndex { text += " - at index \(batchIndex) of the batch" }
         if let sql { text += " - while executing: \(sql)" }
         return text
+    }
+
+    /// A connection lost (`lost`) while `COMMIT` was in flight: kind `.connectionLost`, SQLSTATE 08007
+    /// (`transaction_resolution_unknown`), a message saying the transaction may or may not have committed.
+    static func commitOutcomeUnknown(_ lost: PostgresError) -> PostgresError {
+        PostgresError(
+            kind: .connectionLost, sqlState: .transactionResolutionUnknown,
+            message: "the connection was lost during COMMIT, so whether the transaction committed is unknown: "
+                + "check on a new connection (pg_xact_status of its pg_current_xact_id(), or a key it wrote) "
+                + "before running it again (libpq: \(lost.message))",
+            sql: "COMMIT")
     }
 
     /// This error with the SQL it happened for.
@@ -149,6 +161,10 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// `CancellationError`; ``PostgresConfiguration/statementTimeout``), or by the server's own
     /// `statement_timeout`.
     public static let queryCanceled = SQLState("57014")
+    /// `08007` (`transaction_resolution_unknown`): the connection was lost during `COMMIT`, so the
+    /// transaction may have committed or not; the library sets it on ``PostgresError`` of kind
+    /// `.connectionLost` (the server never sends it). See ``PostgresConnection/transaction(_:readOnly:_:)``.
+    public static let transactionResolutionUnknown = SQLState("08007")
     /// `42P01`: no such table.
     public static let undefinedTable = SQLState("42P01")
     /// `42P10`: an invalid column reference; among them an `ON CONFLICT` target that no unique or exclusion

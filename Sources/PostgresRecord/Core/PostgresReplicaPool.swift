@@ -29,13 +29,15 @@ import Foundation
 /// position can travel between app instances (in a session or a cookie, as Rails keeps the time of a
 /// session's last write) as its text, ``PostgresLSN/description``.
 ///
-/// A replica that cannot be reached (its connection fails to open or is lost), that replays more than
-/// ``Options/maximumReplayLag`` seconds behind what it has received, or that is no longer in recovery (it
-/// was promoted) is left out: reads go to the other replicas, or to the primary, with no error to the
-/// caller. Each replica is checked again once ``Options/recheckInterval`` seconds have passed since its last
-/// check, by the first read that comes along then, never on every call. A body whose replica was lost while
-/// it ran runs again on another server: it is read-only, but a body with side effects outside the database
-/// sees them twice.
+/// A replica that cannot be reached (its connection fails to open or is lost), that is more than
+/// ``Options/maximumReplayLag`` seconds behind the primary, that trails the primary while it receives
+/// nothing from it, or that is no longer in recovery (it was promoted) is left out: reads go to the other
+/// replicas, or to the primary, with no error to the caller. The lag is measured against the primary's own
+/// log positions, taken at each check, so a standby that stopped replicating (the primary removed log it
+/// still needed) is left out although it believes itself current. Each replica is checked again once
+/// ``Options/recheckInterval`` seconds have passed since its last check, by the first read that comes along
+/// then, never on every call. A body whose replica was lost while it ran runs again on another server: it is
+/// read-only, but a body with side effects outside the database sees them twice.
 ///
 /// A `read` is a read-only transaction wherever it runs, so a write in it fails with SQLSTATE 25006 on the
 /// primary as on a standby. The record calls that take a pool (`City.fetch(pool, where:)`,
@@ -44,10 +46,19 @@ import Foundation
 public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Sendable {
     /// The bounds the pool holds replicas to. Every bound is in seconds.
     public struct Options: Sendable, Equatable {
-        /// The most seconds a replica may replay behind what it has received from the primary before reads
-        /// leave it out: `now() - pg_last_xact_replay_timestamp()` on the replica while its
-        /// `pg_last_wal_replay_lsn()` trails its `pg_last_wal_receive_lsn()`, zero once they are equal (an
-        /// idle primary is no lag). Five seconds by default.
+        /// The most seconds a replica may be behind the primary before reads leave it out. Five seconds by
+        /// default.
+        ///
+        /// Measured against the primary, whatever the standby believes: each check first takes the
+        /// primary's `pg_current_wal_lsn()` (on a connection of ``PostgresReplicaPool/primary``) and keeps
+        /// it with the time it was taken; a replica whose `pg_last_wal_replay_lsn()` is still short of a
+        /// position the primary had this many seconds ago is left out. So is a replica short of the
+        /// primary's position that runs no WAL receiver (`pg_stat_wal_receiver` has no streaming row: it
+        /// cannot catch up by itself), and one whose own replay lag, `now() -
+        /// pg_last_xact_replay_timestamp()` while its replay trails what it received, passes the bound. A
+        /// replica that has replayed everything the primary wrote is no lag, however long the primary has
+        /// been idle. While the primary cannot be reached, only the replica's own view counts. See
+        /// <https://www.postgresql.org/docs/current/monitoring-stats.html#MONITORING-PG-STAT-WAL-RECEIVER-VIEW>.
         public var maximumReplayLag: TimeInterval
 
         /// The most seconds ``PostgresReplicaPool/read(after:isolation:_:)`` waits for a replica to replay
@@ -77,11 +88,14 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
     /// The bounds the pool holds replicas to.
     public let options: Options
 
-    // The lock guards `health`, `nextReplica` and `lastWrite`.
+    // The lock guards `health`, `nextReplica`, `lastWrite` and `primaryPositions`.
     private let lock = NSLock()
     private var health: [ReplicaHealth]
     private var nextReplica = 0
     private var lastWrite: PostgresLSN?
+    /// The primary's positions taken at checks, oldest first, with the monotonic time (nanoseconds) each
+    /// was taken: both only grow. See ``PrimaryPositions``.
+    private var primaryPositions = PrimaryPositions()
 
     /// Makes a pool over a primary and its replicas; nothing connects before the first call. With no
     /// replicas every call runs on the primary.
@@ -150,7 +164,9 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
     ///
     /// The replica is asked once before the read, in one statement on the connection the read then uses.
     /// One that has not replayed `position` yet is asked again, at intervals growing from 1 to 50
-    /// milliseconds, until ``Options/replayTimeout`` seconds have passed; `body` then runs on the primary.
+    /// milliseconds, until ``Options/replayTimeout`` seconds have passed; `body` then runs on the primary,
+    /// and the next read checks that replica (see ``Options/maximumReplayLag``) instead of waiting on it
+    /// again until its check is due.
     /// A nil `position` waits for nothing, as ``read(isolation:_:)``; a SERIALIZABLE read runs on the primary,
     /// as there.
     /// - Throws: as ``read(isolation:_:)``; `CancellationError` when the task is cancelled while it waits.
@@ -184,12 +200,17 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
         var pause: UInt64 = 1_000_000
         var measuresLag = measuringLag
         while true {
+            // Taken before the replica's status, so that a replica short of it is short of what the
+            // primary had before the replica was asked.
+            let primaryPosition = measuresLag ? await takePrimaryPosition() : nil
             let step: ReplicaStep<T>
             do {
-                step = try await replicas[index].withConnection { [measuresLag] connection in
+                step = try await replicas[index].withConnection { [measuresLag, self] connection in
                     if measuresLag || position != nil {
                         let status = try Self.status(of: connection)
-                        if measuresLag, !status.isInRecovery || status.replayLag > maximumLag { return .leftOut }
+                        if measuresLag, !isCurrent(status, primaryPosition: primaryPosition, maximumLag: maximumLag) {
+                            return .leftOut
+                        }
                         if let position, status.replayed.map({ $0 < position }) ?? true { return .behind }
                     }
                     return .value(try PostgresPool.transaction(on: connection, isolation, readOnly: true, body))
@@ -213,7 +234,10 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
             case .leftOut: return .unavailable
             case .behind:
                 let now = Self.now()
-                guard now < deadline else { return .behind }
+                guard now < deadline else {
+                    checkSoon(index)
+                    return .behind
+                }
                 try await Task.sleep(nanoseconds: min(pause, deadline - now))
                 pause = min(pause * 2, 50_000_000)
             }
@@ -255,6 +279,36 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
         }
     }
 
+    /// Whether a replica with `status` may take reads: in recovery, and no more than `maximumLag` seconds
+    /// behind the primary, by the primary's positions (`primaryPosition` is the one just taken, nil when
+    /// the primary could not be reached) and by its own replay lag.
+    private func isCurrent(
+        _ status: ReplicaStatus, primaryPosition: PostgresLSN?, maximumLag: TimeInterval
+    ) -> Bool {
+        guard status.isInRecovery, status.replayLag <= maximumLag else { return false }
+        let replayed = status.replayed ?? PostgresLSN(rawValue: 0)
+        if let primaryPosition, replayed < primaryPosition, !status.isReceiving { return false }
+        let now = Self.now()
+        let behindSince = lock.withLock { primaryPositions.firstTime(after: replayed) }
+        guard let behindSince else { return true }
+        return Double(now &- behindSince) / 1e9 <= maximumLag
+    }
+
+    /// The primary's `pg_current_wal_lsn()` now, kept with the time in ``primaryPositions``; nil when the
+    /// primary cannot be reached or answers nothing.
+    private func takePrimaryPosition() async -> PostgresLSN? {
+        guard let position = try? await primary.withConnection({ try Self.currentLSN($0) }) else { return nil }
+        let now = Self.now()
+        let window = Self.nanoseconds(options.maximumReplayLag + options.recheckInterval + 1)
+        lock.withLock { primaryPositions.add(position, at: now, keeping: window) }
+        return position
+    }
+
+    /// Makes replica `index` due a check: the next read measures it before using it.
+    private func checkSoon(_ index: Int) {
+        lock.withLock { health[index].checkedAt = 0 }
+    }
+
     private func leaveOut(_ index: Int) {
         let now = Self.now()
         lock.withLock { health[index] = ReplicaHealth(isInUse: false, checkedAt: now) }
@@ -277,20 +331,24 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
             let row = rows[0]
             return ReplicaStatus(
                 replayed: try row.decode(String?.self, at: 0).flatMap(PostgresLSN.init),
-                replayLag: try row.decode(Double.self, at: 1), isInRecovery: try row.decode(Bool.self, at: 2))
+                replayLag: try row.decode(Double.self, at: 1), isInRecovery: try row.decode(Bool.self, at: 2),
+                isReceiving: try row.decode(Bool.self, at: 3))
         } catch let error as PostgresError where error.kind == .connectionLost {
             throw LostBeforeBody(error: error)
         }
     }
 
     /// The replica's replay position, its lag behind what it received (zero once it has replayed all of it,
-    /// so that an idle primary is no lag), and `pg_is_in_recovery()`. See
+    /// so that an idle primary is no lag), `pg_is_in_recovery()`, and whether its WAL receiver streams from
+    /// the primary (a row in `pg_stat_wal_receiver`, whose `status` a role without `pg_read_all_stats`
+    /// sees as NULL). See
     /// <https://www.postgresql.org/docs/current/functions-admin.html#FUNCTIONS-RECOVERY-CONTROL>.
     private static let statusSQL = """
         SELECT pg_last_wal_replay_lsn()::text, \
         CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 \
         ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8, \
-        pg_is_in_recovery()
+        pg_is_in_recovery(), \
+        EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE coalesce(status, 'streaming') = 'streaming')
         """
 
     /// The primary's current write position, `pg_current_wal_lsn()`. See
@@ -323,6 +381,33 @@ private struct ReplicaStatus {
     let replayed: PostgresLSN?
     let replayLag: TimeInterval
     let isInRecovery: Bool
+    /// The standby's WAL receiver streams from the primary.
+    let isReceiving: Bool
+}
+
+/// The primary's log positions as the pool's checks took them, each with the monotonic time it was taken,
+/// oldest first; both grow along the array. Bounded: a position equal to the one before adds nothing (the
+/// earlier time is the one that counts), and positions older than the window are dropped but for the newest
+/// of them, which still tells that a replica short of it is at least that old.
+private struct PrimaryPositions {
+    private var entries: [(time: UInt64, position: PostgresLSN)] = []
+
+    /// Keeps `position`, taken at `time`, and drops what is older than `window` nanoseconds but the newest
+    /// of those. A position below the last one (another primary, after a failover) starts over.
+    mutating func add(_ position: PostgresLSN, at time: UInt64, keeping window: UInt64) {
+        if let last = entries.last, position < last.position { entries.removeAll() }
+        if entries.last?.position != position { entries.append((time, position)) }
+        let oldest = time > window ? time - window : 0
+        if let firstKept = entries.firstIndex(where: { $0.time >= oldest }), firstKept > 1 {
+            entries.removeFirst(firstKept - 1)
+        }
+    }
+
+    /// When the primary was first seen past `replayed`: the time of the oldest position above it, nil
+    /// when the primary was never seen past it.
+    func firstTime(after replayed: PostgresLSN) -> UInt64? {
+        entries.first { $0.position > replayed }?.time
+    }
 }
 
 /// What one try on a replica's connection came to.

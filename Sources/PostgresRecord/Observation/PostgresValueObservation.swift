@@ -30,7 +30,8 @@ public struct PostgresValueObservation<Value: Sendable>: Sendable {
     /// An observation of `fetch`, a read: run when iteration starts, and again after each commit that wrote a
     /// table it used. It runs in a read-only `REPEATABLE READ` transaction of the pool, so that all its
     /// statements read one snapshot.
-    /// - Parameter fetch: the read; what it throws ends the observation's sequence with that error.
+    /// - Parameter fetch: the read; what it throws ends the observation's sequence with that error, but for a
+    ///   lost connection, which is read again (see ``values(in:listeningOn:bufferingPolicy:)``).
     public static func tracking(
         _ fetch: @escaping @Sendable (PostgresConnection) throws -> Value
     ) -> PostgresValueObservation {
@@ -57,8 +58,12 @@ public struct PostgresValueObservation<Value: Sendable>: Sendable {
     /// through `listeningOn`. Ending the iteration (a `break`, the end of its task, its cancellation) closes
     /// the listener. A lost listener (the server ended its session, or restarted) connects again, listens
     /// again, and reads the value again, since a commit may have gone unheard; when no connection opens for
-    /// 30 seconds, the sequence ends with the connection's error. An error of the read ends the sequence
-    /// with that error, and so does a table the read used that has no change notifications.
+    /// 30 seconds, the sequence ends with the connection's error. A read whose connection is lost or cannot
+    /// open (`PostgresError` of kind `.connectionLost` or `.connectionFailed`: a server that restarts while
+    /// the read runs) takes the same way, so a restart costs a late value, never the sequence: the listener
+    /// connects again and the value is read again, for up to 30 seconds from the loss. Any other error of the
+    /// read ends the sequence with that error, and so does a table the read used that has no change
+    /// notifications.
     /// - Parameters:
     ///   - pool: the pool whose connections run the reads.
     ///   - listenerConfiguration: how the listener connects (`listeningOn:`, a server reached directly, not
@@ -112,8 +117,8 @@ public struct PostgresAsyncValueObservation<Value: Sendable>: AsyncSequence, Sen
         var base: AsyncThrowingStream<Value, any Error>.Iterator
 
         /// The next value: waits for a commit that writes a table the read used.
-        /// - Throws: the error the observed read threw, or the listener's connection error; the sequence ends
-        ///   with it.
+        /// - Throws: the error the observed read threw, or a connection error that lasted 30 seconds (the
+        ///   listener's, or the read's); the sequence ends with it.
         public mutating func next() async throws -> Value? {
             try await base.next()
         }

@@ -15,7 +15,10 @@ import SQLiteRecord
 ///   them. Those that arrive while it runs make the socket readable, and one more read follows it, however
 ///   many came: a burst of commits costs a read or two, and the last read sees the last commit.
 /// - A listener found lost connects again, listens to the same channels, and reads again before anything
-///   else, since a commit may have come while no session listened.
+///   else, since a commit may have come while no session listened. A read that loses its connection, or
+///   cannot open one (the server restarted under it), takes the same way: the listener of a restarted server
+///   is lost too, and its notifications with it, so only a new listener and a read after it are sure to see
+///   every commit. The reconnection ends only with a read that succeeded.
 final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `isStopped` and `continuation` are read and written with `lock` held; every other
     // `var` is used only on `queue` (serial).
@@ -36,7 +39,7 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     private var channels: Set<String> = []
     /// The channels to listen to again after a lost listener connects anew.
     private var lostChannels: Set<String> = []
-    /// When the listener was found lost; nil while it is connected.
+    /// When the listener, or the read's connection, was found lost; nil again once a read succeeded.
     private var lostSince: DispatchTime?
     /// The next wait before connecting again, in seconds.
     private var reconnectionDelay = 0.0
@@ -149,9 +152,12 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
             let tables: Set<ObservedTable>
             do {
                 (value, tables) = try read()
+            } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed {
+                return listenerWasLost(error)
             } catch {
                 return end(throwing: error)
             }
+            lostSince = nil
             if let silent = tables.filter({ !$0.notifiesChanges }).min(by: { $0.channel < $1.channel }) {
                 return end(throwing: Self.missingNotifications(silent))
             }
@@ -191,9 +197,8 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Closes the lost listener and connects again, at once, then after waits that double from 0.05 to 2
-    /// seconds; once the
-    /// new listener listens, the value is read again. The sequence ends with `error` when no connection
-    /// opened within ``reconnectionTimeout``.
+    /// seconds; once the new listener listens, the value is read again. The sequence ends with `error` when
+    /// neither a listener nor the read that follows it succeeded within ``reconnectionTimeout`` of the loss.
     private func listenerWasLost(_ error: any Error) {
         let now = DispatchTime.now()
         let since = lostSince ?? now
@@ -218,7 +223,6 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         } catch {
             return listenerWasLost(error)
         }
-        lostSince = nil
         refresh()
     }
 

@@ -76,6 +76,8 @@ final class PostgresServerKillTests: XCTestCase {
         let nextBatch = TestLocked<Int64>(0)
         let acknowledged = TestLocked<[Int64]>([])
         let failed = TestLocked(0)
+        // Batches whose write failed during COMMIT (SQLSTATE 08007): the only failed ones that may be stored.
+        let unknown = TestLocked<[Int64]>([])
         let writers = (0..<Self.writers).map { _ in
             Task {
                 while !stopped.withLock({ $0 }) {
@@ -93,6 +95,7 @@ final class PostgresServerKillTests: XCTestCase {
                             [.connectionLost, .connectionFailed].contains(error.kind)
                                 || ["57", "08"].contains(error.sqlState.errorClass), "\(error)")
                         failed.withLock { $0 += 1 }
+                        if error.sqlState == .transactionResolutionUnknown { unknown.withLock { $0.append(batch) } }
                         try await Task.sleep(nanoseconds: 2_000_000)
                     }
                 }
@@ -143,14 +146,22 @@ final class PostgresServerKillTests: XCTestCase {
         let whole = Set(parentsByBatch.keys).subtracting(halfBatches)
         let missing = Set(acknowledgedBatches).subtracting(whole)
         let attempted = nextBatch.withLock { $0 }
+        let unknownBatches = Set(unknown.withLock { $0 })
+        // A whole batch whose write neither returned nor reported an unknown outcome: a failure that said
+        // nothing committed, and something did.
+        let storedDespiteFailure = whole.subtracting(acknowledgedBatches).subtracting(unknownBatches)
         print(
             String(
                 format: "PostgreSQL kill run: %d kills in %.1f s, %lld batches begun, %d acknowledged, %d failed (lost, or refused while the server was down), "
-                    + "%d found whole (%d acknowledged among them), %d acknowledged missing, %d half batches",
+                    + "%d found whole (%d acknowledged among them), %d acknowledged missing, %d half batches; "
+                    + "%d failed with the outcome unknown (08007), %d of them found whole; "
+                    + "%d found whole after a failure that said nothing committed",
                 Self.kills, seconds, attempted, acknowledgedBatches.count, failed.withLock { $0 }, whole.count,
-                acknowledgedBatches.count - missing.count, missing.count, halfBatches.count))
+                acknowledgedBatches.count - missing.count, missing.count, halfBatches.count, unknownBatches.count,
+                whole.intersection(unknownBatches).count, storedDespiteFailure.count))
         XCTAssertEqual(halfBatches.sorted(), [])
         XCTAssertEqual(missing.sorted(), [])
+        XCTAssertEqual(storedDespiteFailure.sorted(), [])
         XCTAssertGreaterThan(acknowledgedBatches.count, 0)
         XCTAssertGreaterThanOrEqual(failed.withLock { $0 }, Self.kills, "a kill that cut no batch")
     }
