@@ -41,7 +41,9 @@ extension Record {
     /// What a record takes from its upsert: a rowid record the rowid of the row written, and
     /// ``didInsert(rowID:)`` when the row was inserted (with 0 for a row that has no rowid).
     mutating func tookUpsertedRow(_ outcome: UpsertOutcome, rowID: Int64?) {
-        if Self.keyIsRowID, let rowID { setRowID(rowID) }
+        // Set only when it differs: most upserts write the rowid the record has, and setting one makes the
+        // metadata of `ID?` in code not specialized for the type.
+        if Self.keyIsRowID, let rowID, RowIDKey.rowID(id) != rowID { setRowID(rowID) }
         if outcome == .inserted { didInsert(rowID: rowID ?? 0) }
     }
 
