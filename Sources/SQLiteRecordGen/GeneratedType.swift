@@ -67,7 +67,7 @@ struct GeneratedType: Sendable {
         var used: Set<String> = []
         var properties: [Property] = []
         for (index, column) in table.columns.enumerated() {
-            let sample = table.samples[index]
+            let census = table.censuses[index]
             let isKey = keyColumns.contains { $0.lowercased() == column.name.lowercased() }
             var nameNotes: [String] = []
             var name: String
@@ -96,7 +96,7 @@ struct GeneratedType: Sendable {
                 type = PropertyTypeChoice(swiftType: "Int64", isOptional: true, notes: [])
             } else {
                 type = PropertyTypeChoice.choose(
-                    for: column, sample: sample, sampledRows: table.sampledRows, isKey: isKey)
+                    for: column, census: census, rowCount: table.rowCount, isKey: isKey)
             }
             if column.isGenerated { type.isOptional = type.isOptional || !column.isNotNull }
             properties.append(
@@ -108,7 +108,7 @@ struct GeneratedType: Sendable {
     }
 
     /// The record's key: the rowid alias, the primary key, or else the first UNIQUE index whose columns
-    /// hold no NULL (declared NOT NULL, or none sampled), which ``Record/validateSchema(in:)`` accepts as a
+    /// hold no NULL (declared NOT NULL, or none stored), which ``Record/validateSchema(in:)`` accepts as a
     /// key.
     private static func chooseKey(_ table: TableSchema) -> Key {
         switch table.kind {
@@ -122,7 +122,7 @@ struct GeneratedType: Sendable {
         for columns in table.uniqueKeys {
             let noNulls = columns.allSatisfy { name in
                 let info = table.columns.first { $0.name.lowercased() == name.lowercased() }
-                return info?.isNotNull == true || table.sample(of: name)?.nullCount == 0
+                return info?.isNotNull == true || table.census(of: name)?.nullCount == 0
             }
             guard noNulls, !columns.isEmpty else { continue }
             return columns.count == 1 ? .single(column: columns[0]) : .composite(columns: columns)

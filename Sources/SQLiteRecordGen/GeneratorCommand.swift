@@ -1,15 +1,21 @@
 import Foundation
 
-/// `sqlite-record-gen FILE [--tables a,b] [--output Models.swift] [--sample N]`: the command line, parsed
-/// by hand (the package depends on nothing but the toolchain).
+/// `sqlite-record-gen FILE [--tables a,b] [--output Models.swift | --output-directory DIR] [--prefix P]
+/// [--namespace NAME] [--public] [--row-initializers]`: the command line, parsed by hand (the package depends
+/// on nothing but the toolchain).
 public enum GeneratorCommand {
     /// The usage line and options, printed with `--help` and after a usage error.
     public static let usage = """
-        usage: sqlite-record-gen FILE [--tables NAME,NAME] [--output PATH] [--sample N]
-          FILE             the SQLite database to read (opened read-only)
-          --tables LIST    only these tables and views, comma-separated (default: all but sqlite_*)
-          --output PATH    write the Swift file to PATH (default: standard output)
-          --sample N       rows read from each table to choose its column types (default: \(ModelGenerator.defaultSampleLimit))
+        usage: sqlite-record-gen FILE [--tables NAME,NAME] [--output PATH | --output-directory DIR]
+                                 [--prefix PREFIX] [--namespace NAME] [--public] [--row-initializers]
+          FILE                    the SQLite database to read (opened read-only; every row is read once)
+          --tables LIST           only these tables and views, comma-separated (default: all but sqlite_*)
+          --output PATH           write the Swift file to PATH (default: standard output)
+          --output-directory DIR  write one file per type into DIR (City.swift, ...), and NAME.swift for --namespace
+          --prefix PREFIX         put PREFIX before every type name (DBCity)
+          --namespace NAME        nest the types in `enum NAME` (NAME.City)
+          --public                declare the types and their members public, with public initializers
+          --row-initializers      also give each Record init(row:), the fast path of fetches
         """
 
     /// What the command line asks for.
@@ -17,7 +23,8 @@ public enum GeneratorCommand {
         var path: String
         var tables: [String]?
         var output: String?
-        var sampleLimit = ModelGenerator.defaultSampleLimit
+        var outputDirectory: String?
+        var generation = ModelGenerator.Options()
     }
 
     /// Parses `arguments` (without the program name); nil for `--help`.
@@ -26,7 +33,8 @@ public enum GeneratorCommand {
         var path: String?
         var tables: [String]?
         var output: String?
-        var sample = ModelGenerator.defaultSampleLimit
+        var outputDirectory: String?
+        var generation = ModelGenerator.Options()
         var index = 0
         func value(for option: String) throws -> String {
             index += 1
@@ -48,12 +56,16 @@ public enum GeneratorCommand {
                 tables = (tables ?? []) + names
             case "--output":
                 output = try value(for: argument)
-            case "--sample":
-                let text = try value(for: argument)
-                guard let number = Int(text), number > 0 else {
-                    throw GeneratorError.usage("--sample needs a whole number above 0, not \"\(text)\"")
-                }
-                sample = number
+            case "--output-directory":
+                outputDirectory = try value(for: argument)
+            case "--prefix":
+                generation.prefix = try value(for: argument)
+            case "--namespace":
+                generation.namespace = try value(for: argument)
+            case "--public":
+                generation.isPublic = true
+            case "--row-initializers":
+                generation.rowInitializers = true
             default:
                 if argument.hasPrefix("-") && argument != "-" {
                     throw GeneratorError.usage("unknown option \(argument)")
@@ -66,7 +78,11 @@ public enum GeneratorCommand {
             index += 1
         }
         guard let path else { throw GeneratorError.usage("no database file given") }
-        return Options(path: path, tables: tables, output: output, sampleLimit: sample)
+        if output != nil && outputDirectory != nil {
+            throw GeneratorError.usage("--output and --output-directory: one or the other")
+        }
+        return Options(
+            path: path, tables: tables, output: output, outputDirectory: outputDirectory, generation: generation)
     }
 
     /// Runs the command: generates the file and prints it (or writes it to `--output`); on failure prints
@@ -79,8 +95,22 @@ public enum GeneratorCommand {
                 return 0
             }
             let file = try ModelGenerator.generate(
-                path: options.path, tables: options.tables, sampleLimit: options.sampleLimit)
-            if let output = options.output {
+                path: options.path, tables: options.tables, options: options.generation)
+            if let directory = options.outputDirectory {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw GeneratorError.cannotWrite(directory, reason: error.localizedDescription)
+                }
+                for (name, source) in file.files {
+                    let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+                    do {
+                        try source.write(toFile: path, atomically: true, encoding: .utf8)
+                    } catch {
+                        throw GeneratorError.cannotWrite(path, reason: error.localizedDescription)
+                    }
+                }
+            } else if let output = options.output {
                 do {
                     try file.source.write(toFile: output, atomically: true, encoding: .utf8)
                 } catch {
