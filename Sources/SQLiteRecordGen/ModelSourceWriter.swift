@@ -95,6 +95,7 @@ struct ModelSourceWriter {
     private func record(_ type: GeneratedType) -> String {
         let table = type.table
         var lines: [String] = []
+        lines += type.omittedNotes.map { "// note: \(SwiftNames.commentText($0))." }
         lines.append("/// A row of table \(SwiftNames.commentText(SQLIdentifier.quoted(table.name))).")
         lines.append("\(access)struct \(type.typeName): Record, Equatable, Sendable {")
         if case .composite(let columns) = type.key {
@@ -160,6 +161,7 @@ struct ModelSourceWriter {
         if case .none(let reason) = type.key {
             lines.append("// note: \(SwiftNames.commentText(reason)).")
         }
+        lines += type.omittedNotes.map { "// note: \(SwiftNames.commentText($0))." }
         lines.append("/// A row of \(what) \(SwiftNames.commentText(SQLIdentifier.quoted(table.name))), read-only.")
         lines.append("\(access)struct \(type.typeName): FetchableRecord, Equatable, Sendable {")
         for property in type.properties {
@@ -317,7 +319,7 @@ struct ModelSourceWriter {
                 ? lowerFirst(link.parent.typeName) : columnBasedName(link.key.columns)
             if let simple = simpleLink(link) {
                 let name = unique(base)
-                var arguments = "\(link.parent.typeName).self"
+                var arguments = "\(qualified(link.parent)).self"
                 if name != lowerFirst(link.parent.typeName) { arguments += ", key: \(SwiftNames.literal(name))" }
                 arguments += ", using: \(SwiftNames.literal(simple))"
                 if let action = onDeleteArgument(link.key.onDelete) { arguments += ", onDelete: \(action)" }
@@ -345,7 +347,7 @@ struct ModelSourceWriter {
                 ? plural : plural + "By" + upperFirst(columnBasedName(link.key.columns))
             if let simple = simpleLink(link) {
                 let name = unique(base)
-                var arguments = "\(link.child.typeName).self"
+                var arguments = "\(qualified(link.child)).self"
                 if name != link.child.table.name { arguments += ", key: \(SwiftNames.literal(name))" }
                 arguments += ", using: \(SwiftNames.literal(simple))"
                 lines.append(
@@ -404,7 +406,7 @@ struct ModelSourceWriter {
         guard pairs.count == columns.count, !pairs.isEmpty else {
             return ["    // note: no request for \(keyList(columns)) -> \(target.typeName): a column has no property."]
         }
-        let returned = target.isRecord ? "QueryInterfaceRequest<\(target.typeName)>" : nil
+        let returned = target.isRecord ? "QueryInterfaceRequest<\(qualified(target))>" : nil
         var lines = [
             "    /// The \(SwiftNames.commentText(SQLIdentifier.quoted(target.table.name))) rows whose "
                 + "\(SwiftNames.commentText(keyList(targetColumns))) equal this row's "
@@ -413,7 +415,7 @@ struct ModelSourceWriter {
         ]
         if let returned {
             lines.append("    \(access)func \(name)() -> \(returned) {")
-            lines.append("        \(target.typeName).filter(\(pairs.joined(separator: " && ")))")
+            lines.append("        \(qualified(target)).filter(\(pairs.joined(separator: " && ")))")
             lines.append("    }")
         } else {
             lines.append("    // note: \(target.typeName) is read-only: filter its fetchAll(_:) by these columns.")

@@ -17,6 +17,9 @@ struct PropertyTypeChoice: Equatable, Sendable {
     var isOptional: Bool
     /// The `// note:` lines for this property: what the generator could not decide for sure.
     var notes: [String]
+    /// True when no Codable type reads every stored value (BLOBs and numbers in one column): the type leaves
+    /// the column out, and ``notes`` says why.
+    var isOmitted = false
 
     /// The type as written in a declaration: `String?` for an Optional.
     var declaration: String { swiftType + (isOptional ? "?" : "") }
@@ -63,7 +66,8 @@ struct PropertyTypeChoice: Equatable, Sendable {
                 case .integer: type = "Int64"
                 case .real: type = "Double"
                 case .text: type = "String"
-                case .numeric: type = isDecimal ? "Decimal" : "String"
+                // A key is never Decimal: the schema probe reads a Decimal key as a nested value.
+                case .numeric: type = isDecimal ? (isKey ? "Double" : "Decimal") : "String"
                 case .blob: type = declared.isEmpty ? "String" : "Data"
                 }
             }
@@ -91,11 +95,16 @@ struct PropertyTypeChoice: Equatable, Sendable {
                 notes.append("holds \(holds): Data reads TEXT as its UTF-8 bytes, saves write BLOBs")
                 return done("Data")
             }
-            // No Codable type reads BLOBs and numbers alike (SQLiteValue does, but is not Codable).
+            // No Codable type reads BLOBs and numbers alike (SQLiteValue does, but is not Codable): the column
+            // is left out, so that every row still reads.
+            // (A key never holds both: such a column is no key, see GeneratedType.chooseKey.)
             notes.append(
-                "holds \(holds): no Swift type reads BLOB and numbers alike, so the rows holding INTEGER or REAL "
-                    + "fail to decode; read this column with init(row:) and SQLiteValue")
-            return done("Data")
+                "holds \(holds): no Codable type reads BLOBs and numbers alike; left out of the type (saves "
+                    + "leave it as it is, inserts store its DEFAULT or NULL); read it as SQLiteValue with a query of "
+                    + "your own")
+            var choice = done("Data")
+            choice.isOmitted = true
+            return choice
         }
 
         if hasText {
@@ -161,9 +170,15 @@ struct PropertyTypeChoice: Equatable, Sendable {
             return done("Date")
         }
         if hasReal {
-            if isDecimal {
+            if isDecimal && census.realBeyondInt64Count == 0 && !isKey {
                 notes.append("\(declaredText) holding \(holds): Decimal reads a REAL through its shortest text")
                 return done("Decimal")
+            }
+            if isDecimal {
+                notes.append(
+                    isKey
+                        ? "\(declaredText), a key: Double, since the schema probe reads a Decimal key as a nested value"
+                        : "\(declaredText), but holds REALs beyond 2^63, which Decimal does not read: Double")
             }
             if census.allRealsWhole && census.realBeyondInt64Count == 0 && column.affinity == .integer {
                 notes.append(

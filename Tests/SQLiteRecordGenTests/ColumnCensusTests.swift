@@ -40,6 +40,38 @@ final class ColumnCensusTests: XCTestCase {
         XCTAssertTrue(source.contains(expected), source)
     }
 
+    /// Found by the random schemas of ``GeneratedModelsCompileTests``: BLOBs and numbers in one column, a
+    /// REAL beyond Decimal's range, and a DECIMAL key, each of which made the generated type throw.
+    func testColumnsNoCodableTypeReadsAreLeftOutAndDecimalsThatWouldNotReadAreDoubles() throws {
+        let url = folder.appendingPathComponent("mixed.sqlite")
+        try GeneratorFixtures.makeDatabase(
+            at: url,
+            sql: """
+                CREATE TABLE parts (id INTEGER PRIMARY KEY, payload BLOB, amount DECIMAL(10,2), name TEXT);
+                INSERT INTO parts VALUES (1, x'0102', 1e300, 'a'), (2, 7, 2.5, 'b');
+                CREATE TABLE prices (amount DECIMAL(10,2) NOT NULL UNIQUE, name TEXT);
+                INSERT INTO prices VALUES (12.5, 'x');
+                """)
+        let source = try ModelGenerator.generate(path: url.path).source
+        XCTAssertTrue(
+            source.contains(
+                """
+                // note: payload: holds 1 INTEGER and 1 BLOB: no Codable type reads BLOBs and numbers alike; left out of the type (saves leave it as it is, inserts store its DEFAULT or NULL); read it as SQLiteValue with a query of your own.
+                /// A row of table "parts".
+                struct Part: Record, Equatable, Sendable {
+                    var id: Int64?
+                    // note: amount: declared DECIMAL(10,2), but holds REALs beyond 2^63, which Decimal does not read: Double.
+                    var amount: Double?
+                    var name: String?
+                """), source)
+        XCTAssertTrue(
+            source.contains(
+                """
+                    // note: amount: declared DECIMAL(10,2), a key: Double, since the schema probe reads a Decimal key as a nested value.
+                    var id: Double
+                """), source)
+    }
+
     func testTheCensusCountsEveryStorageClassAndForm() throws {
         let queue = try DatabaseQueue()
         let censuses = try queue.write { db -> [ColumnCensus] in

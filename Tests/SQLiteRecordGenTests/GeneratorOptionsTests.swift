@@ -115,7 +115,7 @@ final class GeneratorOptionsTests: XCTestCase {
                 """
                 extension World.GeoCity {
                     /// The "countries" row that "country_id" references.
-                    public static let geoCountry = belongsTo(GeoCountry.self, using: "country_id")
+                    public static let geoCountry = belongsTo(World.GeoCountry.self, using: "country_id")
                 """), file.source)
         // One file per type, and the namespace's own.
         XCTAssertEqual(file.files.map(\.name), ["World.swift", "GeoCity.swift", "GeoCountry.swift"])
