@@ -16,6 +16,10 @@ public enum GeneratorCommand {
           --namespace NAME        nest the types in `enum NAME` (NAME.City)
           --public                declare the types and their members public, with public initializers
           --row-initializers      also give each Record init(row:), the fast path of fetches
+               sqlite-record-gen diff DATABASE --reference REFERENCE [--tables NAME,NAME]
+          prints the schema changes (a dry run, with SQL) that would bring DATABASE's tables in line with
+          REFERENCE's, a database the app's migrations made; exits 0 when there are none, 2 when there are,
+          1 on an error
         """
 
     /// What the command line asks for.
@@ -89,6 +93,7 @@ public enum GeneratorCommand {
     /// `sqlite-record-gen: MESSAGE` to standard error.
     /// - Returns: the exit status: 0 on success, 64 for a usage error (`EX_USAGE`), 1 otherwise.
     public static func run(arguments: [String]) -> Int32 {
+        if arguments.first == "diff" { return runDiff(Array(arguments.dropFirst())) }
         do {
             guard let options = try parse(arguments) else {
                 print(usage)
@@ -126,6 +131,75 @@ public enum GeneratorCommand {
             return 1
         } catch {
             FileHandle.standardError.write(Data("sqlite-record-gen: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    /// What `diff` is asked: the database, the reference, the tables.
+    struct DiffOptions: Equatable {
+        var path: String
+        var reference: String
+        var tables: [String]?
+    }
+
+    /// Parses the arguments after `diff`; nil for `--help`.
+    /// - Throws: ``GeneratorError/usage(_:)`` naming the argument that is wrong.
+    static func parseDiff(_ arguments: [String]) throws -> DiffOptions? {
+        var path: String?
+        var reference: String?
+        var tables: [String]?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            func value() throws -> String {
+                index += 1
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                    throw GeneratorError.usage("\(argument) needs a value")
+                }
+                return arguments[index]
+            }
+            switch argument {
+            case "-h", "--help": return nil
+            case "--reference": reference = try value()
+            case "--tables":
+                tables = (tables ?? []) + (try value()).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
+            default:
+                if argument.hasPrefix("-") { throw GeneratorError.usage("unknown option \(argument)") }
+                guard path == nil else {
+                    throw GeneratorError.usage("one database file only: \"\(path ?? "")\" and \"\(argument)\"")
+                }
+                path = argument
+            }
+            index += 1
+        }
+        guard let path else { throw GeneratorError.usage("diff: no database file given") }
+        guard let reference else { throw GeneratorError.usage("diff: --reference REFERENCE is required") }
+        return DiffOptions(path: path, reference: reference, tables: tables)
+    }
+
+    /// Runs `diff`: prints each table's plan that is not empty (its changes, refusals and SQL) to standard
+    /// output.
+    /// - Returns: 0 when no table differs, 2 when one does (as `prisma migrate diff --exit-code`), 64 for a
+    ///   usage error, 1 for any other error.
+    static func runDiff(_ arguments: [String]) -> Int32 {
+        do {
+            guard let options = try parseDiff(arguments) else {
+                print(usage)
+                return 0
+            }
+            let plans = try SchemaDrift.plans(
+                database: options.path, reference: options.reference, tables: options.tables)
+            let drifted = plans.filter { !$0.isEmpty || !$0.refusals.isEmpty }
+            for plan in drifted { print(plan.description + "\n") }
+            return drifted.isEmpty ? 0 : 2
+        } catch let error as GeneratorError {
+            FileHandle.standardError.write(Data("sqlite-record-gen diff: \(error)\n".utf8))
+            if case .usage = error { return 64 }
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("sqlite-record-gen diff: \(error)\n".utf8))
             return 1
         }
     }

@@ -101,16 +101,7 @@ public enum ModelGenerator {
     public static func generate(
         path: String, tables: [String]? = nil, options: Options = Options()
     ) throws -> File {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw GeneratorError.fileNotFound(path)
-        }
-        let db: Database
-        do {
-            db = try Database(path: path, options: Database.Options(readOnly: true))
-        } catch let error as DatabaseError {
-            throw GeneratorError.notADatabase(path, reason: reason(error, path: path))
-        }
+        let db = try open(path)
         let name = URL(fileURLWithPath: path).lastPathComponent
         do {
             // One read transaction: every table is counted from the same snapshot.
@@ -118,6 +109,23 @@ public enum ModelGenerator {
                 try generate(db, tables: tables, sourceName: name, options: options)
             }
         } catch let error as DatabaseError where error.resultCode == .notADatabase {
+            throw GeneratorError.notADatabase(path, reason: reason(error, path: path))
+        }
+    }
+
+    /// Opens the database file at `path` read-only, never creating one.
+    /// - Throws: ``GeneratorError/fileNotFound(_:)``, ``GeneratorError/notADatabase(_:reason:)``.
+    static func open(_ path: String) throws -> Database {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw GeneratorError.fileNotFound(path)
+        }
+        do {
+            let db = try Database(path: path, options: Database.Options(readOnly: true))
+            // SQLite reads the header at the first statement: a file that is not a database fails here.
+            _ = try db.scalar(Int64.self, sql: "SELECT count(*) FROM sqlite_schema")
+            return db
+        } catch let error as DatabaseError {
             throw GeneratorError.notADatabase(path, reason: reason(error, path: path))
         }
     }
