@@ -150,3 +150,49 @@ final class SchemaChangeDataChecksTests: XCTestCase {
         }
     }
 }
+
+/// A city whose `name` column the app now calls `title`, and reads as Optional.
+private struct TitledCity: Record, Equatable {
+    var id: Int64?
+    var title: String?
+    var population: Int
+    static let tableName = "cities"
+}
+
+extension SchemaChangeDataChecksTests {
+    /// A declared rename is `ALTER TABLE RENAME COLUMN`, which carries every constraint of the column to the
+    /// new name (NOT NULL, DEFAULT, UNIQUE, its indexes); the Optional the type now declares then drops NOT
+    /// NULL by a rebuild, which keeps the rest.
+    func testARenameCarriesEveryConstraintOfTheColumn() throws {
+        let (_, queue) = try database(
+            """
+            CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'unnamed' UNIQUE,
+                population INT NOT NULL);
+            CREATE INDEX cities_name_population ON cities (name, population);
+            INSERT INTO cities VALUES (1, 'Paris', 2100000), (2, 'Lyon', 520000);
+            """)
+        let options = SchemaChangeOptions(renamedColumns: ["name": "title"])
+        let plan = try queue.read { db in try TitledCity.schemaChanges(in: db, options: options) }
+        XCTAssertEqual(
+            plan.changes, [.renameColumn(from: "name", to: "title"), .changeNullability("title", isNotNull: false)])
+        var migrator = DatabaseMigrator()
+        migrator.registerSchemaChanges("title", for: TitledCity.self, options: options)
+        try migrator.migrate(queue)
+        try queue.write { db in
+            XCTAssertEqual(
+                try db.fetchAll(
+                    String.self,
+                    sql: "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name LIKE 'cities%' ORDER BY name"),
+                [
+                    "CREATE TABLE \"cities\" (\"id\" INTEGER PRIMARY KEY, \"title\" TEXT DEFAULT 'unnamed', "
+                        + "\"population\" INT NOT NULL, UNIQUE (\"title\"))",
+                    "CREATE INDEX cities_name_population ON cities (\"title\", population)",
+                ])
+            XCTAssertEqual(try TitledCity.fetch(db).map(\.title), ["Paris", "Lyon"])
+            XCTAssertTrue(try TitledCity.schemaChanges(in: db).isEmpty)
+            var ys = TitledCity(id: nil, title: nil, population: 1)
+            try ys.insert(db)
+            XCTAssertThrowsError(try db.execute(sql: "INSERT INTO cities (title, population) VALUES ('Paris', 1)"))
+        }
+    }
+}
