@@ -56,8 +56,8 @@ enum SwiftNames {
         "SendableMetatype", "Sequence", "Set", "SetAlgebra", "SignedInteger", "SIMD", "Slice", "StaticString",
         "Strideable", "String", "StringProtocol", "Substring", "SuspendingClock", "SystemRandomNumberGenerator",
         "Task", "TaskGroup", "TaskLocal", "TaskPriority", "ThrowingTaskGroup", "UInt", "UInt8", "UInt16", "UInt32",
-        "UInt64", "UInt128", "Unicode", "UnicodeScalar", "UnsafeBufferPointer", "UnsafeMutablePointer",
-        "UnsafePointer", "UnsafeRawPointer", "UnsafeContinuation", "UnownedJob", "Void", "WritableKeyPath", "Zip2Sequence",
+        "UInt64", "UInt128", "Unicode", "UnicodeScalar",
+        "UnownedJob", "Void", "WritableKeyPath", "Zip2Sequence",
         "Mutex", "Atomic", "InlineArray", "Span",
     ]
 
