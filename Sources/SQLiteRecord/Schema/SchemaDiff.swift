@@ -180,6 +180,7 @@ struct SchemaDiff {
                 + (onDelete.map { " ON DELETE " + $0 } ?? "")
             changes.append(.addForeignKey(column, references: clause))
             newForeignKeys.append((column, parent, parentKey, onDelete))
+            try refuseOrphans(column: column, parent: parent, parentKey: parentKey)
         }
 
         // UNIQUE constraints the caller declares.
@@ -306,6 +307,21 @@ struct SchemaDiff {
         case .date: return Date(sqliteValue: value) != nil
         case .uuid: return UUID(sqliteValue: value) != nil
         case .decimal, .nested, .unknown: return true
+        }
+    }
+
+    /// Adds a refusal naming the rows whose `column` (after renames) references no row of `parent`: the
+    /// foreign key to add would fail `PRAGMA foreign_key_check` (the rebuild checks it again before COMMIT).
+    private mutating func refuseOrphans(column: String, parent: String, parentKey: String) throws {
+        guard let stored = columns.first(where: { Self.folded(renamed($0.name)) == Self.folded(column) })?.name,
+            try db.hasColumns(parent)
+        else { return }
+        let child = "\(SQLIdentifier.quoted(table)).\(SQLIdentifier.quoted(stored))"
+        let rows = try rowNames(
+            where: "\(child) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(parent)) AS p "
+                + "WHERE p.\(SQLIdentifier.quoted(parentKey)) = \(child))")
+        if !rows.isEmpty {
+            refusals.append(.foreignKeyViolations(table: table, rows: rows.map { "\(table) \($0)" }))
         }
     }
 

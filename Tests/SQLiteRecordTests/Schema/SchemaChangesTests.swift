@@ -478,6 +478,8 @@ final class SchemaChangesTests: XCTestCase {
         XCTAssertEqual(
             plan.changes,
             [.addForeignKey("country_id", references: "REFERENCES \"countries\" (\"id\") ON DELETE CASCADE")])
+        // The dry run finds the orphan before anything is written.
+        XCTAssertEqual(plan.refusals, [.foreignKeyViolations(table: "towns", rows: ["towns rowid 3"])])
         XCTAssertThrowsError(try migrate(orphaned, EvolvedTown.self)) { error in
             XCTAssertEqual(error as? SchemaChangeError, .foreignKeyViolations(table: "towns", rows: ["towns rowid 3"]))
         }
