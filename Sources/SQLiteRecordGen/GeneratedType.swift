@@ -32,6 +32,8 @@ struct GeneratedType: Sendable {
     let typeName: String
     let properties: [Property]
     let key: Key
+    /// Notes about the columns left out of the type (``PropertyTypeChoice/isOmitted``), written above it.
+    var omittedNotes: [String] = []
 
     /// True when the type is a `Record`; false for the read-only types of views, virtual tables and
     /// tables without a key.
@@ -66,8 +68,9 @@ struct GeneratedType: Sendable {
         let singleKey = keyColumns.count == 1 ? keyColumns[0].lowercased() : nil
         var used: Set<String> = []
         var properties: [Property] = []
+        var omitted: [String] = []
         for (index, column) in table.columns.enumerated() {
-            let sample = table.samples[index]
+            let census = table.censuses[index]
             let isKey = keyColumns.contains { $0.lowercased() == column.name.lowercased() }
             var nameNotes: [String] = []
             var name: String
@@ -96,19 +99,24 @@ struct GeneratedType: Sendable {
                 type = PropertyTypeChoice(swiftType: "Int64", isOptional: true, notes: [])
             } else {
                 type = PropertyTypeChoice.choose(
-                    for: column, sample: sample, sampledRows: table.sampledRows, isKey: isKey)
+                    for: column, census: census, rowCount: table.rowCount, isKey: isKey)
             }
             if column.isGenerated { type.isOptional = type.isOptional || !column.isNotNull }
+            if type.isOmitted {
+                omitted += type.notes.map { "\(column.name): \($0)" }
+                continue
+            }
             properties.append(
                 Property(
                     name: name, column: column.name, type: type, isGenerated: column.isGenerated,
                     nameNotes: nameNotes))
         }
-        return GeneratedType(table: table, typeName: typeName, properties: properties, key: key)
+        return GeneratedType(
+            table: table, typeName: typeName, properties: properties, key: key, omittedNotes: omitted)
     }
 
     /// The record's key: the rowid alias, the primary key, or else the first UNIQUE index whose columns
-    /// hold no NULL (declared NOT NULL, or none sampled), which ``Record/validateSchema(in:)`` accepts as a
+    /// hold no NULL (declared NOT NULL, or none stored), which ``Record/validateSchema(in:)`` accepts as a
     /// key.
     private static func chooseKey(_ table: TableSchema) -> Key {
         switch table.kind {
@@ -117,12 +125,22 @@ struct GeneratedType: Sendable {
         case .table: break
         }
         if let alias = table.rowIDAlias { return .rowID(column: alias) }
+        // A key column holding BLOBs and numbers, which no Codable type reads, cannot be a record's key.
+        func unreadable(_ name: String) -> Bool {
+            guard let census = table.census(of: name) else { return false }
+            return census.blobCount > 0 && census.integerCount + census.realCount > 0
+        }
+        if let column = table.primaryKey.first(where: unreadable) {
+            return .none(
+                reason: "its primary key column \"\(column)\" holds BLOBs and numbers, which no Codable type "
+                    + "reads alike")
+        }
         if table.primaryKey.count == 1 { return .single(column: table.primaryKey[0]) }
         if table.primaryKey.count > 1 { return .composite(columns: table.primaryKey) }
-        for columns in table.uniqueKeys {
+        for columns in table.uniqueKeys where !columns.contains(where: unreadable) {
             let noNulls = columns.allSatisfy { name in
                 let info = table.columns.first { $0.name.lowercased() == name.lowercased() }
-                return info?.isNotNull == true || table.sample(of: name)?.nullCount == 0
+                return info?.isNotNull == true || table.census(of: name)?.nullCount == 0
             }
             guard noNulls, !columns.isEmpty else { continue }
             return columns.count == 1 ? .single(column: columns[0]) : .composite(columns: columns)

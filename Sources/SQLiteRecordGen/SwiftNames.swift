@@ -28,14 +28,76 @@ enum SwiftNames {
         "id", "stringValue", "intValue", "rawValue", "hashValue", "allCases", "init",
     ]
 
-    /// Type names the generated file uses or its readers expect unshadowed: a table named `data`, `date`
-    /// or `record` gets `DataRecord`, not a `Data` that hides Foundation's.
-    static let reservedTypes: Set<String> = [
-        "Record", "FetchableRecord", "Data", "Date", "UUID", "URL", "Decimal", "String", "Int", "Int64", "Double",
-        "Float", "Bool", "Character", "Array", "Set", "Dictionary", "Optional", "Error", "Row", "Column", "Database",
-        "DatabaseQueue", "Statement", "Key", "CodingKeys", "CodingKey", "Codable", "Decodable", "Encodable",
-        "Sendable", "Equatable", "Hashable", "Identifiable", "Never", "Void", "Any", "AnyObject", "Self", "Type",
-        "Protocol", "Foundation", "SQLiteRecord", "SQLiteValue", "QueryInterfaceRequest", "SQLExpression",
+    /// Type names a generated type must never take: a type of that name in the app's module would shadow
+    /// the standard library's, Foundation's, Dispatch's or SQLiteRecord's everywhere in the module (a table
+    /// `tasks` as `struct Task` breaks every `Task { }` of the app). A table whose name becomes one of these
+    /// gets `Record` (a view `Row`) appended: `TaskRecord`. A fixed list, which the tests check:
+    /// ``swiftTypes``, ``foundationTypes``, ``dispatchTypes`` and ``sqliteRecordTypes``.
+    static var reservedTypes: Set<String> {
+        swiftTypes.union(foundationTypes).union(dispatchTypes).union(sqliteRecordTypes).union([
+            "Foundation", "Dispatch", "SQLiteRecord", "Swift", "Self", "Type", "Protocol", "Key", "CodingKeys",
+        ])
+    }
+
+    /// The Swift standard library's and concurrency's public types and protocols that app code names.
+    static let swiftTypes: Set<String> = [
+        "Any", "AnyObject", "AnyHashable", "AnyIterator", "AnySequence", "AnyCollection", "AnyKeyPath", "Array",
+        "ArraySlice", "Actor", "AsyncSequence", "AsyncIteratorProtocol", "AsyncStream", "AsyncThrowingStream",
+        "BidirectionalCollection", "BinaryInteger", "BinaryFloatingPoint", "Bool", "CaseIterable", "Character",
+        "CheckedContinuation", "ClosedRange", "Clock", "Codable", "CodingKey", "Collection", "CommandLine",
+        "Comparable", "ContiguousArray", "ContinuousClock", "CustomStringConvertible", "CustomDebugStringConvertible",
+        "Decodable", "Decoder", "DecodingError", "Dictionary", "DiscardingTaskGroup", "Double", "Duration",
+        "Encodable", "Encoder", "EncodingError", "Equatable", "Error", "ExpressibleByStringLiteral", "Float",
+        "Float16", "Float80", "FloatingPoint", "GlobalActor", "Hashable", "Hasher", "Identifiable", "IndexingIterator",
+        "Int", "Int8", "Int16", "Int32", "Int64", "Int128", "IteratorProtocol", "KeyPath", "KeyValuePairs",
+        "LazySequence", "MainActor", "ManagedBuffer", "Mirror", "MutableCollection", "Never", "Numeric",
+        "ObjectIdentifier", "OpaquePointer", "Optional", "OptionSet", "Range", "RangeExpression",
+        "RandomAccessCollection", "RandomNumberGenerator", "RawRepresentable", "Result", "Sendable",
+        "SendableMetatype", "Sequence", "Set", "SetAlgebra", "SignedInteger", "SIMD", "Slice", "StaticString",
+        "Strideable", "String", "StringProtocol", "Substring", "SuspendingClock", "SystemRandomNumberGenerator",
+        "Task", "TaskGroup", "TaskLocal", "TaskPriority", "ThrowingTaskGroup", "UInt", "UInt8", "UInt16", "UInt32",
+        "UInt64", "UInt128", "Unicode", "UnicodeScalar",
+        "UnownedJob", "Void", "WritableKeyPath", "Zip2Sequence",
+        "Mutex", "Atomic", "InlineArray", "Span",
+    ]
+
+    /// Foundation's value and class types that app code names.
+    static let foundationTypes: Set<String> = [
+        "AttributedString", "Bundle", "Calendar", "CharacterSet", "ComparisonResult", "Data", "Date",
+        "DateComponents", "DateFormatter", "DateInterval", "Decimal", "Dimension", "FileHandle", "FileManager",
+        "Formatter", "Host", "IndexPath", "IndexSet", "InputStream", "ISO8601DateFormatter", "JSONDecoder",
+        "JSONEncoder", "JSONSerialization", "Locale", "Measurement", "Morphology", "Notification",
+        "NotificationCenter", "NSError", "NSLock", "NSNumber", "NSObject", "NSRange", "NSRecursiveLock", "NSString",
+        "NumberFormatter", "Operation", "OperationQueue", "OutputStream", "PersonNameComponents", "Pipe", "Predicate",
+        "Process", "ProcessInfo", "Progress", "PropertyListDecoder", "PropertyListEncoder", "RunLoop", "Scanner",
+        "SortDescriptor", "SortOrder", "Stream", "Thread", "TimeInterval", "TimeZone", "Timer", "Unit", "UnitLength",
+        "UnitMass", "UnitDuration", "URL", "URLComponents", "URLQueryItem", "URLRequest", "URLResponse", "URLSession",
+        "HTTPURLResponse", "UserDefaults", "UUID", "Expression", "FormatStyle", "Port",
+    ]
+
+    /// Dispatch's types.
+    static let dispatchTypes: Set<String> = [
+        "DispatchData", "DispatchGroup", "DispatchIO", "DispatchQoS", "DispatchQueue", "DispatchSemaphore",
+        "DispatchSource", "DispatchSpecificKey", "DispatchTime", "DispatchTimeInterval", "DispatchWallTime",
+        "DispatchWorkItem", "DispatchWorkItemFlags",
+    ]
+
+    /// SQLiteRecord's public types, which the generated file names (`Column`, `Row`, `Ordering`,
+    /// `Database`); a test checks the list against the library's sources.
+    static let sqliteRecordTypes: Set<String> = [
+        "AsyncValueObservation", "BelongsToAssociation", "Column", "ColumnAffinity", "ColumnAssignment",
+        "ColumnExpression", "ColumnInfo", "ConflictResolution", "Database", "DatabaseError", "DatabaseFuture",
+        "DatabaseMigrator", "DatabasePool", "DatabaseQueue", "DatabaseReader", "DatabaseWriter", "EncodedColumns",
+        "FTS", "FTS5Pattern", "FetchableRecord", "FetchedRow", "FetchedRowReadable", "ForeignKeyAction", "ForeignKeyInfo",
+        "FullTextExcerpt", "FullTextIndex", "FullTextMatch", "FullTextSearchable", "FullTextTokenizer",
+        "HasManyAssociation", "HasOneAssociation", "IncludingAllRequest", "IndexInfo", "JoinedRequest",
+        "MigrationError", "Ordering", "ParentAssociation", "QueryInterfaceRequest", "Record", "RecordCursor",
+        "RecordEncoder", "RecordError", "RecordStore", "ResultCode", "Row", "RowCursor", "RowDecoder",
+        "RowInitializerMismatch", "SQLCollation", "SQLExpressible", "SQLExpression", "SQLIdentifier", "SQLOrdering",
+        "SQLOrderingTerm", "SQLiteDateFormat", "SQLiteValue", "SQLiteValueConvertible", "SQLiteValueReadable",
+        "SchemaChange", "SchemaChangeError", "SchemaChangeOptions", "SchemaChangePlan", "SchemaMismatch",
+        "SchemaProbeError", "SchemaValidationError", "Statement", "StatementArguments", "TableDefinition",
+        "TransactionKind", "UpsertOutcome", "ValueObservation",
     ]
 
     /// The words of an SQL identifier: split at every character that cannot be in a Swift identifier, and

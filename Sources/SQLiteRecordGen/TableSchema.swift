@@ -2,7 +2,7 @@ import Foundation
 import SQLiteRecord
 
 /// One table, view or virtual table of a database as the generator sees it: its columns, keys, foreign
-/// keys, and a bounded sample of its stored values.
+/// keys, and the census of its stored values.
 struct TableSchema: Sendable {
     /// What kind of schema object it is, as `PRAGMA table_list` names it
     /// (<https://www.sqlite.org/pragma.html#pragma_table_list>).
@@ -15,10 +15,10 @@ struct TableSchema: Sendable {
     /// True for a WITHOUT ROWID table (<https://www.sqlite.org/withoutrowid.html>).
     let withoutRowID: Bool
     let columns: [ColumnInfo]
-    /// One sample per column, in column order.
-    let samples: [ColumnSample]
-    /// How many rows the samples read (at most the limit the reader was given).
-    let sampledRows: Int
+    /// One census per column, in column order, over every row.
+    let censuses: [ColumnCensus]
+    /// The number of rows the censuses read: every row of the table or view.
+    let rowCount: Int
     let foreignKeys: [ForeignKeyInfo]
     /// The column lists of the table's UNIQUE indexes that are neither partial nor over expressions, in the
     /// order `PRAGMA index_list` names them: keys a record may use when the table declares no primary key.
@@ -28,9 +28,9 @@ struct TableSchema: Sendable {
     /// The column that is the rowid (`INTEGER PRIMARY KEY` in a rowid table), if one is.
     let rowIDAlias: String?
 
-    /// The sample of column `name` (matched as SQLite matches names, ASCII case-insensitively).
-    func sample(of name: String) -> ColumnSample? {
-        columns.firstIndex { $0.name.lowercased() == name.lowercased() }.map { samples[$0] }
+    /// The census of column `name` (matched as SQLite matches names, ASCII case-insensitively).
+    func census(of name: String) -> ColumnCensus? {
+        columns.firstIndex { $0.name.lowercased() == name.lowercased() }.map { censuses[$0] }
     }
 }
 
@@ -40,11 +40,10 @@ struct TableSchema: Sendable {
 enum SchemaReader {
     /// Every table, view and virtual table of `db`'s main schema, ordered by name, or those named in
     /// `tables` (matched ASCII case-insensitively, in the order given).
-    /// - Parameters:
-    ///   - sampleLimit: how many rows of each table to read for its samples (`LIMIT`).
+    /// Each table is read whole, once (``CensusQuery``).
     /// - Throws: ``GeneratorError/unknownTables(_:available:)`` for a name in `tables` that is not a table
     ///   or view; ``DatabaseError`` when the schema cannot be read (a file that is not a database).
-    static func read(_ db: Database, tables: [String]? = nil, sampleLimit: Int) throws -> [TableSchema] {
+    static func read(_ db: Database, tables: [String]? = nil) throws -> [TableSchema] {
         let listSQL = """
             SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main' \
             AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
@@ -62,11 +61,12 @@ enum SchemaReader {
             }
             chosen = tables.compactMap { name in listed.first { $0.name.lowercased() == name.lowercased() } }
         }
-        return try chosen.map { try readTable($0.name, kind: $0.kind, withoutRowID: $0.wr, db, sampleLimit) }
+        try CensusQuery.register(on: db)
+        return try chosen.map { try readTable($0.name, kind: $0.kind, withoutRowID: $0.wr, db) }
     }
 
     private static func readTable(
-        _ name: String, kind: TableSchema.Kind, withoutRowID: Bool, _ db: Database, _ sampleLimit: Int
+        _ name: String, kind: TableSchema.Kind, withoutRowID: Bool, _ db: Database
     ) throws -> TableSchema {
         let columns = try db.columns(in: name)
         let isTable = kind == .table
@@ -84,20 +84,11 @@ enum SchemaReader {
         let uniqueKeys = indexes.filter { $0.isUnique && !$0.isPartial && !$0.columns.contains(nil) }
             .map { $0.columns.compactMap { $0 } }
 
-        var samples = Array(repeating: ColumnSample(), count: columns.count)
-        var rows = 0
-        // Named columns rather than `*`: the sample must line up with `columns`, whatever a view's `*` says.
-        let selected = columns.map { SQLIdentifier.quoted($0.name) }.joined(separator: ", ")
-        let cursor = try db.fetchCursor(
-            sql: "SELECT \(selected) FROM \(SQLIdentifier.quoted(name)) LIMIT ?", arguments: [Int64(sampleLimit)])
-        defer { cursor.close() }
-        while let row = try cursor.next() {
-            rows += 1
-            for index in samples.indices where index < row.count { samples[index].add(row[index]) }
-        }
+        // Named columns rather than `*`: the census must line up with `columns`, whatever a view's `*` says.
+        let census = try CensusQuery.census(of: name, columns: columns.map(\.name), db)
         return TableSchema(
-            name: name, kind: kind, withoutRowID: withoutRowID, columns: columns, samples: samples,
-            sampledRows: rows, foreignKeys: foreignKeys, uniqueKeys: uniqueKeys,
+            name: name, kind: kind, withoutRowID: withoutRowID, columns: columns, censuses: census.columns,
+            rowCount: census.rows, foreignKeys: foreignKeys, uniqueKeys: uniqueKeys,
             primaryKey: primaryKey.map(\.name), rowIDAlias: alias)
     }
 }

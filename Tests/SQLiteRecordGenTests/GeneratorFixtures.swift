@@ -86,3 +86,17 @@ enum GeneratorFixtures {
         return (summary.countries, summary.cities)
     }
 }
+
+extension GeneratorFixtures {
+    /// 2,000 rows whose last row holds what the first thousand do not: a text among dates, a 2 in a
+    /// BOOLEAN column of 0 and 1, a fraction in an INTEGER column, a text that is not a UUID among UUIDs.
+    /// A type chosen from a sample of the first rows would throw at `fetch()` on that row.
+    static let pastTheSampleSQL = """
+        CREATE TABLE readings (id INTEGER PRIMARY KEY, taken DATE NOT NULL, ok BOOLEAN NOT NULL,
+            count INTEGER NOT NULL, token UUID NOT NULL, label TEXT);
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+        INSERT INTO readings SELECT i, date('2024-01-01', '+' || (i % 300) || ' days'), i % 2, i,
+            printf('%08x-0000-4000-8000-000000000000', i), 'r' || i FROM n;
+        UPDATE readings SET taken = 'unknown', ok = 2, count = 2.5, token = 'not-a-uuid' WHERE id = 2000;
+        """
+}

@@ -172,6 +172,18 @@ package struct RecordColumn: Equatable {
     /// The property's Swift type, for messages.
     package let valueType: String
 
+    /// A column of a table described by hand (`sqlite-record-gen diff`, which has no Swift type to probe).
+    package init(
+        key: String, name: String, readName: String, kind: ProbedValueKind, isOptional: Bool, valueType: String
+    ) {
+        self.key = key
+        self.name = name
+        self.readName = readName
+        self.kind = kind
+        self.isOptional = isOptional
+        self.valueType = valueType
+    }
+
     /// The storage class the encoder writes for this column, as the declared type CREATE TABLE gives it:
     /// `INTEGER`, `REAL`, `TEXT` or `BLOB`, or "" (no declared type, which stores values as given) when
     /// the encoder's custom date function does not say.

@@ -18,21 +18,27 @@ extension Record {
     ///   ones renamed in ``SchemaChangeOptions/renamedColumns``;
     /// - columns the table has that the type does not: dropped when empty or with
     ///   ``SchemaChangeOptions/dropsColumns``, kept otherwise;
-    /// - a column whose affinity cannot hold the property's values: TEXT affinity for a number, a date
-    ///   stored as a number or a Bool; INTEGER, REAL or NUMERIC affinity for a String; an explicit BLOB for
-    ///   text or numbers (see <https://www.sqlite.org/datatype3.html#type_affinity>). Other differences of
-    ///   declared type hold the values as they are and are not changes;
+    /// - a column whose declared type ``validateSchema(in:)`` refuses for the property, by the same rule: TEXT
+    ///   affinity for a number or a date stored as a number
+    ///   (<https://www.sqlite.org/datatype3.html#type_affinity>), so a type that validates gets no retype.
+    ///   Other differences of declared type give the values back as they are and are not changes (a
+    ///   `String` over an `INTEGER_OR_TEXT` or `JSON` column; its saves of numeric-looking text are refused
+    ///   by the save);
     /// - NOT NULL against the property's Optional, the primary key, WITHOUT ROWID, and the UNIQUE
     ///   constraints of ``SchemaChangeOptions/uniqueKeys``.
     ///
-    /// Stored values are checked before anything is written: NULL in a column that must become NOT NULL,
-    /// rows sharing a value that must become unique, a NOT NULL column without a default for a table with
-    /// rows. Each becomes one of the plan's ``SchemaChangePlan/refusals``, naming the rows.
+    /// Stored values are checked before anything is written: values a property cannot read, as stored or as
+    /// a new declared type would store them (``SchemaChangeError/unreadableValues(table:column:valueType:count:rows:)``),
+    /// NULL in a column that must become NOT NULL, rows sharing a value that must become unique, a NOT NULL
+    /// column without a default for a table with rows. Each becomes one of the plan's
+    /// ``SchemaChangePlan/refusals``, naming up to ten rows.
     ///
     /// Constraints a table declares beyond its columns (CHECK, COLLATE, generated columns, AUTOINCREMENT)
     /// cannot be rebuilt from `PRAGMA table_xinfo`: a plan that needs a rebuild of such a table is refused
     /// with ``SchemaChangeError/cannotRebuild(table:reason:)``. The table's own indexes, triggers, UNIQUE
-    /// constraints, DEFAULTs and foreign keys are kept.
+    /// constraints, DEFAULTs, foreign keys, WITHOUT ROWID and STRICT are kept; views and other tables'
+    /// triggers whose SQL names the table are dropped before the rebuild and recreated after it (the plan's
+    /// ``SchemaChangePlan/statements`` list both).
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``
     ///   when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding
     ///   key names ``primaryKeyColumn``; ``DatabaseError`` when the schema cannot be read.
@@ -44,25 +50,15 @@ extension Record {
         for key in keyColumns where !probed.contains(where: { $0.name == key }) {
             throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
-        guard try db.hasColumns(tableName) else {
-            let statements = try createTableSQL().components(separatedBy: "; ")
-            return SchemaChangePlan(
-                table: tableName, changes: [.createTable(tableName)], refusals: [], leadingStatements: statements,
-                rebuild: nil, trailingStatements: [])
-        }
-        let shape = try db.tableShape(tableName)
-        guard shape.kind == "table" else { throw SchemaChangeError.notATable(tableName) }
-        var diff = try SchemaDiff(
-            table: tableName, db: db, options: declaredOptions(options, probed: probed), encoder: recordEncoder,
-            decoder: rowDecoder)
-        try diff.compare(
-            probed: probed, keyColumns: keyColumns, keyIsRowID: keyIsRowID, withoutRowID: withoutRowID,
-            shape: shape,
+        return try SchemaChangePlanner.plan(
+            table: tableName, columns: probed, keyColumns: keyColumns, keyIsRowID: keyIsRowID,
+            withoutRowID: withoutRowID,
             // A foreign key of several columns is kept as the table declares it, not added by a change.
             references: parentAssociations.filter { $0.foreignKeyColumns.count <= 1 }.map {
                 ($0.foreignKey, $0.parentTable, $0.parentKey, $0.onDelete?.rawValue)
-            })
-        return try diff.plan()
+            }, options: try declaredOptions(options, probed: probed),
+            createSQL: { try createTableSQL().components(separatedBy: "; ") }, in: db, encoder: recordEncoder,
+            decoder: rowDecoder)
     }
 
     /// `options` with what ``tableDefinition`` declares added: its UNIQUE keys and unique indexes as
@@ -87,5 +83,37 @@ extension Record {
             if options.defaults[name] == nil { options.defaults[name] = value }
         }
         return options
+    }
+}
+
+/// The schema diff for a table described by its columns rather than by a Swift type: what
+/// ``Record/schemaChanges(in:options:)`` runs, and what `sqlite-record-gen diff` runs for the tables of a
+/// reference database, so that both plan by one rule.
+package enum SchemaChangePlanner {
+    /// The plan that makes `table` in `db` hold `columns` with the key `keyColumns`.
+    /// - Parameters:
+    ///   - references: the one-column foreign keys the table must have: column, parent table, parent key,
+    ///     ON DELETE action.
+    ///   - createSQL: the statements that create the table when `db` has none (called only then).
+    /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``DatabaseError`` when
+    ///   the schema cannot be read.
+    package static func plan(
+        table: String, columns: [RecordColumn], keyColumns: [String], keyIsRowID: Bool, withoutRowID: Bool,
+        references: [(String, String, String, String?)], options: SchemaChangeOptions,
+        createSQL: () throws -> [String],
+        in db: Database, encoder: RecordEncoder = RecordEncoder(), decoder: RowDecoder = RowDecoder()
+    ) throws -> SchemaChangePlan {
+        guard try db.hasColumns(table) else {
+            return SchemaChangePlan(
+                table: table, changes: [.createTable(table)], refusals: [], leadingStatements: try createSQL(),
+                rebuild: nil, trailingStatements: [])
+        }
+        let shape = try db.tableShape(table)
+        guard shape.kind == "table" else { throw SchemaChangeError.notATable(table) }
+        var diff = try SchemaDiff(table: table, db: db, options: options, encoder: encoder, decoder: decoder)
+        try diff.compare(
+            probed: columns, keyColumns: keyColumns, keyIsRowID: keyIsRowID, withoutRowID: withoutRowID,
+            shape: shape, references: references)
+        return try diff.plan()
     }
 }

@@ -127,6 +127,10 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     case cannotRebuild(table: String, reason: String)
     /// The record's table is a view or a virtual table: it has no columns to change.
     case notATable(String)
+    /// The column holds `count` non-NULL values that the property's type (`valueType`) cannot read, as they
+    /// are or as the plan's new declared type would store them (`'A1'` for an `Int`): after the plan a
+    /// fetch would throw on those rows. `rows` names up to ten, each with its value as SQL writes it.
+    case unreadableValues(table: String, column: String, valueType: String, count: Int, rows: [String])
     /// After the rebuild, these rows (`TABLE rowid N`) reference a parent row that does not exist
     /// (`PRAGMA foreign_key_check`): the plan is rolled back.
     case foreignKeyViolations(table: String, rows: [String])
@@ -150,6 +154,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
             return "table \"\(table)\" cannot be rebuilt from its columns: \(reason); write this migration by hand"
         case .notATable(let name):
             return "\"\(name)\" is not a table"
+        case .unreadableValues(let table, let column, let valueType, let count, let list):
+            return "column \"\(column)\" of table \"\(table)\" holds \(count) value\(count == 1 ? "" : "s") that "
+                + "\(valueType) cannot read: \(rows(list))\(count > list.count ? ", ..." : "")"
         case .foreignKeyViolations(let table, let list):
             return "the rebuild of table \"\(table)\" leaves rows whose foreign key references no row: \(rows(list))"
         }

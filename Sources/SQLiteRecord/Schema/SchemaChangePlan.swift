@@ -105,12 +105,13 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
                 return
             }
             // The renames, then what the schema holds about the table as they left it.
-            for statement in leadingStatements where !statement.hasPrefix("DROP VIEW ") {
+            for statement in leadingStatements
+            where !statement.hasPrefix("DROP VIEW ") && !statement.hasPrefix("DROP TRIGGER ") {
                 try db.execute(sql: statement)
             }
             let objects = try SchemaDiff.schemaObjects(
                 of: table, keeping: rebuild.keptColumns, renames: [], db: db)
-            for view in objects.views { try db.execute(sql: "DROP VIEW \(SQLIdentifier.quoted(view))") }
+            for statement in objects.dropped { try db.execute(sql: statement) }
             try db.execute(sql: rebuild.createSQL)
             try db.execute(sql: rebuild.copySQL)
             try checkCopiedValues(rebuild, db)

@@ -112,6 +112,7 @@ struct SchemaDiff {
             }
             targets.append(target)
         }
+        try refuseUnreadableValues(probed: probed, tableNames: tableNames)
         // The type's columns the table lacks, in the type's order.
         for property in probed where !tableNames.contains(where: { folded($0) == folded(property.name) }) {
             let isKey = keySet.contains(folded(property.name))
@@ -179,6 +180,7 @@ struct SchemaDiff {
                 + (onDelete.map { " ON DELETE " + $0 } ?? "")
             changes.append(.addForeignKey(column, references: clause))
             newForeignKeys.append((column, parent, parentKey, onDelete))
+            try refuseOrphans(column: column, parent: parent, parentKey: parentKey)
         }
 
         // UNIQUE constraints the caller declares.
@@ -201,22 +203,18 @@ struct SchemaDiff {
         renames.first { Self.folded($0.from) == Self.folded(name) }?.to ?? name
     }
 
-    /// The declared type to give a column whose affinity cannot hold the property's values, or nil when it
-    /// can (see ``Record/schemaChanges(in:options:)``).
+    /// The declared type to give a column whose affinity cannot give back the property's values, or nil when
+    /// it can (see ``Record/schemaChanges(in:options:)``).
+    ///
+    /// The rule is ``Record/validateSchema(in:)``'s, the one function both call (`incompatibility`), so that
+    /// a type that passes validation gets no retype: a `String` over an INTEGER or NUMERIC column (an
+    /// `INTEGER_OR_TEXT` or `JSON` column holding both) reads every value back, and its saves of
+    /// numeric-looking text, which the affinity would turn into numbers, are refused by the save itself.
     private func retype(_ property: RecordColumn, tableColumn: ColumnInfo) -> String? {
-        let wanted = property.declaredType(encoder: encoder)
-        let affinity = tableColumn.affinity
-        if property.incompatibility(with: affinity, encoder: encoder, decoder: decoder) != nil { return wanted }
-        switch property.kind {
-        case .bool:
-            return affinity == .text ? wanted : nil
-        case .string:
-            return affinity == .integer || affinity == .real || affinity == .numeric ? wanted : nil
-        case .integer, .real:
-            return tableColumn.declaredType.uppercased() == "BLOB" ? wanted : nil
-        case .data, .date, .uuid, .url, .decimal, .nested, .unknown:
+        guard property.incompatibility(with: tableColumn.affinity, encoder: encoder, decoder: decoder) != nil else {
             return nil
         }
+        return property.declaredType(encoder: encoder)
     }
 
     /// The storage classes the property's type reads (the value table of DESIGN.md), nil for any.
@@ -230,6 +228,100 @@ struct SchemaDiff {
         case .uuid: return ["text", "blob"]
         case .decimal: return ["text", "integer", "real"]
         case .unknown: return nil
+        }
+    }
+
+    /// Adds a refusal for each column holding non-NULL values its property cannot read, as they are or as
+    /// the column's new declared type would store them (`'120'` in a column retyped INTEGER is `120`): after
+    /// the plan, a fetch would throw on those rows. One scan of the table, in Swift, by the library's own
+    /// conversions (``SQLiteValueReadable``); properties of nested, Decimal and custom-date types are not
+    /// checked here (their decoding is the type's own).
+    private mutating func refuseUnreadableValues(probed: [RecordColumn], tableNames: [String]) throws {
+        let folded = Self.folded
+        let numericTargets: Set<String> = Set(
+            changes.compactMap { change -> String? in
+                guard case .changeColumnType(let name, _, let to) = change else { return nil }
+                let affinity = ColumnAffinity(declaredType: to)
+                return affinity == .integer || affinity == .real || affinity == .numeric ? folded(name) : nil
+            })
+        var checked: [(column: String, shownAs: String, property: RecordColumn)] = []
+        for (index, column) in columns.enumerated() {
+            guard let property = probed.first(where: { folded($0.name) == folded(tableNames[index]) }) else { continue }
+            switch property.kind {
+            case .nested, .unknown, .decimal: continue
+            case .date: if case .automatic = decoder.dateDecodingStrategy {} else { continue }
+            default: break
+            }
+            checked.append((column.name, tableNames[index], property))
+        }
+        guard !checked.isEmpty, rowCount > 0 else { return }
+        let shape = try db.tableShape(table)
+        let key = shape.hasRowID ? ["rowid"] : shape.primaryKey
+        let keySQL = key.map { "quote(\(SQLIdentifier.quoted($0)))" }.joined(separator: " || ', ' || ")
+        let sql =
+            "SELECT \(keySQL), " + checked.map { SQLIdentifier.quoted($0.column) }.joined(separator: ", ")
+            + " FROM \(SQLIdentifier.quoted(table))"
+        var found = Array(repeating: (count: 0, rows: [String]()), count: checked.count)
+        let cursor = try db.fetchCursor(sql: sql)
+        defer { cursor.close() }
+        while let row = try cursor.next() {
+            for (index, entry) in checked.enumerated() {
+                var value = row[index + 1]
+                if case .null = value { continue }
+                if numericTargets.contains(folded(entry.shownAs)) { value = Self.numericAffinity(value) }
+                guard !Self.reads(entry.property.kind, value) else { continue }
+                found[index].count += 1
+                if found[index].rows.count < 10 {
+                    let name = (try? row[0, as: String.self]) ?? "?"
+                    found[index].rows.append(
+                        (shape.hasRowID ? "rowid \(name)" : "(\(name))") + " (\(Self.literal(value)))")
+                }
+            }
+        }
+        for (index, entry) in checked.enumerated() where found[index].count > 0 {
+            refusals.append(
+                .unreadableValues(
+                    table: table, column: entry.shownAs, valueType: entry.property.valueType,
+                    count: found[index].count, rows: found[index].rows))
+        }
+    }
+
+    /// `value` as a column of INTEGER, REAL or NUMERIC affinity stores it: a text that is exactly an
+    /// integer's or a REAL's shortest text becomes that number; any other text stays (the rebuild's copy
+    /// refuses those that change in another way, like `'00120'`).
+    private static func numericAffinity(_ value: SQLiteValue) -> SQLiteValue {
+        guard case .text(let text) = value else { return value }
+        if let integer = Int64(text), String(integer) == text { return .integer(integer) }
+        if let real = Double(text), real.isFinite, "\(real)" == text { return .real(real) }
+        return value
+    }
+
+    /// True when a property of `kind` reads `value`, by the library's conversions.
+    private static func reads(_ kind: ProbedValueKind, _ value: SQLiteValue) -> Bool {
+        switch kind {
+        case .bool: return Bool(sqliteValue: value) != nil
+        case .integer: return Int64(sqliteValue: value) != nil
+        case .real: return Double(sqliteValue: value) != nil
+        case .string, .url: return String(sqliteValue: value) != nil
+        case .data: return Data(sqliteValue: value) != nil
+        case .date: return Date(sqliteValue: value) != nil
+        case .uuid: return UUID(sqliteValue: value) != nil
+        case .decimal, .nested, .unknown: return true
+        }
+    }
+
+    /// Adds a refusal naming the rows whose `column` (after renames) references no row of `parent`: the
+    /// foreign key to add would fail `PRAGMA foreign_key_check` (the rebuild checks it again before COMMIT).
+    private mutating func refuseOrphans(column: String, parent: String, parentKey: String) throws {
+        guard let stored = columns.first(where: { Self.folded(renamed($0.name)) == Self.folded(column) })?.name,
+            try db.hasColumns(parent)
+        else { return }
+        let child = "\(SQLIdentifier.quoted(table)).\(SQLIdentifier.quoted(stored))"
+        let rows = try rowNames(
+            where: "\(child) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(parent)) AS p "
+                + "WHERE p.\(SQLIdentifier.quoted(parentKey)) = \(child))")
+        if !rows.isEmpty {
+            refusals.append(.foreignKeyViolations(table: table, rows: rows.map { "\(table) \($0)" }))
         }
     }
 
@@ -328,13 +420,32 @@ struct SchemaDiff {
         }
         let newTable = "sqliterecord_new_" + table
         let all = targets + added
+        // A STRICT table stays STRICT, and so keeps its type enforcement
+        // (<https://www.sqlite.org/stricttables.html>): its columns take the types STRICT allows.
+        let isStrict =
+            try db.scalar(
+                Int64.self, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+                arguments: [table]) == 1
+        func strictType(_ declared: String) -> String {
+            guard isStrict else { return declared }
+            let upper = declared.uppercased()
+            if ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"].contains(upper) { return declared }
+            switch ColumnAffinity(declaredType: declared) {
+            case .integer: return "INTEGER"
+            case .real: return "REAL"
+            case .text: return "TEXT"
+            case .blob: return declared.isEmpty ? "ANY" : "BLOB"
+            case .numeric: return "ANY"
+            }
+        }
         let keySet = targetKey.map(folded)
         var definitions = all.map { column -> String in
             var text = SQLIdentifier.quoted(column.name)
             if let alias = targetRowIDAlias, folded(alias) == folded(column.name) {
                 return text + " INTEGER PRIMARY KEY"
             }
-            if !column.declaredType.isEmpty { text += " " + column.declaredType }
+            let declared = strictType(column.declaredType)
+            if !declared.isEmpty { text += " " + declared }
             if column.isNotNull || keySet.contains(folded(column.name)) { text += " NOT NULL" }
             if let defaultSQL = column.defaultSQL { text += " DEFAULT " + defaultSQL }
             return text
@@ -368,9 +479,10 @@ struct SchemaDiff {
                 "FOREIGN KEY (\(SQLIdentifier.quoted(key.column))) REFERENCES \(SQLIdentifier.quoted(key.parent)) ("
                     + SQLIdentifier.quoted(key.parentKey) + ")" + (key.onDelete.map { " ON DELETE " + $0 } ?? ""))
         }
+        let tableOptions = [targetWithoutRowID ? "WITHOUT ROWID" : nil, isStrict ? "STRICT" : nil].compactMap { $0 }
         let createSQL =
             "CREATE TABLE \(SQLIdentifier.quoted(newTable)) (" + definitions.joined(separator: ", ") + ")"
-            + (targetWithoutRowID ? " WITHOUT ROWID" : "")
+            + (tableOptions.isEmpty ? "" : " " + tableOptions.joined(separator: ", "))
         let copied = targets.filter(\.isCopied).map(\.name)
         let oldHasRowID = try db.tableShape(table).hasRowID
         // A rowid table keeps its rowids, which other tables or the app may hold.
@@ -381,7 +493,7 @@ struct SchemaDiff {
             + copyColumns.joined(separator: ", ") + " FROM \(quotedTable)"
 
         let objects = try Self.schemaObjects(of: table, keeping: kept, renames: renames, db: db)
-        leading += objects.views.map { "DROP VIEW \(SQLIdentifier.quoted($0))" }
+        leading += objects.dropped
         let checked = all.filter(\.isChecked).map {
             SchemaChangePlan.CheckedColumn(name: $0.name, readable: $0.readable)
         }
@@ -396,25 +508,30 @@ struct SchemaDiff {
     }
 
     /// What the schema holds about `table`, to recreate after a rebuild: its indexes (but those over a
-    /// column not in `kept`) and triggers, and every view whose SQL names it (`views`, which the rebuild
-    /// drops first: SQLite checks views when a table is renamed). `renames` are put into the SQL as
-    /// `ALTER TABLE RENAME COLUMN` would, for a dry run read before the renames ran.
+    /// column not in `kept`) and triggers, and every view, and every trigger of another table, whose SQL
+    /// names it: those the rebuild drops first (`dropped`, the DROP statements), since SQLite checks them
+    /// when a table is renamed (a trigger elsewhere naming the table fails the RENAME: "error in trigger").
+    /// `renames` are put into the SQL as `ALTER TABLE RENAME COLUMN` would, for a dry run read before the
+    /// renames ran.
     static func schemaObjects(
         of table: String, keeping kept: Set<String>, renames: [(from: String, to: String)], db: Database
-    ) throws -> (views: [String], statements: [String]) {
+    ) throws -> (dropped: [String], statements: [String]) {
         let schemaSQL = """
-            SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND (
+            SELECT type, name, sql, tbl_name = ? COLLATE NOCASE FROM sqlite_schema WHERE sql IS NOT NULL AND (
                 (type IN ('index', 'trigger') AND tbl_name = ? COLLATE NOCASE)
-                OR (type = 'view' AND instr(lower(sql), lower(?)) > 0))
+                OR (type IN ('view', 'trigger') AND instr(lower(sql), lower(?)) > 0))
             ORDER BY type = 'view', type = 'trigger', name
             """
-        var views: [String] = []
+        var dropped: [String] = []
         var statements: [String] = []
-        for row in try db.fetchAll(sql: schemaSQL, arguments: [table, table]) {
+        for row in try db.fetchAll(sql: schemaSQL, arguments: [table, table, table]) {
             let type = try row[0, as: String.self]
             let name = try row[1, as: String.self]
             var sql = try row[2, as: String.self]
-            if type == "view" { views.append(name) }
+            let onTable = try row[3, as: Int64.self] != 0
+            if type == "view" { dropped.append("DROP VIEW \(SQLIdentifier.quoted(name))") }
+            // A trigger of the table goes with DROP TABLE; one of another table must be dropped by name.
+            if type == "trigger" && !onTable { dropped.append("DROP TRIGGER \(SQLIdentifier.quoted(name))") }
             if type == "index" {
                 let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_index_info(?)", arguments: [name])
                     .compactMap { try $0[0, as: String?.self] }
@@ -429,6 +546,6 @@ struct SchemaDiff {
             }
             statements.append(sql)
         }
-        return (views, statements)
+        return (dropped, statements)
     }
 }

@@ -256,18 +256,21 @@ final class SchemaChangesTests: XCTestCase {
             }, ["integer 2100000", "integer 520000"])
         XCTAssertEqual(try queue.read { db in try EvolvedCity.fetch(db).map(\.population) }, [2_100_000, 520_000])
 
-        // '00120' would become 120, and 'unknown' cannot be read as an Int: refused, naming the rows.
+        // '00120' would become 120, and 'unknown' cannot be read as an Int: refused by the dry run, naming the
+        // rows and their values.
         let refused = try cities(
             sql + "INSERT INTO cities VALUES (3, 'Ys', '00120', NULL), (4, 'Atlantis', 'unknown', NULL);")
         let before = try snapshot(refused, "cities")
+        let expected = SchemaChangeError.unreadableValues(
+            table: "cities", column: "population", valueType: "Int", count: 2,
+            rows: ["rowid 3 ('00120')", "rowid 4 ('unknown')"])
+        XCTAssertEqual(try refused.read { db in try EvolvedCity.schemaChanges(in: db) }.refusals, [expected])
         XCTAssertThrowsError(try migrate(refused, EvolvedCity.self)) { error in
-            XCTAssertEqual(
-                error as? SchemaChangeError,
-                .valuesWouldChange(table: "cities", column: "population", rows: ["rowid 3", "rowid 4"]))
+            XCTAssertEqual(error as? SchemaChangeError, expected)
             XCTAssertEqual(
                 "\(error)",
-                "the rebuild of table \"cities\" would change or lose the value of column \"population\" in rowid 3, rowid 4"
-            )
+                "column \"population\" of table \"cities\" holds 2 values that Int cannot read: rowid 3 ('00120'), "
+                    + "rowid 4 ('unknown')")
         }
         XCTAssertEqual(try snapshot(refused, "cities"), before)
     }
@@ -475,6 +478,8 @@ final class SchemaChangesTests: XCTestCase {
         XCTAssertEqual(
             plan.changes,
             [.addForeignKey("country_id", references: "REFERENCES \"countries\" (\"id\") ON DELETE CASCADE")])
+        // The dry run finds the orphan before anything is written.
+        XCTAssertEqual(plan.refusals, [.foreignKeyViolations(table: "towns", rows: ["towns rowid 3"])])
         XCTAssertThrowsError(try migrate(orphaned, EvolvedTown.self)) { error in
             XCTAssertEqual(error as? SchemaChangeError, .foreignKeyViolations(table: "towns", rows: ["towns rowid 3"]))
         }
