@@ -75,14 +75,8 @@ final class FilterContractTests: RecordContractTestCase {
 
     func testFetchByValuesReadsTheTableTheTypeNamesNow() {
         onEachEngine { engine in
-            Shard.current = "shard_a"
-            try engine.createTable(Shard.self)
-            Shard.current = "shard_b"
-            try engine.createTable(Shard.self)
             defer { Shard.current = "shard_a" }
-            Shard.current = "shard_a"
-            var first = Shard(id: nil, value: "in a")
-            try engine.write { db in try first.insert(db) }
+            let first = try Shard.makeTables(in: engine)
             XCTAssertEqual(try engine.write { db in try Shard.fetch(db, where: ["value": "in a"]) }, [first])
             Shard.current = "shard_b"
             XCTAssertEqual(try engine.write { db in try Shard.fetch(db, where: ["value": "in a"]) }, [])

@@ -231,14 +231,8 @@ final class PersistenceContractTests: RecordContractTestCase {
 
     func testATableNameChosenAtRunTimeIsTheOneEveryCallUses() {
         onEachEngine { engine in
-            Shard.current = "shard_a"
-            try engine.createTable(Shard.self)
-            Shard.current = "shard_b"
-            try engine.createTable(Shard.self)
             defer { Shard.current = "shard_a" }
-            Shard.current = "shard_a"
-            var first = Shard(id: nil, value: "in a")
-            try engine.write { db in try first.insert(db) }
+            let first = try Shard.makeTables(in: engine)
             Shard.current = "shard_b"
             var second = Shard(id: nil, value: "in b")
             try engine.write { db in try second.insert(db) }

@@ -95,4 +95,17 @@ struct Shard: Record, Equatable {
     var value: String
     nonisolated(unsafe) static var current = "shard_a"
     static var tableName: String { current }
+
+    /// Creates `shard_a` and `shard_b`, inserts one record into `shard_a` and returns it, with `current` left
+    /// at "shard_a".
+    static func makeTables(in engine: any ContractEngine) throws -> Shard {
+        for table in ["shard_a", "shard_b"] {
+            current = table
+            try engine.createTable(Shard.self)
+        }
+        current = "shard_a"
+        var first = Shard(id: nil, value: "in a")
+        try engine.write { db in try first.insert(db) }
+        return first
+    }
 }
