@@ -86,8 +86,9 @@ enum SwiftNames {
     /// `Database`); a test checks the list against the library's sources.
     static let sqliteRecordTypes: Set<String> = [
         "AsyncValueObservation", "BelongsToAssociation", "Column", "ColumnAffinity", "ColumnAssignment",
-        "ColumnExpression", "ColumnInfo", "ConflictResolution", "Database", "DatabaseError", "DatabaseFuture",
-        "DatabaseMigrator", "DatabasePool", "DatabaseQueue", "DatabaseReader", "DatabaseWriter", "EncodedColumns",
+        "ColumnExpression", "ColumnInfo", "ConflictResolution", "Database", "DatabaseConnection", "DatabaseError",
+        "DatabaseFuture", "DatabaseMigrator", "DatabasePool", "DatabaseQueue", "DatabaseReader", "DatabaseWriter",
+        "EncodedColumns",
         "FTS", "FTS5Pattern", "FetchableRecord", "FetchedRow", "FetchedRowReadable", "ForeignKeyAction", "ForeignKeyInfo",
         "FullTextExcerpt", "FullTextIndex", "FullTextMatch", "FullTextSearchable", "FullTextTokenizer",
         "HasManyAssociation", "HasOneAssociation", "IncludingAllRequest", "IndexInfo", "JoinedRequest",

@@ -38,7 +38,7 @@ final class SelectTextsTests: XCTestCase {
             "SELECT * FROM \"cities\" WHERE \"a\" = $1 AND \"b\" = $2 LIMIT $3")
         XCTAssertEqual(
             text(.postgres, columns: ["a", "b"], forms: [0, 1], ordering: [.ascending("a")], limit: true, offset: true),
-            "SELECT * FROM \"cities\" WHERE \"a\" IS NULL AND \"b\" = $1 ORDER BY \"a\" ASC LIMIT $2 OFFSET $3")
+            "SELECT * FROM \"cities\" WHERE \"a\" IS NULL AND \"b\" = $1 ORDER BY \"a\" ASC NULLS FIRST LIMIT $2 OFFSET $3")
         XCTAssertEqual(
             text(.sqlite, table: "towns", columns: ["a", "b"], forms: [1, 1], limit: true),
             "SELECT * FROM \"towns\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
@@ -47,5 +47,20 @@ final class SelectTextsTests: XCTestCase {
         XCTAssertEqual(
             text(.sqlite, columns: ["a", "b"], forms: [1, 1], limit: true),
             "SELECT * FROM \"cities\" WHERE \"a\" = ? AND \"b\" = ? LIMIT ?")
+    }
+
+    func testNullsGoWhereTheOrderingSaysAndByDefaultAsTheSmallestValueOnBothEngines() {
+        XCTAssertEqual(
+            text(.sqlite, columns: [], forms: [], ordering: [.ascending("a"), .descending("b")]),
+            "SELECT * FROM \"cities\" ORDER BY \"a\" ASC, \"b\" DESC")
+        XCTAssertEqual(
+            text(.postgres, columns: [], forms: [], ordering: [.ascending("a"), .descending("b")]),
+            "SELECT * FROM \"cities\" ORDER BY \"a\" ASC NULLS FIRST, \"b\" DESC NULLS LAST")
+        XCTAssertEqual(
+            text(.sqlite, columns: [], forms: [], ordering: [.ascending("a", nulls: .last)]),
+            "SELECT * FROM \"cities\" ORDER BY \"a\" ASC NULLS LAST")
+        XCTAssertEqual(
+            text(.postgres, columns: [], forms: [], ordering: [.descending("a", nulls: .first)]),
+            "SELECT * FROM \"cities\" ORDER BY \"a\" DESC NULLS FIRST")
     }
 }
