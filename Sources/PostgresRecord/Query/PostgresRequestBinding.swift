@@ -4,7 +4,7 @@ import SQLiteRecord
 
 /// A request's names and values as record type `Base` stores them on PostgreSQL: coding-key columns by the
 /// names its probe found (its key strategy), values as ``PostgresValueWriter`` writes them for
-/// ``Record/insert(_:)``, so that a filter compares a column with what `save` stored there.
+/// `insert(_:)`, so that a filter compares a column with what `save` stored there.
 struct PostgresRequestBinding<Base: Record>: RequestBinding {
     typealias Arguments = PostgresArguments
 

@@ -4,7 +4,7 @@ import SQLiteRecord
 
 extension Record {
     /// The records a query of your own returns, with `$1`, `$2`... bound to `arguments`.
-    /// - Throws: ``PostgresError`` for SQL the server rejects, `DecodingError` as ``fetch(_:where:orderBy:limit:offset:)``.
+    /// - Throws: ``PostgresError`` for SQL the server rejects, `DecodingError` as `fetch(_:where:orderBy:limit:offset:)`.
     public static func fetch(
         _ connection: PostgresConnection, sql: String, arguments: [PostgresValue] = []
     ) throws -> [Self] {

@@ -8,8 +8,8 @@ import SQLiteRecord
 /// pool, writes run on the primary and reads on a replica, with no wait for the last write (for that, run
 /// the connection's call in ``PostgresReplicaPool/read(after:isolation:_:)``).
 extension Record where Self: Sendable {
-    /// ``insert(_:)`` in a transaction of its own.
-    /// - Throws: as ``insert(_:)``.
+    /// `insert(_:)` in a transaction of its own.
+    /// - Throws: as `insert(_:)`.
     public mutating func insert(_ pool: some PostgresDatabaseWriter) async throws {
         let record = self
         self = try await pool.write(isolation: nil, retryingSerializationFailures: 0) { connection in
@@ -19,7 +19,7 @@ extension Record where Self: Sendable {
         }
     }
 
-    /// ``Record/save(_:)-(some DatabaseConnection)`` in a transaction of its own: the record carries its new id after an
+    /// `save(_:)` in a transaction of its own: the record carries its new id after an
     /// insert.
     /// - Throws: as the connection's `save`.
     public mutating func save(_ pool: some PostgresDatabaseWriter) async throws {
@@ -31,8 +31,8 @@ extension Record where Self: Sendable {
         }
     }
 
-    /// ``upsert(_:)`` in a transaction of its own: the record carries the id its row has afterwards.
-    /// - Throws: as ``upsert(_:)``.
+    /// `upsert(_:)` in a transaction of its own: the record carries the id its row has afterwards.
+    /// - Throws: as `upsert(_:)`.
     public mutating func upsert(_ pool: some PostgresDatabaseWriter) async throws {
         let record = self
         self = try await pool.write(isolation: nil, retryingSerializationFailures: 0) { connection in
@@ -42,8 +42,8 @@ extension Record where Self: Sendable {
         }
     }
 
-    /// ``update(_:)`` in a transaction of its own.
-    /// - Throws: as ``update(_:)``.
+    /// `update(_:)` in a transaction of its own.
+    /// - Throws: as `update(_:)`.
     public func update(_ pool: some PostgresDatabaseWriter) async throws {
         let record = self
         try await pool.write(isolation: nil, retryingSerializationFailures: 0) { connection in try record.update(connection) }
@@ -58,19 +58,19 @@ extension Record where Self: Sendable {
     }
 
     /// The record whose key is `id`, or nil, read in a read-only transaction.
-    /// - Throws: as ``fetchOne(_:id:)``.
+    /// - Throws: as `fetchOne(_:id:)`.
     public static func fetchOne(_ pool: some PostgresDatabaseWriter, id: ID) async throws -> Self? {
         try await pool.read(isolation: nil) { connection in try fetchOne(connection, id: id) }
     }
 
     /// True when a row has `id` as its key, read in a read-only transaction.
-    /// - Throws: as ``exists(_:id:)``.
+    /// - Throws: as `exists(_:id:)`.
     public static func exists(_ pool: some PostgresDatabaseWriter, id: ID) async throws -> Bool {
         try await pool.read(isolation: nil) { connection in try exists(connection, id: id) }
     }
 
     /// The first record whose columns equal the given values, or nil, read in a read-only transaction.
-    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
+    /// - Throws: as `fetch(_:where:orderBy:limit:offset:)`.
     public static func fetchOne(
         _ pool: some PostgresDatabaseWriter, where conditions: [String: (any Encodable & Sendable)?],
         orderBy ordering: [Ordering] = []
@@ -90,7 +90,7 @@ extension Record where Self: Sendable {
     }
 
     /// The records whose columns equal the given values, sorted and paged as asked.
-    /// - Throws: as ``fetch(_:where:orderBy:limit:offset:)``.
+    /// - Throws: as `fetch(_:where:orderBy:limit:offset:)`.
     public static func fetch(
         _ pool: some PostgresDatabaseWriter, where conditions: [String: (any Encodable & Sendable)?] = [:],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil
@@ -103,7 +103,7 @@ extension Record where Self: Sendable {
     }
 
     /// The number of rows whose columns equal the given values.
-    /// - Throws: as ``count(_:where:)``.
+    /// - Throws: as `count(_:where:)`.
     public static func count(
         _ pool: some PostgresDatabaseWriter, where conditions: [String: (any Encodable & Sendable)?] = [:]
     ) async throws -> Int {
@@ -114,7 +114,7 @@ extension Record where Self: Sendable {
 
     /// Deletes the rows whose columns equal the given values (all of them for an empty dictionary) in a
     /// transaction of its own, and returns how many.
-    /// - Throws: as ``deleteAll(_:where:)``; nothing is deleted then.
+    /// - Throws: as `deleteAll(_:where:)`; nothing is deleted then.
     @discardableResult
     public static func deleteAll(
         _ pool: some PostgresDatabaseWriter, where conditions: [String: (any Encodable & Sendable)?] = [:]
