@@ -7,7 +7,7 @@ import SQLiteRecord
 /// here, so nothing unknown reaches the server).
 extension PostgresRecordShape {
     /// The statement of an upsert, what it binds, and how to read its answer.
-    struct Upsert {
+    struct Upsert: Sendable {
         let sql: String
         let plan: PostgresEncodingPlan
         /// The conflict target's columns.
@@ -52,7 +52,21 @@ extension PostgresRecordShape {
             try checkKey(record.id)
             leavesOutRowID = false
         }
-        let written = leavesOutRowID ? nonKeyColumns : self.columns
+        // The common upsert, by the key and writing every column, is made once with the shape.
+        if conflictColumns == nil, columns == nil, !leavesOutRowID { return keyUpsert }
+        return try Self.upsert(
+            table: table, key: key, written: leavesOutRowID ? nonKeyColumns : self.columns,
+            plan: leavesOutRowID ? nonKeyColumnsPlan : columnsPlan, onConflict: conflictColumns, updating: columns)
+    }
+
+    /// The upsert of `written` into `table`, bound through `plan`, as ``upsert(of:onConflict:updating:)``
+    /// describes it.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a target or updated column not in
+    ///   `written`.
+    static func upsert(
+        table: String, key: Key, written: [String], plan: PostgresEncodingPlan, onConflict conflictColumns: [String]?,
+        updating columns: [String]?
+    ) throws -> Upsert {
         let target = conflictColumns ?? key.columns
         for column in target + (columns ?? []) where !written.contains(column) {
             throw RecordError.unknownColumn(table: table, column: column, columns: written)
@@ -68,9 +82,7 @@ extension PostgresRecordShape {
             returnsRowID = false
             sql += " RETURNING (xmax = 0)"
         }
-        return Upsert(
-            sql: sql, plan: leavesOutRowID ? nonKeyColumnsPlan : columnsPlan, target: target,
-            returnsRowID: returnsRowID)
+        return Upsert(sql: sql, plan: plan, target: target, returnsRowID: returnsRowID)
     }
 
     /// The row whose `columns` hold `record`'s values: its rowid for a rowid key, 0 for another key; nil when

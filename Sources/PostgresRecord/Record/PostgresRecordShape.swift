@@ -48,6 +48,9 @@ final class PostgresRecordShape: Sendable {
     let selectOneSQL: String
     /// `SELECT count(*) ... WHERE <key>`.
     let existsSQL: String
+    /// The upsert by the key that writes every column and reports its outcome (see
+    /// ``upsert(of:onConflict:updating:)``): what `upsert(_:)` with no target or columns runs.
+    let keyUpsert: Upsert
     let nonKeyColumns: [String]
     /// Each coding key of the type and the column it writes, in its `encode(to:)` order: what an encoding
     /// plan for other columns (a partial update's) is made from.
@@ -72,7 +75,7 @@ final class PostgresRecordShape: Sendable {
         table: String, primaryKeyColumn: String, key: Key, columns: [String], encoderNames: [String: String]?,
         decoderNames: [String: String]?, insertSQL: String, insertWithoutKeySQL: String,
         insertWithoutKeyIgnoringSQL: String, updateSQL: String?, upsertSQL: String, deleteSQL: String,
-        selectOneSQL: String, existsSQL: String, nonKeyColumns: [String], orderedKeys: [(key: String, column: String)],
+        selectOneSQL: String, existsSQL: String, keyUpsert: Upsert, nonKeyColumns: [String], orderedKeys: [(key: String, column: String)],
         columnsPlan: PostgresEncodingPlan, nonKeyColumnsPlan: PostgresEncodingPlan, jsonEncoder: JSONEncoder,
         jsonDecoder: JSONDecoder
     ) {
@@ -90,6 +93,7 @@ final class PostgresRecordShape: Sendable {
         self.deleteSQL = deleteSQL
         self.selectOneSQL = selectOneSQL
         self.existsSQL = existsSQL
+        self.keyUpsert = keyUpsert
         self.nonKeyColumns = nonKeyColumns
         self.orderedKeys = orderedKeys
         self.columnsPlan = columnsPlan
@@ -140,6 +144,7 @@ final class PostgresRecordShape: Sendable {
         let counts = keyColumns.map { _ in 1 }
         let returning = RecordSQL.returning(keyColumns)
         let orderedKeys = probed.map { (key: $0.key, column: $0.name) }
+        let columnsPlan = PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames)
         return PostgresRecordShape(
             table: table, primaryKeyColumn: R.primaryKeyColumn, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
             insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres),
@@ -155,8 +160,10 @@ final class PostgresRecordShape: Sendable {
             existsSQL: RecordSQL.count(
                 from: table,
                 condition: RecordSQL.keyCondition(columns: keyColumns, counts: counts, dialect: .postgres)),
+            keyUpsert: try upsert(
+                table: table, key: key, written: columns, plan: columnsPlan, onConflict: nil, updating: nil),
             nonKeyColumns: nonKey, orderedKeys: orderedKeys,
-            columnsPlan: PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames),
+            columnsPlan: columnsPlan,
             nonKeyColumnsPlan: PostgresEncodingPlan(
                 columns: nonKey, orderedKeys: orderedKeys, encoderNames: encoderNames),
             jsonEncoder: R.recordEncoder.jsonEncoder, jsonDecoder: R.rowDecoder.jsonDecoder)
