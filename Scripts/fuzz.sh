@@ -41,8 +41,10 @@ mkdir -p "$scratch/modules"
 # package name gives SQLiteRecordGen the `package` declarations of SQLiteRecord, as SwiftPM does.
 common=(-swift-version 6 -package-name sqliterecord -O -g -sanitize=fuzzer,address -j "$jobs"
     -I Sources/CSQLiteRecord -I "$scratch/modules")
-library() {  # module name, source folder; kept while no source is newer than it
-    if [ -f "$scratch/modules/lib$1.a" ] && [ -z "$(find "$2" -name '*.swift' -newer "$scratch/modules/lib$1.a")" ]; then
+library() {  # module name, source folder; kept while neither a source nor libSQLiteRecord.a is newer than it
+    local built="$scratch/modules/lib$1.a"
+    if [ -f "$built" ] && [ -z "$(find "$2" -name '*.swift' -newer "$built")" ] \
+        && ! [ "$scratch/modules/libSQLiteRecord.a" -nt "$built" ]; then
         return
     fi
     swiftc "${common[@]}" -parse-as-library -enable-testing -emit-library -static -module-name "$1" \
@@ -76,11 +78,11 @@ for target in "${targets[@]}"; do
         result=FAIL
         status=1
     fi
-    runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-    last=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -E 's/^#([0-9]+)[[:space:]]+[A-Z]+[[:space:]]+//')
+    runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -E 's/^#([0-9]+)[[:space:]]+[A-Z]+[[:space:]]+//' || true)
     echo "$target: $result, ${runs:-?} executions in $seconds s; $last"
     if [ "$result" = FAIL ]; then
-        grep -E 'ERROR|SUMMARY|Test unit written|panic|Fatal error' "$log" | head -20
+        grep -E 'ERROR|SUMMARY|Test unit written|panic|Fatal error' "$log" | head -20 || true
         echo "log: $log"
     fi
 done
