@@ -203,6 +203,7 @@ extension Database {
         if options.recursiveTriggers { try execute(sql: "PRAGMA recursive_triggers = ON") }
         // Built in, so that the Unicode-aware text matchers work on every connection, readers included.
         try registerCaseFolding()
+        try registerNULReplacement()
     }
 
     /// Runs the ``Options/prepareDatabase(_:)`` closures in order: the second step of an open. Their errors

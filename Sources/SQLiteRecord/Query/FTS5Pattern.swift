@@ -96,11 +96,13 @@ public struct FTS5Pattern: Sendable, Hashable {
             guard seen.insert(kept.lowercased() + (isCut ? "*" : "")).inserted else { continue }
             var phrase = "\""
             var lexeme = "'"
-            for character in kept {
-                phrase.append(character)
-                if character == "\"" { phrase.append("\"") }
-                lexeme.append(character)
-                if character == "'" || character == "\\" { lexeme.append(character) }
+            // Scalar by scalar: a quote followed by a combining mark (`"` and U+0FB1) is one Character that
+            // is not equal to `"`, yet FTS5 and to_tsquery read its quote, which must be doubled all the same.
+            for scalar in kept.unicodeScalars {
+                phrase.unicodeScalars.append(scalar)
+                if scalar == "\"" { phrase.unicodeScalars.append(scalar) }
+                lexeme.unicodeScalars.append(scalar)
+                if scalar == "'" || scalar == "\\" { lexeme.unicodeScalars.append(scalar) }
             }
             let isPrefix = isCut || suffix == "*"
             phrases.append(phrase + "\"" + (isCut ? "*" : suffix))

@@ -13,6 +13,11 @@ struct FilterValue: Equatable {
     /// The stored forms that match, the encoder's own first; empty for NULL, which matches `IS NULL`.
     let forms: [SQLiteValue]
 
+    /// True when a form is text that holds U+0000, which `"column" = ?` compares only up to it under NOCASE.
+    var holdsNUL: Bool {
+        forms.contains { if case .text(let text) = $0 { return text.utf8.contains(0) } else { return false } }
+    }
+
     /// A value with one stored form; `.null` matches NULL.
     init(_ value: SQLiteValue) {
         forms = value == .null ? [] : [value]

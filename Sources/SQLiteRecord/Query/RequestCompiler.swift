@@ -35,8 +35,9 @@ extension RequestBinding where Arguments == StatementArguments {
 /// PostgreSQL compares with `= ANY($n)`
 /// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
 package enum RequestListForm<Value> {
-    /// Scalars, BLOBs as hex, and text holding U+0000 as hex (nil when there is none).
-    case json(scalars: String, blobs: String, nulTexts: String?)
+    /// Scalars, BLOBs as hex, and text holding U+0000 as hex, as stored and with its ASCII letters lowered
+    /// (nil when there is none).
+    case json(scalars: String, blobs: String, nulTexts: (stored: String, folded: String)?)
     case array(Value)
 }
 
@@ -59,8 +60,8 @@ package struct RequestCompiler<Binding: RequestBinding> {
     /// True when the SQL text is written; false when only the shape and arguments are wanted.
     let isWriting: Bool
     package private(set) var sql = ""
-    private(set) var tokens: [ShapeToken] = []
-    package private(set) var arguments = Binding.Arguments.empty
+    var tokens: [ShapeToken] = []
+    package internal(set) var arguments = Binding.Arguments.empty
     /// Every column name the request uses, in order (recorded only while writing), for the check against
     /// the table.
     package private(set) var columns: [String] = []
@@ -412,7 +413,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
 
     /// Appends `node`, in parentheses when it binds less tightly than `precedence` asks. `context` is the
     /// column a value in it is compared with, for the encoder and for errors.
-    private mutating func expression(_ node: ExpressionNode, _ precedence: Int, context: String?) throws {
+    mutating func expression(_ node: ExpressionNode, _ precedence: Int, context: String?) throws {
         switch node {
         case .column(let column):
             _ = self.column(column)
@@ -488,6 +489,8 @@ package struct RequestCompiler<Binding: RequestBinding> {
             // PostgreSQL's text holds no U+0000 (its binding refuses such a value naming the column), and its
             // LIKE has no length limit.
             if dialect != .postgres { try pattern.checkLikePattern(column: name, table: table) }
+            // SQLite's LIKE also reads the stored text up to its first U+0000 (RequestCompiler+NULText).
+            if !escaped, try exactLike(operand, pattern, negated: negated, precedence) { return }
             // PostgreSQL's LIKE tells case apart; ILIKE matches letters in either case as SQLite's LIKE does
             // ASCII's, and serves the Unicode case-insensitive matchers in place of the case-fold function
             // (<https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-LIKE>).
@@ -569,6 +572,13 @@ package struct RequestCompiler<Binding: RequestBinding> {
         let name = columnName(in: left)
         let forms = try binding.forms(of: value, column: name)
         tokens.append(.count(forms.count))
+        // Text holding U+0000 is compared past it, which NOCASE would not do (RequestCompiler+NULText).
+        if Self.anyHoldsNUL(forms) {
+            if forms.count == 1, let only = forms.first {
+                return try exactEquality(left, only, name: name, negated: negated, precedence)
+            }
+            return try nulList(left, forms, name: name, negated: negated, precedence)
+        }
         try parenthesized(4, precedence) {
             try $0.expression(left, 5, context: name)
             switch forms.count {
@@ -644,16 +654,18 @@ package struct RequestCompiler<Binding: RequestBinding> {
                 if let nulTexts {
                     $0.write(" OR (typeof(")
                     try $0.expression(operand, 0, context: name)
-                    $0.write(") = 'text' AND hex(")
-                    try $0.expression(operand, 0, context: name)
-                    $0.write(") IN (SELECT value FROM json_each(?)))")
-                    $0.arguments.append(sqlite: .text(nulTexts))
+                    $0.write(") = 'text' AND ")
+                    try $0.nulTextTerm(operand, name: name, texts: nulTexts.stored, folded: nulTexts.folded)
+                    $0.write(")")
                 }
                 $0.write(")")
             }
             return
         }
         tokens.append(.count(forms.count))
+        if Self.anyHoldsNUL(forms) {
+            return try nulList(operand, forms, name: name, negated: negated, precedence)
+        }
         try parenthesized(4, precedence) {
             try $0.expression(operand, 5, context: name)
             $0.write(negated ? " NOT IN (" : " IN (")
@@ -691,15 +703,15 @@ package struct RequestCompiler<Binding: RequestBinding> {
     }
 
     /// The name of the first column in `node`, the column a value beside it is compared with.
-    private mutating func columnName(in node: ExpressionNode) -> String? {
+    mutating func columnName(in node: ExpressionNode) -> String? {
         node.firstColumn.map { binding.name(of: $0) }
     }
 
-    private mutating func write(_ text: String) {
+    mutating func write(_ text: String) {
         if isWriting { sql += text }
     }
 
-    private mutating func writeParameters(_ count: Int) {
+    mutating func writeParameters(_ count: Int) {
         guard isWriting else { return }
         guard dialect == .sqlite else {
             sql += dialect.parameters(from: arguments.count + 1, count: count)
@@ -710,7 +722,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
     }
 
     /// The parameter of the next value appended to ``arguments``: `?`, or `$n` on PostgreSQL.
-    private var nextParameter: String {
+    var nextParameter: String {
         dialect == .sqlite ? "?" : dialect.parameter(arguments.count + 1)
     }
 
@@ -743,7 +755,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
     }
 
     /// Runs `body` between parentheses when an operator of `inner` precedence sits where `outer` is needed.
-    private mutating func parenthesized(
+    mutating func parenthesized(
         _ inner: Int, _ outer: Int, _ body: (inout Self) throws -> Void
     ) throws {
         let needs = inner < outer

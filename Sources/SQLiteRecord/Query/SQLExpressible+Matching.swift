@@ -5,7 +5,8 @@ extension SQLExpressible {
     /// limit on bound values is bound as one JSON array and read back with `json_each` (see
     /// <https://www.sqlite.org/json1.html#jeach>), so any length works. It matches the rows `Array.contains`
     /// picks at any length: `json_each` ends a string at U+0000, so text holding one goes in an array of hex
-    /// digits compared with `hex(self)`.
+    /// digits compared with `hex(self)`. Text holding U+0000 is compared whole, under NOCASE too, which
+    /// SQLite's NOCASE alone does not do (it stops at U+0000): see ``collating(_:)``.
     public func `in`<Value: Encodable & Sendable>(_ values: some Sequence<Value>) -> SQLExpression {
         SQLExpression(.list(sqlExpression.node, values.map { .encodable($0) }, negated: false))
     }
@@ -31,6 +32,12 @@ extension SQLExpressible {
     /// letters match in either case. For text a user typed, use ``hasPrefix(_:)``, ``contains(_:)`` or
     /// ``hasSuffix(_:)``, which match it literally. See <https://www.sqlite.org/lang_expr.html#like>.
     ///
+    /// The pattern is matched against the whole stored text, U+0000 included, where SQLite's LIKE reads a
+    /// value only up to its first U+0000 (`'x\0y' LIKE 'x%y'` is false there): a pattern whose only wildcards
+    /// are `%` at its end is a plain LIKE, exact as it is; any other is tested, on a row whose text holds
+    /// U+0000, against the text with a character the pattern does not hold in place of each U+0000. An index
+    /// that served the LIKE still serves the pattern's leading text.
+    ///
     /// A pattern that holds U+0000 is refused when the request runs: SQLite's LIKE reads its pattern only up
     /// to the first U+0000, so `like("a\u{0}%")` would match as `like("a")`, and a delete would remove rows
     /// the pattern does not describe. The request then throws ``RecordError/invalidQuery(table:reason:)``
@@ -49,8 +56,9 @@ extension SQLExpressible {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: false))
     }
 
-    /// `self NOT LIKE ?`; a pattern that holds U+0000 or is longer than 50,000 bytes is refused as in
-    /// ``like(_:)``.
+    /// `self NOT LIKE ?`, judged on the whole stored text as ``like(_:)`` is (a delete through it never takes
+    /// a row that holds `"x\0y"` for `notLike("x%y")`); a pattern that holds U+0000 or is longer than 50,000
+    /// bytes is refused as in ``like(_:)``.
     public func notLike(_ pattern: String) -> SQLExpression {
         SQLExpression(.like(sqlExpression.node, .value(.forms([.text(pattern)])), escaped: false, negated: true))
     }
@@ -86,6 +94,12 @@ extension SQLExpressible {
 
     /// `self COLLATE name`: compares and sorts under `collation`. `Column("name").collating(.nocase) == "paris"`
     /// matches "Paris". See <https://www.sqlite.org/datatype3.html#collation>.
+    ///
+    /// SQLite's NOCASE stops comparing at U+0000, so under it `"x\0y"` equals `"x\0z"`. An equality or list
+    /// whose value holds U+0000 (here, or on a column declared `COLLATE NOCASE`) is written so that the bytes
+    /// after it count too, ASCII letters in either case, and other collations decide as before:
+    /// `e = ? AND (? <> e COLLATE "NOCASE" OR lower(?) = lower(e) COLLATE "BINARY")`. An ordering (`<`, `>`,
+    /// `ORDER BY`) under NOCASE still ends its comparison at U+0000.
     public func collating(_ collation: SQLCollation) -> SQLExpression {
         SQLExpression(.collate(sqlExpression.node, collation.name))
     }

@@ -42,6 +42,12 @@ enum ShapePart: UInt8, Hashable {
     case like, likeEscaped, notLike, notLikeEscaped
     /// `COLLATE`, followed by the collation's name.
     case collate
+    /// An equality or list whose text holds U+0000, compared past it (``RequestCompiler/exactEquality(_:_:name:negated:_:)``);
+    /// for a list, followed by the counts of its other values and of its texts that hold U+0000.
+    case exactNUL
+    /// A LIKE of the caller's own pattern judged on the whole stored text (``RequestCompiler/exactLike(_:_:negated:_:)``),
+    /// followed by a count: 1 with its prefix term, 0 without.
+    case exactLike
     case whereClause
     case groupBy
     case having

@@ -26,11 +26,14 @@ extension Record {
 
     /// The fetch of the `where:` dictionary forms: the SELECT text kept for the shape of the call (see
     /// ``SelectTexts``), the columns checked against the table's on every call, before anything runs. An
-    /// ordering by coding key, whose column name comes from the type's key strategy, goes through a request.
+    /// ordering by coding key, whose column name comes from the type's key strategy, and a value holding
+    /// U+0000 go through a request.
     static func fetch(
         _ db: Database, equalities: [String: FilterValue], orderBy ordering: [Ordering], limit: Int?, offset: Int?
     ) throws -> [Self] {
-        if ordering.contains(where: \.isCodingKey) {
+        // A text holding U+0000 needs the request's exact comparison (RequestCompiler+NULText), which a
+        // NOCASE column's `= ?` is not.
+        if ordering.contains(where: \.isCodingKey) || equalities.values.contains(where: \.holdsNUL) {
             return try request(equalities: equalities, orderBy: ordering, limit: limit, offset: offset).fetch(db)
         }
         // Sorted, so that one set of keys gives one SQL text and one prepared statement.

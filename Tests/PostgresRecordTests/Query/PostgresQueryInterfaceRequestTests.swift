@@ -130,7 +130,14 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         for request in [
             City.filter(Column("name").contains("Par\u{0}is")), City.filter(Column("name") == "Par\u{0}is"),
             City.filter(Column("name").caseInsensitiveHasSuffix("\u{0}")),
+            // The forms that SQLite compares past U+0000 (a NOCASE IN list, like and notLike): PostgreSQL
+            // refuses them before anything runs, so a delete through them deletes nothing.
+            City.filter(Column("name").in(["Paris", "Par\u{0}is"])), City.filter(Column("name").like("Par\u{0}%")),
+            City.filter(Column("name").notLike("x\u{0}y")),
         ] {
+            let count = try City.all().count(connection)
+            XCTAssertThrowsError(try request.deleteAll(connection))
+            XCTAssertEqual(try City.all().count(connection), count)
             XCTAssertThrowsError(try request.fetch(connection)) { error in
                 guard case RecordError.invalidQueryValue(let table, let column, _, let reason) = error else {
                     return XCTFail("\(error)")

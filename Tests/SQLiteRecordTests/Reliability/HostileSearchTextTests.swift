@@ -70,4 +70,33 @@ final class HostileSearchTextTests: XCTestCase {
         XCTAssertEqual(FTS5Pattern(matchingAllTokensIn: dotted).rawPattern.count, 64 + 3)
         XCTAssertEqual(try names(Town.search(dotted), db), [])
     }
+
+    /// Found by Tests/Fuzz/FullTextSearchFuzz: a quote followed by a combining mark is one Character, which
+    /// compared unequal to `"`, so its quote was not doubled and the FTS5 string ended early ("fts5: syntax
+    /// error near \"(\""). The fuzzer's input, then smaller cases of each quote the patterns double.
+    func testAQuoteFollowedByACombiningMarkIsStillDoubled() throws {
+        let db = try makeDatabase()
+        let fuzzed: [UInt8] = [
+            0x22, 0x71, 0x75, 0x6F, 0x74, 0x65, 0x27, 0x22, 0xE0, 0xBE, 0xB1, 0xBB, 0xDF, 0xAC, 0xB0, 0xB0, 0x28, 0x28,
+            0x78, 0x72, 0x7A, 0x74, 0x65, 0x20, 0xCE, 0x2A,
+        ]
+        let text = String(decoding: fuzzed, as: UTF8.self)
+        XCTAssertEqual(try names(Town.search(text), db), [])
+        XCTAssertEqual(try names(Town.matching(FTS5Pattern(matchingAnyTokenIn: text)), db), [])
+        XCTAssertEqual(
+            FTS5Pattern(matchingAllTokensIn: "a\"\u{301}(b").rawPattern, "\"a\"\"\u{301}(b\"")
+        XCTAssertEqual(
+            FTS5Pattern(matchingAllPrefixesIn: "\"\u{0FB1}São").rawPattern, "\"\"\"\u{0FB1}São\"*")
+        // The tokenizer reads the quote and the mark as separators: the words are "São" and "Paulo".
+        XCTAssertEqual(try names(Town.search("\"\u{0FB1}São Paulo"), db), ["São Paulo"])
+        XCTAssertEqual(try names(Town.search("são \"\u{301}"), db), ["São Paulo"])
+        for text in ["\"\u{301}", "x\"\u{301}\"\u{301}y", "'\u{301}", "\\\u{301}", "\"\u{20DD}NEAR(a"] {
+            for pattern in [
+                FTS5Pattern(matchingAllTokensIn: text), FTS5Pattern(matchingAnyTokenIn: text),
+                FTS5Pattern(matchingAllPrefixesIn: text),
+            ] {
+                XCTAssertNoThrow(try Town.matching(pattern).fetch(db), text.debugDescription)
+            }
+        }
+    }
 }
