@@ -77,7 +77,7 @@ func run(_ bytes: [UInt8]) {
     guard
         let expected = try? db.fetchOne(
             Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE type IN ('table', 'view')"),
-        let file = try? ModelGenerator.generate(db, sourceName: "fuzz.sqlite", sampleLimit: 10)
+        let file = try? ModelGenerator.generate(db, sourceName: "fuzz.sqlite")
     else { return }
     if file.types.count != expected {
         fatalError("\(expected) tables and views, \(file.types.count) types:\n\(file.source)")
