@@ -85,7 +85,8 @@ enum SwiftNames {
     /// SQLiteRecord's public types, which the generated file names (`Column`, `Row`, `Ordering`,
     /// `Database`); a test checks the list against the library's sources.
     static let sqliteRecordTypes: Set<String> = [
-        "AsyncValueObservation", "BelongsToAssociation", "Column", "ColumnAffinity", "ColumnAssignment",
+        "AsyncDatabaseWriter", "AsyncValueObservation", "BelongsToAssociation", "Column", "ColumnAffinity",
+        "ColumnAssignment",
         "ColumnExpression", "ColumnInfo", "ConflictResolution", "Database", "DatabaseConnection", "DatabaseError",
         "DatabaseFuture", "DatabaseMigrator", "DatabasePool", "DatabaseQueue", "DatabaseReader", "DatabaseWriter",
         "EncodedColumns",

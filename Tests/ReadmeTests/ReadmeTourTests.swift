@@ -216,6 +216,28 @@ final class ReadmeTourTests: XCTestCase {
         XCTAssertEqual(try pool.read { db in try db.scalar(String.self, sql: "PRAGMA journal_mode") }, "wal")
     }
 
+    func testTheAsyncDatabaseWriterExampleRuns() async throws {
+        func importCountries(_ countries: [Country], into writer: some AsyncDatabaseWriter) async throws -> Int {
+            var countries = countries
+            try await Country.save(writer, &countries)  // one transaction: all or nothing, ids set
+            return try await Country.count(writer)  // rows in the table now
+        }
+
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(
+                sql: "CREATE TABLE countries (id INTEGER PRIMARY KEY, name TEXT, iso TEXT, population INTEGER)")
+        }
+        let countries = [
+            Country(id: nil, name: "Peru", iso: "PE", population: 34_000_000),
+            Country(id: nil, name: "Chile", iso: "CL", population: 19_000_000),
+        ]
+        let total = try await importCountries(countries, into: queue)
+        XCTAssertEqual(total, 2)
+        let stored = try await Country.fetch(queue, orderBy: [.ascending("id")])
+        XCTAssertEqual(stored.map(\.name), ["Peru", "Chile"])
+    }
+
     func testTheObservingChangesSectionRuns() async throws {
         func waitForFrance(in queue: DatabaseQueue) async throws -> Country? {
             let observation = ValueObservation.tracking { db in
@@ -259,7 +281,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = outsidePostgres.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 8)
+        XCTAssertEqual(blocks.count, 9)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

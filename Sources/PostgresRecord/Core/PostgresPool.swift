@@ -102,6 +102,22 @@ public final class PostgresPool: @unchecked Sendable {
         }
     }
 
+    /// ``write(isolation:retryingSerializationFailures:_:)`` at the server's default isolation, with no
+    /// retry: what `AsyncDatabaseWriter` asks of every engine's writer.
+    /// - Throws: as ``write(isolation:retryingSerializationFailures:_:)``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await write(isolation: nil, retryingSerializationFailures: 0, body)
+    }
+
+    /// ``read(isolation:_:)`` at the server's default isolation: what `AsyncDatabaseWriter` asks of every
+    /// engine's writer.
+    /// - Throws: as ``read(isolation:_:)``.
+    @discardableResult
+    public func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await read(isolation: nil, body)
+    }
+
     /// Runs `body` on a connection outside any transaction: each statement commits on its own.
     /// - Throws: what `body` throws, or ``PostgresError``.
     @discardableResult

@@ -41,9 +41,9 @@ import Foundation
 ///
 /// A `read` is a read-only transaction wherever it runs, so a write in it fails with SQLSTATE 25006 on the
 /// primary as on a standby. The record calls that take a pool (`City.fetch(pool, where:)`,
-/// `city.save(pool)`) take this one too, through ``PostgresDatabaseWriter``: their reads go to a replica
+/// `city.save(pool)`) take this one too, through `AsyncDatabaseWriter`: their reads go to a replica
 /// with no wait. See <https://www.postgresql.org/docs/current/hot-standby.html>.
-public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Sendable {
+public final class PostgresReplicaPool: @unchecked Sendable {
     /// The bounds the pool holds replicas to. Every bound is in seconds.
     public struct Options: Sendable, Equatable {
         /// The most seconds a replica may be behind the primary before reads leave it out. Five seconds by
@@ -128,6 +128,22 @@ public final class PostgresReplicaPool: PostgresDatabaseWriter, @unchecked Senda
         }
         await noteWrite(at: position)
         return value
+    }
+
+    /// ``write(isolation:retryingSerializationFailures:_:)`` at the server's default isolation, with no
+    /// retry: what `AsyncDatabaseWriter` asks of every engine's writer.
+    /// - Throws: as ``write(isolation:retryingSerializationFailures:_:)``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await write(isolation: nil, retryingSerializationFailures: 0, body)
+    }
+
+    /// ``read(isolation:_:)`` at the server's default isolation, on a replica as that call chooses one: what
+    /// `AsyncDatabaseWriter` asks of every engine's writer.
+    /// - Throws: as ``read(isolation:_:)``.
+    @discardableResult
+    public func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await read(after: nil, isolation: nil, body)
     }
 
     /// Runs `body` on a connection of the primary outside any transaction (each statement commits on its

@@ -72,6 +72,14 @@ extension PostgresConnection: DatabaseConnection {
         of record: inout R, onConflict conflictColumns: [String]?, updating columns: [String]?
     ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
         let shape = try PostgresRecordShape.of(R.self)
+        if case .rowID(let column) = shape.key, record.hasNilRowID, conflictColumns == nil || conflictColumns == [column] {
+            // A new row's key is the identity's next value, which no row holds: the upsert is an insert, as
+            // on SQLite. (An ON CONFLICT on the key would update a row whose given id the sequence reached.)
+            guard let rowID = try insertRow(of: record, onConflict: .abort) else {
+                throw RecordError.rowNotInserted(table: shape.table)
+            }
+            return (.inserted, rowID)
+        }
         let upsert = try shape.upsert(of: record, onConflict: conflictColumns, updating: columns)
         let result: PostgresResult
         do {

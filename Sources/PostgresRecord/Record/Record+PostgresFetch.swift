@@ -13,6 +13,13 @@ extension Record {
             missingOptionalColumnIsNil: true)
     }
 
+    /// ``fetch(_:sql:arguments:)`` in a read-only transaction of a pool (on a replica pool, a replica).
+    /// - Throws: as ``fetch(_:sql:arguments:)``.
+    public static func fetch(
+        _ pool: some AsyncDatabaseWriter<PostgresConnection>, sql: String, arguments: [PostgresValue] = []
+    ) async throws -> [Self] where Self: Sendable {
+        try await pool.read { connection in try fetch(connection, sql: sql, arguments: arguments) }
+    }
 
     /// Every row of `rows` decoded as a record of this type, through one decoder (see
     /// ``PostgresRowDecoding``). `missingOptionalColumnIsNil` is true for raw SQL, false (the default) where

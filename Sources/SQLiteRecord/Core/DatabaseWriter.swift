@@ -1,5 +1,6 @@
 /// Thread-safe access to a database for reading and writing: what ``DatabaseQueue`` and ``DatabasePool``
-/// have in common, and what ``RecordStore/use(_:)`` takes.
+/// have in common, and what ``RecordStore/use(_:)`` takes. Every writer is also an ``AsyncDatabaseWriter``,
+/// the engine-neutral form the Record calls through a writer take.
 ///
 /// Writes are serialized: one at a time, each in an IMMEDIATE transaction that commits when its closure
 /// returns and rolls back when it throws.
@@ -12,7 +13,7 @@
 ///     }
 /// }
 /// ```
-public protocol DatabaseWriter: DatabaseReader {
+public protocol DatabaseWriter: DatabaseReader, AsyncDatabaseWriter where Connection == Database {
     /// Runs `body` in an IMMEDIATE transaction, serialized with every other write, blocking the calling
     /// thread until it is done: committed when `body` returns, rolled back when it throws. Nothing in
     /// `body` commits but the transaction itself. See <https://www.sqlite.org/lang_transaction.html>.

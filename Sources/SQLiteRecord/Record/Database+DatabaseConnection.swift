@@ -86,6 +86,27 @@ extension Database: DatabaseConnection {
     }
 
     @_spi(RecordEngine)
+    public func insertRows<R: Record>(of records: [R]) throws -> [Int64] {
+        var rowIDs: [Int64] = []
+        rowIDs.reserveCapacity(records.count)
+        for record in records {
+            try checkCancellation()
+            // An `.abort` insert returns a rowid or throws: nil is `.ignore`'s alone.
+            rowIDs.append(try insertRow(of: record, onConflict: .abort) ?? 0)
+        }
+        return rowIDs
+    }
+
+    @_spi(RecordEngine)
+    public func foreignKeySetter<Parent: Record, Child: Record>(
+        _ childType: Child.Type, setting foreignKeys: [String], to parentKeys: [String], of parent: Parent,
+        association: String
+    ) throws -> (Child) throws -> Child {
+        let key = try parent.parentKeyValues(parentKeys, association: association)
+        return { child in try child.bound(foreignKeys, to: key, association: association, in: self) }
+    }
+
+    @_spi(RecordEngine)
     public func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.immediate, body)
     }

@@ -115,6 +115,26 @@ public protocol DatabaseConnection: AnyObject {
     @_spi(RecordEngine)
     func changedColumns<R: Record>(of record: R, from original: R) throws -> [String]
 
+    /// Inserts every record's row, in order, in the caller's transaction, with no callback: the engine's batch
+    /// (SQLite: the prepared INSERT run once a record; PostgreSQL: one pipelined batch, one round trip).
+    /// - Returns: each row's rowid, as ``insertRow(of:onConflict:)`` returns it.
+    /// - Throws: as ``insertRow(of:onConflict:)``, for the first record whose row fails (PostgreSQL's error
+    ///   gives its index in `records` as `batchIndex`); `CancellationError` when the task was cancelled.
+    @_spi(RecordEngine)
+    func insertRows<R: Record>(of records: [R]) throws -> [Int64]
+
+    /// What `save(_:children:)` sets each child's foreign key with: a function that returns the child with
+    /// its `foreignKeys` columns set to `parent`'s values of `parentKeys` (pair by pair), encoded and read
+    /// back as the engine stores them, so that the values reach the properties as a fetch would put them.
+    /// - Parameter association: how the link reads, for errors.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when `parent` encodes no such key
+    ///   column (or, from the function, the child no such foreign key column); `EncodingError`.
+    @_spi(RecordEngine)
+    func foreignKeySetter<Parent: Record, Child: Record>(
+        _ childType: Child.Type, setting foreignKeys: [String], to parentKeys: [String], of parent: Parent,
+        association: String
+    ) throws -> (Child) throws -> Child
+
     /// Runs `body` in a write transaction, or in a savepoint inside the caller's: committed (released)
     /// when it returns, rolled back when it throws.
     /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.

@@ -7,48 +7,26 @@
 extension Record where Self: Sendable {
     /// ``save()``, awaiting the queue.
     /// - Throws: as ``save(_:)-method``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public mutating func save() async throws {
-        let record = self
-        self = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            try copy.save(db)
-            return copy
-        }
-    }
+    public mutating func save() async throws { try await save(RecordStore.defaultQueue()) }
 
     /// ``insert()``, awaiting the queue.
     /// - Throws: as ``insert(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public mutating func insert() async throws {
-        let record = self
-        self = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            try copy.insert(db)
-            return copy
-        }
-    }
+    public mutating func insert() async throws { try await insert(RecordStore.defaultQueue()) }
 
     /// ``update()``, awaiting the queue.
     /// - Throws: as ``update(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public func update() async throws {
-        let record = self
-        try await RecordStore.defaultQueue().write { db in try record.update(db) }
-    }
+    public func update() async throws { try await update(RecordStore.defaultQueue()) }
 
     /// ``delete()``, awaiting the queue.
     /// - Returns: true when a row was deleted.
     /// - Throws: as ``delete(_:)-method``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
-    public func delete() async throws -> Bool {
-        let record = self
-        return try await RecordStore.defaultQueue().write { db in try record.delete(db) }
-    }
+    public func delete() async throws -> Bool { try await delete(RecordStore.defaultQueue()) }
 
     /// ``save(children:)``, awaiting the queue. The parent and children change only when it succeeds.
     /// - Throws: as ``save(_:children:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func save<Child: Record & Sendable>(children: inout [Child]) async throws {
-        try await saveAwaitingQueue(children: &children) { parent, db, children in
-            try parent.save(db, children: &children)
-        }
+        try await save(RecordStore.defaultQueue(), children: &children)
     }
 
     /// ``save(children:for:)``, awaiting the queue. The parent and children change only when it succeeds.
@@ -56,26 +34,7 @@ extension Record where Self: Sendable {
     public mutating func save<Child: Record & Sendable>(
         children: inout [Child], for association: HasManyAssociation<Self, Child>
     ) async throws {
-        try await saveAwaitingQueue(children: &children) { parent, db, children in
-            try parent.save(db, children: &children, for: association)
-        }
-    }
-
-    /// Runs `save` on copies of this record and `children` in a write of the default queue, and takes the
-    /// copies back when it succeeds.
-    private mutating func saveAwaitingQueue<Child: Record & Sendable>(
-        children: inout [Child], _ save: @escaping @Sendable (inout Self, Database, inout [Child]) throws -> Void
-    ) async throws {
-        let parent = self
-        let originalChildren = children
-        let (savedParent, savedChildren) = try await RecordStore.defaultQueue().write { db in
-            var parentCopy = parent
-            var childrenCopy = originalChildren
-            try save(&parentCopy, db, &childrenCopy)
-            return (parentCopy, childrenCopy)
-        }
-        self = savedParent
-        children = savedChildren
+        try await save(RecordStore.defaultQueue(), children: &children, for: association)
     }
 
     /// ``delete(with:)``, awaiting the queue.
@@ -83,19 +42,13 @@ extension Record where Self: Sendable {
     /// - Throws: as ``delete(_:with:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public func delete<Child: Record & Sendable>(with children: [Child]) async throws -> Bool {
-        let record = self
-        return try await RecordStore.defaultQueue().write { db in try record.delete(db, with: children) }
+        try await delete(RecordStore.defaultQueue(), with: children)
     }
 
     /// ``save(_:)-7x1fl``, awaiting the queue. The records change only when it succeeds.
     /// - Throws: as ``save(_:_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public static func save(_ records: inout [Self]) async throws {
-        let original = records
-        records = try await RecordStore.defaultQueue().write { db in
-            var copy = original
-            try save(db, &copy)
-            return copy
-        }
+        try await save(RecordStore.defaultQueue(), &records)
     }
 
     /// ``delete(_:)-3gs8e``, awaiting the queue.
@@ -103,7 +56,7 @@ extension Record where Self: Sendable {
     /// - Throws: as ``delete(_:_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public static func delete(_ records: [Self]) async throws -> Int {
-        try await RecordStore.defaultQueue().write { db in try delete(db, records) }
+        try await delete(RecordStore.defaultQueue(), records)
     }
 }
 
@@ -144,7 +97,7 @@ extension Record where Self: Sendable {
     /// ``exists(id:)``, awaiting the queue.
     /// - Throws: as ``exists(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public static func exists(id: ID) async throws -> Bool {
-        try await RecordStore.defaultQueue().read { db in try exists(db, id: id) }
+        try await exists(RecordStore.defaultQueue(), id: id)
     }
 
     /// The conditions as values that can cross to the queue.
@@ -210,7 +163,7 @@ extension Record where Self: Sendable {
     /// ``fetchOne(id:)``, awaiting the queue.
     /// - Throws: as ``fetchOne(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public static func fetchOne(id: ID) async throws -> Self? {
-        try await RecordStore.defaultQueue().read { db in try fetchOne(db, id: id) }
+        try await fetchOne(RecordStore.defaultQueue(), id: id)
     }
 
     /// ``fetch(ids:)``, awaiting the queue.
@@ -223,7 +176,7 @@ extension Record where Self: Sendable {
     /// - Throws: as ``delete(_:id:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public static func delete(id: ID) async throws -> Bool {
-        try await RecordStore.defaultQueue().write { db in try delete(db, id: id) }
+        try await delete(RecordStore.defaultQueue(), id: id)
     }
 
     /// ``fetch(sql:arguments:)``, awaiting the queue.

@@ -7,14 +7,7 @@ extension Record where Self: Sendable {
     /// - Throws: as ``insert(_:onConflict:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public mutating func insert(onConflict conflict: ConflictResolution) async throws -> Bool {
-        let record = self
-        let (copy, inserted) = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            let inserted = try copy.insert(db, onConflict: conflict)
-            return (copy, inserted)
-        }
-        self = copy
-        return inserted
+        try await insert(RecordStore.defaultQueue(), onConflict: conflict)
     }
 
     /// ``upsert(onConflict:updating:)``, awaiting the queue.
@@ -24,17 +17,8 @@ extension Record where Self: Sendable {
     @discardableResult
     public mutating func upsert(
         onConflict conflictColumns: [String]? = nil, updating columns: [String]? = nil
-    )
-        async throws -> UpsertOutcome
-    {
-        let record = self
-        let (copy, outcome) = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            let outcome = try copy.upsert(db, onConflict: conflictColumns, updating: columns)
-            return (copy, outcome)
-        }
-        self = copy
-        return outcome
+    ) async throws -> UpsertOutcome {
+        try await upsert(RecordStore.defaultQueue(), onConflict: conflictColumns, updating: columns)
     }
 
     /// ``upsert(_:onConflict:updating:)-9mnyw``, awaiting the queue. The records change only when
@@ -46,14 +30,7 @@ extension Record where Self: Sendable {
     public static func upsert(
         _ records: inout [Self], onConflict conflictColumns: [String]? = nil, updating columns: [String]? = nil
     ) async throws -> [UpsertOutcome] {
-        let original = records
-        let (copy, outcomes) = try await RecordStore.defaultQueue().write { db in
-            var copy = original
-            let outcomes = try upsert(db, &copy, onConflict: conflictColumns, updating: columns)
-            return (copy, outcomes)
-        }
-        records = copy
-        return outcomes
+        try await upsert(RecordStore.defaultQueue(), &records, onConflict: conflictColumns, updating: columns)
     }
 
     /// ``insertAndFetch(columns:)``, awaiting the queue.
@@ -103,8 +80,7 @@ extension Record where Self: Sendable {
     /// ``update(columns:)``, awaiting the queue.
     /// - Throws: as ``update(_:columns:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func update(columns: [String]) async throws {
-        let record = self
-        try await RecordStore.defaultQueue().write { db in try record.update(db, columns: columns) }
+        try await update(RecordStore.defaultQueue(), columns: columns)
     }
 
     /// ``updateChanges(from:)``, awaiting the queue.
@@ -112,8 +88,7 @@ extension Record where Self: Sendable {
     /// - Throws: as ``updateChanges(_:from:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public func updateChanges(from original: Self) async throws -> Bool {
-        let record = self
-        return try await RecordStore.defaultQueue().write { db in try record.updateChanges(db, from: original) }
+        try await updateChanges(RecordStore.defaultQueue(), from: original)
     }
 
     /// ``updateChanges(modify:)``, awaiting the queue: `modify` runs here, before the write is sent to the
@@ -123,13 +98,6 @@ extension Record where Self: Sendable {
     ///   before ``RecordStore/use(_:)``. The record is put back when it throws.
     @discardableResult
     public mutating func updateChanges(modify: (inout Self) throws -> Void) async throws -> Bool {
-        let original = self
-        do {
-            try modify(&self)
-            return try await updateChanges(from: original)
-        } catch {
-            self = original
-            throw error
-        }
+        try await updateChanges(RecordStore.defaultQueue(), modify: modify)
     }
 }

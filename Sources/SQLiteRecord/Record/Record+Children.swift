@@ -19,8 +19,8 @@ extension Record {
     ///   associations to this type (say which with ``save(_:children:for:)``) or a child encodes no foreign key
     ///   column; otherwise the first error a save throws (``DatabaseError`` for a violated constraint,
     ///   ``RecordError/recordNotFound(table:id:)`` for an update whose row is gone). Nothing is saved then.
-    public mutating func save<Child: Record>(_ db: Database, children: inout [Child]) throws {
-        try save(db, children: &children, link: Self.declaredLink(to: Child.self))
+    public mutating func save<Child: Record>(_ db: some DatabaseConnection, children: inout [Child]) throws {
+        try save(db, children: &children, link: Self.declaredLink(to: Child.self), ownTransaction: false)
     }
 
     /// Saves this record, then each child after setting the foreign key column of `association` to this
@@ -30,33 +30,49 @@ extension Record {
     /// as there.
     /// - Throws: as ``save(_:children:)``.
     public mutating func save<Child: Record>(
-        _ db: Database, children: inout [Child], for association: HasManyAssociation<Self, Child>
+        _ db: some DatabaseConnection, children: inout [Child], for association: HasManyAssociation<Self, Child>
     ) throws {
-        try save(db, children: &children, link: association.link)
+        try save(db, children: &children, link: association.link, ownTransaction: false)
     }
 
     /// The save of ``save(_:children:)``, setting each child's foreign key by `link` when there is one.
-    private mutating func save<Child: Record>(
-        _ db: Database, children: inout [Child], link: AssociationLink?
+    /// - Parameter ownTransaction: true when the caller's transaction is one the library opened for this call
+    ///   alone (a pool's or the default queue's write), which rolls back when the call throws: the save then
+    ///   needs no savepoint of its own.
+    package mutating func save<Child: Record>(
+        _ db: some DatabaseConnection, children: inout [Child], link: AssociationLink?, ownTransaction: Bool
     ) throws {
         let original = self
         let originalChildren = children
         do {
-            try db.transaction(.immediate) {
-                try save(db)
-                let key = try link.map { try parentKeyValues(forChildrenOf: $0) }
-                for index in children.indices {
-                    try db.checkCancellation()
-                    try bindChild(&children[index], link: link) { child, link in
-                        try child.bound(by: link, to: key ?? [], in: db)
-                    }
-                    try children[index].save(db)
-                }
+            if ownTransaction {
+                try saveBinding(db, children: &children, link: link)
+            } else {
+                try db.inWriteTransaction { try saveBinding(db, children: &children, link: link) }
             }
         } catch {
             self = original
             children = originalChildren
             throw error
+        }
+    }
+
+    /// Saves this record, then binds and saves each child, in the caller's transaction.
+    private mutating func saveBinding<Child: Record>(
+        _ db: some DatabaseConnection, children: inout [Child], link: AssociationLink?
+    ) throws {
+        try save(db)
+        let parent = self
+        // Made once for every child: where the foreign key goes, and the parent's key values.
+        let setForeignKey = try link.map { link in
+            if link.isComposite { try link.checkColumnCounts() }
+            return try db.foreignKeySetter(
+                Child.self, setting: link.foreignKeys, to: link.parentKeys, of: parent, association: link.description)
+        }
+        for index in children.indices {
+            try db.checkCancellation()
+            try bindChild(&children[index], link: link) { child, _ in try setForeignKey?(child) ?? child }
+            try children[index].save(db)
         }
     }
 
@@ -84,29 +100,25 @@ extension Record {
                 + "save(_:children:) cannot tell which foreign key to set: name one with save(_:children:for:)")
     }
 
-    /// The values of this record's key columns that `link`'s foreign key columns hold, in their order, as
-    /// this record stores them.
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the link's column counts differ
-    ///   or this record encodes no such column, or `EncodingError`.
-    private func parentKeyValues(forChildrenOf link: AssociationLink) throws -> [SQLiteValue] {
-        if link.isComposite { try link.checkColumnCounts() }
+    /// The values this record stores in `parentKeys`, in their order: what its children's foreign keys hold.
+    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` naming `association` when this
+    ///   record encodes no such column, or `EncodingError`.
+    func parentKeyValues(_ parentKeys: [String], association: String) throws -> [SQLiteValue] {
         do {
-            return try link.parentKeys.map { try storedValue(of: $0) }
+            return try parentKeys.map { try storedValue(of: $0) }
         } catch RecordError.unknownColumn(_, let column, let columns) {
-            throw RecordError.invalidAssociation(
-                association: link.description, reason: Self.encodesNoColumn(column, columns))
+            throw RecordError.invalidAssociation(association: association, reason: Self.encodesNoColumn(column, columns))
         }
     }
 
-    /// This child with `link`'s foreign key columns set to `key`, column by column.
+    /// This child with its `foreignKeys` columns set to `key`, column by column.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when this record encodes no foreign
     ///   key column, or the errors of ``settingColumn(_:to:in:)``.
-    private func bound(by link: AssociationLink, to key: [SQLiteValue], in db: Database) throws -> Self {
+    func bound(_ foreignKeys: [String], to key: [SQLiteValue], association: String, in db: Database) throws -> Self {
         do {
-            return try settingColumns(link.foreignKeys, to: key, in: db)
+            return try settingColumns(foreignKeys, to: key, in: db)
         } catch RecordError.unknownColumn(_, let column, let columns) {
-            throw RecordError.invalidAssociation(
-                association: link.description, reason: Self.encodesNoColumn(column, columns))
+            throw RecordError.invalidAssociation(association: association, reason: Self.encodesNoColumn(column, columns))
         }
     }
 
@@ -119,7 +131,10 @@ extension Record {
     /// ``save(_:children:)`` through the default queue (``RecordStore``), in a transaction of its own.
     /// - Throws: as ``save(_:children:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public mutating func save<Child: Record>(children: inout [Child]) throws {
-        try saveInDefaultQueue(children: &children) { parent, db, children in try parent.save(db, children: &children) }
+        let link = try Self.declaredLink(to: Child.self)
+        try saveInDefaultQueue(children: &children) { parent, db, children in
+            try parent.save(db, children: &children, link: link, ownTransaction: true)
+        }
     }
 
     /// ``save(_:children:for:)`` through the default queue (``RecordStore``), in a transaction of its own.
@@ -128,7 +143,7 @@ extension Record {
         children: inout [Child], for association: HasManyAssociation<Self, Child>
     ) throws {
         try saveInDefaultQueue(children: &children) { parent, db, children in
-            try parent.save(db, children: &children, for: association)
+            try parent.save(db, children: &children, link: association.link, ownTransaction: true)
         }
     }
 
@@ -156,8 +171,8 @@ extension Record {
     /// - Throws: ``RecordError/recordNotSaved(table:)`` for a record with no id, what a ``willDelete(_:)``
     ///   throws, or ``DatabaseError`` (another row still references one of them); nothing is deleted then.
     @discardableResult
-    public func delete<Child: Record>(_ db: Database, with children: [Child]) throws -> Bool {
-        try db.transaction(.immediate) {
+    public func delete<Child: Record>(_ db: some DatabaseConnection, with children: [Child]) throws -> Bool {
+        try db.inWriteTransaction {
             for child in children {
                 try db.checkCancellation()
                 try child.delete(db)

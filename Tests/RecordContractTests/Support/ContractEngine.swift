@@ -31,6 +31,10 @@ protocol ContractEngine: AnyObject {
 
     /// True for SQLite, false for PostgreSQL: for the few statements a test writes for each engine.
     var isSQLite: Bool { get }
+
+    /// The engine's writer for the calls that run in a transaction of their own: SQLite's queue, or a
+    /// PostgreSQL pool whose connections see the test's schema.
+    var writer: any AsyncDatabaseWriter { get }
 }
 
 /// SQLite: a private in-memory database per test.
@@ -40,6 +44,8 @@ final class SQLiteContractEngine: ContractEngine {
     var isSQLite: Bool { true }
 
     init() throws { queue = try DatabaseQueue() }
+
+    var writer: any AsyncDatabaseWriter { queue }
 
     func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         try queue.write { db in try body(db) }
@@ -69,7 +75,9 @@ final class PostgresContractEngine: ContractEngine {
     let url: String
     let schema: String
     let connection: PostgresConnection
+    let pool: PostgresPool
     var name: String { "PostgreSQL" }
+    var writer: any AsyncDatabaseWriter { pool }
     var isSQLite: Bool { false }
 
     init() throws {
@@ -79,6 +87,7 @@ final class PostgresContractEngine: ContractEngine {
         try admin.execute("CREATE SCHEMA \"\(schema)\"")
         let separator = url.contains("?") ? "&" : "?"
         connection = try PostgresConnection(url + separator + "options=-csearch_path%3D\(schema)")
+        pool = PostgresPool(url + separator + "options=-csearch_path%3D\(schema)", maximumConnections: 2)
     }
 
     deinit {
@@ -121,31 +130,56 @@ class RecordContractTestCase: XCTestCase {
     func onEachEngine(
         file: StaticString = #filePath, line: UInt = #line, _ body: (any ContractEngine) throws -> Void
     ) {
+        for engine in openEngines(file: file, line: line) {
+            run(on: engine, file: file, line: line) { try body(engine) }
+        }
+    }
+
+    /// ``onEachEngine(file:line:_:)`` for a body that awaits: the calls through an engine's writer.
+    func onEachEngine(
+        file: StaticString = #filePath, line: UInt = #line, _ body: (any ContractEngine) async throws -> Void
+    ) async {
+        for engine in openEngines(file: file, line: line) {
+            engineName = engine.name
+            defer { engineName = nil }
+            _ = CallbackLog.shared.take()
+            do {
+                try await body(engine)
+            } catch {
+                XCTFail("threw \(error)", file: file, line: line)
+            }
+        }
+    }
+
+    /// A fresh engine of each kind (SQLite always; PostgreSQL too when the package is built with the
+    /// PostgreSQL trait and a server runs). No server: the test server has printed why, and under
+    /// POSTGRESRECORD_REQUIRE_SERVER=1 it has failed the test.
+    private func openEngines(file: StaticString, line: UInt) -> [any ContractEngine] {
         var engines: [() throws -> any ContractEngine] = [{ try SQLiteContractEngine() }]
         #if PostgreSQL
         engines.append { try PostgresContractEngine() }
         #endif
-        for make in engines {
-            let engine: any ContractEngine
+        return engines.compactMap { make in
             do {
-                engine = try make()
+                return try make()
             } catch is XCTSkip {
-                // No PostgreSQL server (the test server has printed why; under POSTGRESRECORD_REQUIRE_SERVER=1
-                // it has failed the test).
-                continue
+                return nil
             } catch {
                 XCTFail("could not open an engine: \(error)", file: file, line: line)
-                continue
+                return nil
             }
-            engineName = engine.name
-            defer { engineName = nil }
-            // Each engine's run starts with an empty callback log.
-            _ = CallbackLog.shared.take()
-            do {
-                try body(engine)
-            } catch {
-                XCTFail("threw \(error)", file: file, line: line)
-            }
+        }
+    }
+
+    /// Runs `body` labelled with `engine`'s name, with an empty callback log; an error fails the test.
+    private func run(on engine: any ContractEngine, file: StaticString, line: UInt, _ body: () throws -> Void) {
+        engineName = engine.name
+        defer { engineName = nil }
+        _ = CallbackLog.shared.take()
+        do {
+            try body()
+        } catch {
+            XCTFail("threw \(error)", file: file, line: line)
         }
     }
 

@@ -109,3 +109,17 @@ struct Shard: Record, Equatable {
         return first
     }
 }
+
+/// A child of ``Book`` that declares its parent: `save(_:children:)` sets `book_id` from the declaration.
+struct Chapter: Record, Equatable {
+    var id: Int64?
+    var bookId: Int64?
+    var title: String
+    static let tableName = "chapters"
+    static let book = belongsTo(Book.self, using: "book_id")
+    static let parentAssociations: [any ParentAssociation] = [book]
+    enum CodingKeys: String, CodingKey {
+        case id, title
+        case bookId = "book_id"
+    }
+}
