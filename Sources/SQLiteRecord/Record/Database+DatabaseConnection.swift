@@ -86,6 +86,24 @@ extension Database: DatabaseConnection {
     }
 
     @_spi(RecordEngine)
+    public func insertRowAndFetch<R: Record>(of record: inout R, columns: [String]?) throws -> Int64 {
+        try record.insertRowAndFetch(self, columns: columns)
+    }
+
+    @_spi(RecordEngine)
+    public func updateRowAndFetch<R: Record>(of record: inout R, columns: [String]?) throws {
+        try record.updateRowAndFetch(self, columns: columns)
+    }
+
+    @_spi(RecordEngine)
+    public func upsertRowAndFetch<R: Record>(
+        of record: inout R, onConflict conflictColumns: [String]?, updating columns: [String]?,
+        returning returnedColumns: [String]?
+    ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
+        try record.upsertRowAndFetch(self, onConflict: conflictColumns, updating: columns, returning: returnedColumns)
+    }
+
+    @_spi(RecordEngine)
     public func insertRows<R: Record>(of records: [R]) throws -> [Int64] {
         var rowIDs: [Int64] = []
         rowIDs.reserveCapacity(records.count)

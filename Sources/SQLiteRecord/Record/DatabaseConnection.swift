@@ -115,6 +115,32 @@ public protocol DatabaseConnection: AnyObject {
     @_spi(RecordEngine)
     func changedColumns<R: Record>(of record: R, from original: R) throws -> [String]
 
+    /// ``insertRow(of:onConflict:)`` (`.abort`), then `record` takes the values of `columns` (every column
+    /// for nil) as the new row holds them: defaults, a trigger's values, generated columns; a rowid record
+    /// whose id was nil takes its row's id.
+    /// - Returns: the row's rowid, as ``insertRow(of:onConflict:)`` returns it.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the table does not have,
+    ///   before anything is written; as ``insertRow(of:onConflict:)``; `DecodingError` for a value read back
+    ///   that the record cannot hold (the row stays written, the record as it came).
+    @_spi(RecordEngine)
+    func insertRowAndFetch<R: Record>(of record: inout R, columns: [String]?) throws -> Int64
+
+    /// ``updateRow(of:columns:)`` of every column, then `record` takes the values of `columns` (every column
+    /// for nil) as the row holds them.
+    /// - Throws: as ``insertRowAndFetch(of:columns:)`` and ``updateRow(of:columns:)``.
+    @_spi(RecordEngine)
+    func updateRowAndFetch<R: Record>(of record: inout R, columns: [String]?) throws
+
+    /// ``upsertRow(of:onConflict:updating:)``, then `record` takes the values of `returnedColumns` (every
+    /// column for nil) as the row holds them afterwards, the row found by its key (a rowid record first takes
+    /// the rowid the upsert answered).
+    /// - Throws: as ``insertRowAndFetch(of:columns:)`` and ``upsertRow(of:onConflict:updating:)``.
+    @_spi(RecordEngine)
+    func upsertRowAndFetch<R: Record>(
+        of record: inout R, onConflict conflictColumns: [String]?, updating columns: [String]?,
+        returning returnedColumns: [String]?
+    ) throws -> (outcome: UpsertOutcome, rowID: Int64?)
+
     /// Inserts every record's row, in order, in the caller's transaction, with no callback: the engine's batch
     /// (SQLite: the prepared INSERT run once a record; PostgreSQL: one pipelined batch, one round trip).
     /// - Returns: each row's rowid, as ``insertRow(of:onConflict:)`` returns it.

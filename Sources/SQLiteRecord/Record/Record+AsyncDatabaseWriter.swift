@@ -75,6 +75,45 @@ extension Record where Self: Sendable {
         return outcomes
     }
 
+    /// ``insertAndFetch(_:columns:)`` in a transaction of its own: the record takes its id and the values the
+    /// database set (`columns`, or every column for nil).
+    public mutating func insertAndFetch(_ writer: some AsyncDatabaseWriter, columns: [String]? = nil) async throws {
+        let record = self
+        self = try await writer.write { db in
+            var copy = record
+            try copy.insertAndFetch(db, columns: columns)
+            return copy
+        }
+    }
+
+    /// ``upsertAndFetch(_:onConflict:updating:columns:)`` in a transaction of its own.
+    /// - Returns: whether the row was inserted, updated, or left unchanged.
+    @discardableResult
+    public mutating func upsertAndFetch(
+        _ writer: some AsyncDatabaseWriter, onConflict conflictColumns: [String]? = nil,
+        updating updatedColumns: [String]? = nil, columns: [String]? = nil
+    ) async throws -> UpsertOutcome {
+        let record = self
+        let (copy, outcome) = try await writer.write { db in
+            var copy = record
+            let outcome = try copy.upsertAndFetch(
+                db, onConflict: conflictColumns, updating: updatedColumns, columns: columns)
+            return (copy, outcome)
+        }
+        self = copy
+        return outcome
+    }
+
+    /// ``updateAndFetch(_:columns:)`` in a transaction of its own.
+    public mutating func updateAndFetch(_ writer: some AsyncDatabaseWriter, columns: [String]? = nil) async throws {
+        let record = self
+        self = try await writer.write { db in
+            var copy = record
+            try copy.updateAndFetch(db, columns: columns)
+            return copy
+        }
+    }
+
     /// ``update(_:)`` in a transaction of its own.
     public func update(_ writer: some AsyncDatabaseWriter) async throws {
         let record = self

@@ -37,12 +37,7 @@ extension Record where Self: Sendable {
     /// - Throws: as ``insertAndFetch(_:columns:)``, and ``RecordError/noDefaultStore`` before
     ///   ``RecordStore/use(_:)``.
     public mutating func insertAndFetch(columns: [String]? = nil) async throws {
-        let record = self
-        self = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            try copy.insertAndFetch(db, columns: columns)
-            return copy
-        }
+        try await insertAndFetch(RecordStore.defaultQueue(), columns: columns)
     }
 
     /// ``upsertAndFetch(onConflict:updating:columns:)``, awaiting the queue.
@@ -54,27 +49,15 @@ extension Record where Self: Sendable {
         onConflict conflictColumns: [String]? = nil, updating updatedColumns: [String]? = nil,
         columns: [String]? = nil
     ) async throws -> UpsertOutcome {
-        let record = self
-        let (copy, outcome) = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            let outcome = try copy.upsertAndFetch(
-                db, onConflict: conflictColumns, updating: updatedColumns, columns: columns)
-            return (copy, outcome)
-        }
-        self = copy
-        return outcome
+        try await upsertAndFetch(
+            RecordStore.defaultQueue(), onConflict: conflictColumns, updating: updatedColumns, columns: columns)
     }
 
     /// ``updateAndFetch(columns:)``, awaiting the queue.
     /// - Throws: as ``updateAndFetch(_:columns:)``, and ``RecordError/noDefaultStore`` before
     ///   ``RecordStore/use(_:)``.
     public mutating func updateAndFetch(columns: [String]? = nil) async throws {
-        let record = self
-        self = try await RecordStore.defaultQueue().write { db in
-            var copy = record
-            try copy.updateAndFetch(db, columns: columns)
-            return copy
-        }
+        try await updateAndFetch(RecordStore.defaultQueue(), columns: columns)
     }
 
     /// ``update(columns:)``, awaiting the queue.

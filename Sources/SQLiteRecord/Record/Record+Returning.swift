@@ -13,9 +13,47 @@ extension Record {
     /// - Throws: as ``insert(_:)``; ``RecordError/unknownColumn(table:column:columns:)`` for a column the table
     ///   does not have, before anything is written; `DecodingError` when the record cannot hold a value read
     ///   back (the row is written then, and the caller's transaction decides whether it stays).
-    public mutating func insertAndFetch(_ db: Database, columns: [String]? = nil) throws {
-        try Self.checkReturnedColumns(db, columns)
+    public mutating func insertAndFetch(_ db: some DatabaseConnection, columns: [String]? = nil) throws {
         try willSave(db)
+        let rowID = try db.insertRowAndFetch(of: &self, columns: columns)
+        didInsert(rowID: rowID)
+    }
+
+    /// ``upsert(_:onConflict:updating:)-method``, then the record takes the values of the row as the upsert
+    /// left it (read back by the conflict target when the row was unchanged, which RETURNING does not report).
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - conflictColumns: as for ``upsert(_:onConflict:updating:)-method``.
+    ///   - updatedColumns: as `columns` for ``upsert(_:onConflict:updating:)-method``.
+    ///   - columns: the columns to read back; nil for all.
+    /// - Returns: whether the row was inserted, updated, or left unchanged.
+    /// - Throws: as ``upsert(_:onConflict:updating:)-method`` and ``insertAndFetch(_:columns:)``.
+    @discardableResult
+    public mutating func upsertAndFetch(
+        _ db: some DatabaseConnection, onConflict conflictColumns: [String]? = nil,
+        updating updatedColumns: [String]? = nil, columns: [String]? = nil
+    ) throws -> UpsertOutcome {
+        try willSave(db)
+        let (outcome, rowID) = try db.upsertRowAndFetch(
+            of: &self, onConflict: conflictColumns, updating: updatedColumns, returning: columns)
+        tookUpsertedRow(outcome, rowID: rowID)
+        return outcome
+    }
+
+    /// ``update(_:)``, then the record takes the values of the row as written (a trigger's, a generated
+    /// column's).
+    /// - Parameters:
+    ///   - db: the connection, inside the caller's transaction.
+    ///   - columns: the columns to read back; nil for all.
+    /// - Throws: as ``update(_:)`` and ``insertAndFetch(_:columns:)``.
+    public mutating func updateAndFetch(_ db: some DatabaseConnection, columns: [String]? = nil) throws {
+        try willSave(db)
+        try db.updateRowAndFetch(of: &self, columns: columns)
+    }
+
+    /// SQLite's insert with RETURNING, with no callback: ``DatabaseConnection/insertRowAndFetch(of:columns:)``.
+    mutating func insertRowAndFetch(_ db: Database, columns: [String]?) throws -> Int64 {
+        try Self.checkReturnedColumns(db, columns)
         let withoutID: Bool
         if Self.keyIsRowID {
             withoutID = RowIDKey.rowID(id) == nil
@@ -35,49 +73,31 @@ extension Record {
             self = original
             throw error
         }
-        didInsert(rowID: Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID)
+        return Self.keyIsRowID ? (RowIDKey.rowID(id) ?? rowID) : rowID
     }
 
-    /// ``upsert(_:onConflict:updating:)-method``, then the record takes the values of the row as the upsert left it
-    /// (read back by the conflict target when the row was unchanged, which RETURNING does not report).
-    /// - Parameters:
-    ///   - db: the connection, inside the caller's transaction.
-    ///   - conflictColumns: as for ``upsert(_:onConflict:updating:)-method``.
-    ///   - updatedColumns: as `columns` for ``upsert(_:onConflict:updating:)-method``.
-    ///   - columns: the columns to read back; nil for all.
-    /// - Returns: whether the row was inserted, updated, or left unchanged.
-    /// - Throws: as ``upsert(_:onConflict:updating:)-method`` and ``insertAndFetch(_:columns:)``.
-    @discardableResult
-    public mutating func upsertAndFetch(
-        _ db: Database, onConflict conflictColumns: [String]? = nil, updating updatedColumns: [String]? = nil,
-        columns: [String]? = nil
-    ) throws -> UpsertOutcome {
+    /// SQLite's upsert with RETURNING, with no callback: ``DatabaseConnection/upsertRowAndFetch(of:onConflict:updating:returning:)``.
+    mutating func upsertRowAndFetch(
+        _ db: Database, onConflict conflictColumns: [String]?, updating updatedColumns: [String]?,
+        returning columns: [String]?
+    ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
         try Self.checkReturnedColumns(db, columns)
-        try willSave(db)
         let original = self
         do {
-            let (outcome, rowID) = try Self.explainingMissingTable {
+            return try Self.explainingMissingTable {
                 try upsertRow(db, onConflict: conflictColumns, updating: updatedColumns, returned: ReturnedValues(columns))
             }
-            tookUpsertedRow(outcome, rowID: rowID)
-            return outcome
         } catch {
             self = original
             throw error
         }
     }
 
-    /// ``update(_:)``, then the record takes the values of the row as written (a trigger's, a generated
-    /// column's).
-    /// - Parameters:
-    ///   - db: the connection, inside the caller's transaction.
-    ///   - columns: the columns to read back; nil for all.
-    /// - Throws: as ``update(_:)`` and ``insertAndFetch(_:columns:)``.
-    public mutating func updateAndFetch(_ db: Database, columns: [String]? = nil) throws {
+    /// SQLite's update with RETURNING, with no callback: ``DatabaseConnection/updateRowAndFetch(of:columns:)``.
+    mutating func updateRowAndFetch(_ db: Database, columns: [String]?) throws {
         try Self.checkReturnedColumns(db, columns)
         let match = try Self.keyMatch(id)
         let key: WriteKey = Self.keyIsRowID ? .rowID(RowIDKey.rowID(id) ?? 0) : .match(match)
-        try willSave(db)
         try Self.checkKey(db, columns: match.columns)
         let returned = ReturnedValues(columns)
         if try write(.update, db: db, key: key, returned: returned) {

@@ -153,6 +153,8 @@ extension Record {
         if traits.hasRowID {
             let rowID = db.lastInsertedRowID
             if changed && rowID != sentinel {
+                // A read back after AFTER triggers finds the row by the record's key: it takes the rowid first.
+                if returned != nil, keyIsRowID, RowIDKey.rowID(id) != rowID { setRowID(rowID) }
                 try take(returned, db: db)
                 return (.inserted, rowID)
             }
@@ -185,6 +187,7 @@ extension Record {
             let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
             try Self.readBack(db, into: returned, whereEqual: target, values: targetValues(target))
         }
+        if returned != nil, let foundRowID, RowIDKey.rowID(id) != foundRowID { setRowID(foundRowID) }
         try take(returned, db: db)
         return (outcome, foundRowID)
     }

@@ -22,7 +22,7 @@ extension Record {
     /// that holds an `ID?` makes the metadata of that Optional on every call, at its entry, whether or not
     /// the branch that needs it runs, which an insert or upsert would pay for every record.
     @inline(never)
-    mutating func setRowID(_ rowID: Int64) {
+    package mutating func setRowID(_ rowID: Int64) {
         if let key: ID = RowIDKey.key(rowID) { id = key }
     }
 }
