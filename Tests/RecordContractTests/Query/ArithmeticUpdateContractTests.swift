@@ -63,4 +63,40 @@ final class ArithmeticUpdateContractTests: RecordContractTestCase {
             XCTAssertEqual(try values(engine), [.min, 7])
         }
     }
+
+    struct Gauge: Record, Equatable {
+        var id: Int64?
+        var small: Int32
+        var value: Int
+        static let tableName = "gauges"
+    }
+
+    /// What still differs, as the article's "What differs" table says: an Int32 column past its range, and a
+    /// division by zero.
+    func testANarrowColumnPastItsRangeAndADivisionByZeroAsEachEngineHasThem() {
+        onEachEngine { engine in
+            try engine.createTable(Gauge.self)
+            var gauge = Gauge(id: nil, small: .max, value: 1)
+            try engine.write { db in try gauge.insert(db) }
+            let (small, value) = (Column("small"), Column("value"))
+            let divided = error { _ = try engine.updateAll(Gauge.all(), [value.set(to: value / 0)]) }
+            if engine.isSQLite {
+                // Every SQLite integer column holds 64 bits: the row takes 2147483648, which no Int32 reads.
+                XCTAssertEqual(try engine.updateAll(Gauge.all(), [small.set(to: small + 1)]), 1)
+                XCTAssertEqual(try engine.integer("SELECT small FROM gauges"), 2_147_483_648)
+                let read = error { _ = try engine.write { db in try Gauge.fetchOne(db, id: gauge.id) } }
+                guard case DecodingError.dataCorrupted? = read else {
+                    return XCTFail("expected dataCorrupted, got \(String(describing: read))")
+                }
+                // x / 0 is NULL, which the NOT NULL column refuses.
+                XCTAssertEqual((divided as? DatabaseError)?.isConstraintViolation, true)
+            } else {
+                let widened = error { _ = try engine.updateAll(Gauge.all(), [small.set(to: small + 1)]) }
+                XCTAssertEqual(engine.engineErrorCode(widened), "22003")
+                XCTAssertEqual(engine.engineErrorCode(divided), "22012")
+                XCTAssertEqual(try engine.write { db in try Gauge.fetchOne(db, id: gauge.id) }, gauge)
+            }
+            XCTAssertEqual(try engine.integer("SELECT value FROM gauges"), 1)
+        }
+    }
 }
