@@ -19,7 +19,8 @@ extension JoinedRequest {
     }
 
     /// Each record with its joined record: nil for an optional association that has none.
-    /// - Throws: as ``fetch(_:as:)-(PostgresConnection,_)``.
+    /// - Throws: as ``fetch(_:as:)-(PostgresConnection,_)``, and `RecordError.identifierTooLong` when a joined
+    ///   column's name under its association key (`"#country.name"`) is longer than PostgreSQL's 63 bytes.
     public func fetchPairs(_ connection: PostgresConnection) throws -> [(Base, Associated?)] {
         guard base.parts.selectsRecords else {
             throw RecordError.invalidQuery(
@@ -54,6 +55,7 @@ extension JoinedRequest {
         let prefix = Self.marker(link) + "."
         let readNames = joinedShape.decoderNames ?? Dictionary(joinedShape.columns.map { ($0, $0) }) { a, _ in a }
         let names = readNames.values.sorted()
+        try SQLDialect.postgres.checkIdentifiers([Self.marker(link)] + names.map { prefix + $0 }, table: table)
         var selection = joinedKey + " AS " + SQLIdentifier.quoted(Self.marker(link))
         for name in names {
             selection +=

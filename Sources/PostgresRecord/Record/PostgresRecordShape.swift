@@ -139,6 +139,7 @@ final class PostgresRecordShape: Sendable {
         let decoderNames =
             probed.contains { $0.readName != $0.key } ? Dictionary(probed.map { ($0.key, $0.readName) }) { a, _ in a } : nil
         let table = R.tableName
+        try SQLDialect.postgres.checkIdentifiers([table] + columns, table: table)
         let keySet = Set(keyColumns)
         let nonKey = columns.filter { !keySet.contains($0) }
         let counts = keyColumns.map { _ in 1 }

@@ -25,7 +25,8 @@ extension FullTextSearchable {
     /// - Parameter connection: the connection; inside a transaction the index is created in a savepoint.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the index names no column or its tokenizer
     ///   has no PostgreSQL configuration, ``RecordError/unknownColumn(table:column:columns:)`` for a column
-    ///   that is not in the table (nothing runs then), or ``PostgresError`` (42701 when the index exists
+    ///   that is not in the table, `RecordError.identifierTooLong` for a table or column name over PostgreSQL's 63
+    ///   bytes (nothing runs then), or ``PostgresError`` (42701 when the index exists
     ///   already; 42P01 for a missing table; 42501 when the role may not create the extension).
     public static func createFullTextIndex(in connection: PostgresConnection) throws {
         let statements = try postgresCreateFullTextIndexSQL()
@@ -48,9 +49,11 @@ extension FullTextSearchable {
     /// | `porter(removeDiacritics: false)` | `english` |
     ///
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the index names no column, or its
-    ///   tokenizer (`ascii`, `trigram`, arguments of your own) has no PostgreSQL configuration.
+    ///   tokenizer (`ascii`, `trigram`, arguments of your own) has no PostgreSQL configuration;
+    ///   `RecordError.identifierTooLong` for a table, index or column name over PostgreSQL's 63 bytes.
     public static func postgresCreateFullTextIndexSQL() throws -> [String] {
         let index = fullTextIndex
+        try SQLDialect.postgres.checkIdentifiers([tableName, fullTextTableName] + index.columns, table: tableName)
         guard !index.columns.isEmpty else {
             throw RecordError.invalidQuery(table: tableName, reason: "a full-text index needs at least one column")
         }

@@ -1,46 +1,3 @@
-/// What the Record layer supplies to compile a request: the table's names, the values as its record type
-/// stores them on one engine, and that engine's ``SQLDialect``.
-package protocol RequestBinding {
-    /// The arguments of the engine the request runs on.
-    associatedtype Arguments: RequestArguments = StatementArguments
-    /// The SQL spellings the compiler writes.
-    static var dialect: SQLDialect { get }
-
-    /// The column's name in the table (a coding key through the type's key strategy).
-    mutating func name(of column: Column) -> String
-    /// `value` as the stored forms that count as equal to it, compared with `column` (named in errors):
-    /// empty for NULL, one form, or several for a UUID.
-    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
-    ///   column's value.
-    mutating func forms(of value: QueryValue, column: String?) throws -> [Arguments.BoundValue]
-    /// How a list of more than ``RequestCompiler/jsonListThreshold`` forms, compared with `column`, is bound.
-    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for forms no one value holds.
-    mutating func longList(
-        _ forms: [Arguments.BoundValue], column: String?
-    ) throws -> RequestListForm<Arguments.BoundValue>
-}
-
-extension RequestBinding {
-    package static var dialect: SQLDialect { .sqlite }
-}
-
-extension RequestBinding where Arguments == StatementArguments {
-    package mutating func longList(_ forms: [SQLiteValue], column: String?) throws -> RequestListForm<SQLiteValue> {
-        let (scalars, blobs, nulTexts) = JSONList.arrays(forms)
-        return .json(scalars: scalars, blobs: blobs, nulTexts: nulTexts)
-    }
-}
-
-/// How a long list is bound: as JSON arrays that SQLite's `json_each` reads, or as one array value that
-/// PostgreSQL compares with `= ANY($n)`
-/// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
-package enum RequestListForm<Value> {
-    /// Scalars, BLOBs as hex, and text holding U+0000 as hex, as stored and with its ASCII letters lowered
-    /// (nil when there is none).
-    case json(scalars: String, blobs: String, nulTexts: (stored: String, folded: String)?)
-    case array(Value)
-}
-
 /// What a compiled request's statement does.
 package enum RequestStatement: UInt8 {
     case select, count, exists, delete, update
@@ -59,7 +16,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
     package let table: String
     /// True when the SQL text is written; false when only the shape and arguments are wanted.
     let isWriting: Bool
-    package private(set) var sql = ""
+    package internal(set) var sql = ""
     var tokens: [ShapeToken] = []
     package internal(set) var arguments = Binding.Arguments.empty
     /// Every column name the request uses, in order (recorded only while writing), for the check against
@@ -77,7 +34,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
     /// (a required parent's filter on PostgreSQL, where SQL of another binding cannot be a literal).
     package var joinFilter: (sql: String, arguments: Binding.Arguments)?
 
-    private var dialect: SQLDialect { Binding.dialect }
+    var dialect: SQLDialect { Binding.dialect }
 
     package init(binding: Binding, table: String, isWriting: Bool) {
         self.binding = binding
@@ -93,7 +50,8 @@ package struct RequestCompiler<Binding: RequestBinding> {
     /// Compiles `parts` as `statement`. `keyColumns` names the columns that find a row (nil: the rowid),
     /// asked for only when a delete or update has a LIMIT.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` for a delete or update of a grouped request,
-    ///   and what ``RequestBinding/forms(of:column:)`` throws.
+    ///   ``RecordError/identifierTooLong(table:identifier:bytes:limit:)`` for a table, column or alias name
+    ///   longer than the dialect keeps, and what ``RequestBinding/forms(of:column:)`` throws.
     package mutating func compile(
         _ parts: RequestParts, as statement: RequestStatement, assignments: [ColumnAssignment] = [],
         keyColumns: () throws -> [String]? = { nil }
@@ -138,7 +96,7 @@ package struct RequestCompiler<Binding: RequestBinding> {
                     if index > 0 { write(", ") }
                     let name = column(assignment.column)
                     write(" = ")
-                    try expression(assignment.value, 0, context: name)
+                    try assignedValue(assignment.value, column: name)
                 }
             }
             if parts.limit == nil && parts.offset == nil {
@@ -164,6 +122,10 @@ package struct RequestCompiler<Binding: RequestBinding> {
                 limitClause(parts)
                 write(")")
             }
+        }
+        // Every name is known once the SQL is written: a shape with one over the limit is never kept.
+        if isWriting, dialect.maxIdentifierBytes != nil {
+            try dialect.checkIdentifiers([table] + columns + aliases, table: table)
         }
     }
 
@@ -262,118 +224,6 @@ package struct RequestCompiler<Binding: RequestBinding> {
         limitClause(parts)
     }
 
-    /// ` JOIN (SELECT rowid, rank[, excerpt] FROM "fts" WHERE "fts" MATCH ?) AS "sqliterecord_search" ON
-    /// "table".rowid = ...`: the FTS5 query runs once, in a subquery where its rank and auxiliary functions
-    /// are valid, and its rows find the table's by rowid. The subquery's columns have unusual names, so that
-    /// the request's own unqualified column names still name the table's columns.
-    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column the index
-    ///   does not hold.
-    private mutating func searchJoin(_ search: FullTextSearchPart) throws {
-        tokens.append(.part(.searchJoin))
-        tokens.append(.name(search.table))
-        let fts = SQLIdentifier.quoted(search.table)
-        write(
-            " JOIN (SELECT rowid AS " + SQLIdentifier.quoted(FullTextSearchPart.rowIDColumn) + ", rank AS "
-                + SQLIdentifier.quoted(FullTextSearchPart.rankColumn))
-        if let excerpt = search.excerpt {
-            let name = binding.name(of: excerpt.column)
-            let folded = RowLayout.asciiLowercased(name)
-            guard let index = search.columns.firstIndex(where: { RowLayout.asciiLowercased($0) == folded }) else {
-                throw RecordError.unknownColumn(table: search.table, column: name, columns: search.columns)
-            }
-            arguments.append(sqlite: .integer(Int64(index)))
-            arguments.append(sqlite: .text(excerpt.open))
-            arguments.append(sqlite: .text(excerpt.close))
-            switch excerpt.kind {
-            case .highlight:
-                tokens.append(.part(.highlight))
-                write(", highlight(" + fts + ", ?, ?, ?)")
-            case .snippet(let ellipsis, let count):
-                tokens.append(.part(.snippet))
-                write(", snippet(" + fts + ", ?, ?, ?, ?, ?)")
-                arguments.append(sqlite: .text(ellipsis))
-                arguments.append(sqlite: .integer(Int64(count)))
-            }
-            write(" AS " + SQLIdentifier.quoted(FullTextSearchPart.excerptColumn))
-        }
-        write(" FROM " + fts + " WHERE " + fts + " MATCH ?) AS " + SQLIdentifier.quoted(FullTextSearchPart.alias))
-        arguments.append(sqlite: .text(search.pattern))
-        write(" ON " + SQLIdentifier.quoted(table) + ".rowid = " + searchColumn(FullTextSearchPart.rowIDColumn))
-    }
-
-    /// How `ts_rank` weighs a document's length: 1 divides the rank by 1 + the logarithm of the number of
-    /// words, so that among rows that match alike the shorter ones come first, as FTS5's bm25 ranks them.
-    /// See <https://www.postgresql.org/docs/current/textsearch-controls.html#TEXTSEARCH-RANKING>.
-    static var postgresRankNormalization: Int { 1 }
-
-    /// PostgreSQL: binds the search's text and returns the query that reads it, `websearch_to_tsquery(
-    /// 'configuration', $n)` or `to_tsquery(...)`.
-    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` for a raw FTS5 pattern, or a tokenizer with no
-    ///   PostgreSQL configuration.
-    private mutating func postgresSearchQuery(_ search: FullTextSearchPart) throws -> String {
-        guard let query = search.postgresQuery else {
-            throw RecordError.invalidQuery(
-                table: table,
-                reason: "a raw FTS5 pattern is FTS5's syntax, which PostgreSQL does not read: use search(_:) or "
-                    + "another FTS5Pattern initializer")
-        }
-        guard let configuration = search.tokenizer.postgresConfiguration else {
-            throw RecordError.invalidQuery(
-                table: table,
-                reason: "the full-text tokenizer '\(search.tokenizer.arguments)' has no PostgreSQL text search "
-                    + "configuration: use unicode61 or porter")
-        }
-        tokens.append(.name(query.function))
-        // The configuration is one of the names `postgresConfiguration` gives, none with a quote.
-        let sql = query.function + "('" + configuration + "', " + nextParameter + ")"
-        arguments.append(sqlite: .text(query.text))
-        return sql
-    }
-
-    /// `"table"."index"`: the search's `tsvector` column on PostgreSQL.
-    private func tsvectorColumn(_ search: FullTextSearchPart) -> String {
-        SQLIdentifier.quoted(table) + "." + SQLIdentifier.quoted(search.table)
-    }
-
-    /// PostgreSQL's excerpt, `ts_headline('configuration', "table"."column", query, $n) AS
-    /// "sqliterecord_excerpt"`, its options bound as one text: `StartSel` and `StopSel` double-quoted with
-    /// their `"` doubled, then `HighlightAll=true`, or, for a snippet, one fragment of at most `tokens` words.
-    /// See <https://www.postgresql.org/docs/current/textsearch-controls.html#TEXTSEARCH-HEADLINE>.
-    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column the index does not hold.
-    private mutating func postgresExcerpt(
-        _ excerpt: FullTextExcerpt, of search: FullTextSearchPart, query: String
-    ) throws {
-        let name = binding.name(of: excerpt.column)
-        let folded = RowLayout.asciiLowercased(name)
-        guard let column = search.columns.first(where: { RowLayout.asciiLowercased($0) == folded }),
-            let configuration = search.tokenizer.postgresConfiguration
-        else {
-            throw RecordError.unknownColumn(table: search.table, column: name, columns: search.columns)
-        }
-        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        var options = "StartSel=" + quoted(excerpt.open) + ", StopSel=" + quoted(excerpt.close)
-        switch excerpt.kind {
-        case .highlight:
-            tokens.append(.part(.highlight))
-            options += ", HighlightAll=true"
-        case .snippet(_, let count):
-            tokens.append(.part(.snippet))
-            // MinWords must be positive and less than MaxWords.
-            let most = max(count, 2)
-            options += ", MaxWords=\(most), MinWords=\(max(1, most / 2)), ShortWord=0, MaxFragments=1"
-        }
-        write(
-            "ts_headline('" + configuration + "', " + SQLIdentifier.quoted(table) + "."
-                + SQLIdentifier.quoted(column) + ", " + query + ", " + nextParameter + ") AS "
-                + SQLIdentifier.quoted(FullTextSearchPart.excerptColumn))
-        arguments.append(sqlite: .text(options))
-    }
-
-    /// `"sqliterecord_search"."name"`.
-    private func searchColumn(_ name: String) -> String {
-        SQLIdentifier.quoted(FullTextSearchPart.alias) + "." + SQLIdentifier.quoted(name)
-    }
-
     private mutating func whereClause(_ filter: ExpressionNode?) throws {
         guard let filter else { return }
         tokens.append(.part(.whereClause))
@@ -409,289 +259,10 @@ package struct RequestCompiler<Binding: RequestBinding> {
         }
     }
 
-    // MARK: Expressions
-
-    /// Appends `node`, in parentheses when it binds less tightly than `precedence` asks. `context` is the
-    /// column a value in it is compared with, for the encoder and for errors.
-    mutating func expression(_ node: ExpressionNode, _ precedence: Int, context: String?) throws {
-        switch node {
-        case .column(let column):
-            _ = self.column(column)
-        case .value(let value):
-            tokens.append(.part(.value))
-            let forms = try binding.forms(of: value, column: context)
-            write(nextParameter)
-            arguments.append(forms.first ?? Binding.Arguments.null)
-        case .literal(let text, let literalArguments):
-            tokens.append(.part(.literal))
-            tokens.append(.name(text))
-            if dialect == .postgres && text == "0" && literalArguments.values.isEmpty {
-                // A parent request for a NULL foreign key (Record.request(for:) of a belongsTo) matches no
-                // row: SQLite's `0`, PostgreSQL's boolean.
-                write("(FALSE)")
-            } else {
-                write("(" + (dialect == .postgres ? Self.renumbered(text, after: arguments.count) : text) + ")")
-            }
-            arguments.append(literal: literalArguments)
-        case .null:
-            tokens.append(.part(.null))
-            write("NULL")
-        case .countAll:
-            tokens.append(.part(.countAll))
-            write("count(*)")
-        case .unary(let unary, let operand):
-            tokens.append(.unary(unary))
-            switch unary {
-            case .not:
-                try parenthesized(3, precedence) {
-                    $0.write("NOT ")
-                    try $0.expression(operand, 3, context: context)
-                }
-            case .negate:
-                write("-")
-                try expression(operand, 10, context: context)
-            }
-        case .binary(let binary, let left, let right):
-            tokens.append(.binary(binary))
-            if binary == .equal || binary == .notEqual, case .value(let value) = right {
-                return try equality(left, value, negated: binary == .notEqual, precedence)
-            }
-            let leftContext = binary.isComparison ? (columnName(in: right) ?? context) : context
-            let rightContext = binary.isComparison ? (columnName(in: left) ?? context) : context
-            try parenthesized(binary.precedence, precedence) {
-                try $0.expression(left, binary.precedence, context: leftContext)
-                $0.write(binary.sql)
-                try $0.expression(right, binary.precedence + 1, context: rightContext)
-            }
-        case .isNull(let operand, let negated):
-            tokens.append(.part(negated ? .isNotNull : .isNull))
-            try parenthesized(4, precedence) {
-                try $0.expression(operand, 5, context: context)
-                $0.write(negated ? " IS NOT NULL" : " IS NULL")
-            }
-        case .list(let operand, let values, let negated):
-            tokens.append(.part(negated ? .notInList : .inList))
-            try list(operand, values, negated: negated, precedence)
-        case .between(let operand, let lower, let upper, let negated):
-            tokens.append(.part(negated ? .notBetween : .between))
-            let name = columnName(in: operand) ?? context
-            try parenthesized(4, precedence) {
-                try $0.expression(operand, 5, context: context)
-                $0.write(negated ? " NOT BETWEEN " : " BETWEEN ")
-                try $0.expression(lower, 5, context: name)
-                $0.write(" AND ")
-                try $0.expression(upper, 5, context: name)
-            }
-        case .like(let operand, let pattern, let escaped, let negated):
-            tokens.append(.part(negated ? (escaped ? .notLikeEscaped : .notLike) : (escaped ? .likeEscaped : .like)))
-            let name = columnName(in: operand) ?? context
-            // SQLite's LIKE stops reading its pattern at U+0000 and refuses one over its length limit;
-            // PostgreSQL's text holds no U+0000 (its binding refuses such a value naming the column), and its
-            // LIKE has no length limit.
-            if dialect != .postgres { try pattern.checkLikePattern(column: name, table: table) }
-            // SQLite's LIKE also reads the stored text up to its first U+0000 (RequestCompiler+NULText).
-            if !escaped, try exactLike(operand, pattern, negated: negated, precedence) { return }
-            // PostgreSQL's LIKE tells case apart; ILIKE matches letters in either case as SQLite's LIKE does
-            // ASCII's, and serves the Unicode case-insensitive matchers in place of the case-fold function
-            // (<https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-LIKE>).
-            let (matched, like): (ExpressionNode, String)
-            if dialect == .postgres {
-                if case .function(.caseFold, let folded, false) = operand, folded.count == 1, let only = folded.first {
-                    matched = only
-                } else {
-                    matched = operand
-                }
-                like = negated ? " NOT ILIKE " : " ILIKE "
-            } else {
-                (matched, like) = (operand, negated ? " NOT LIKE " : " LIKE ")
-            }
-            try parenthesized(4, precedence) {
-                try $0.expression(matched, 5, context: context)
-                $0.write(like)
-                try $0.expression(pattern, 5, context: name)
-                if escaped { $0.write(" ESCAPE '\\'") }
-            }
-        case .textMatch(let operand, let text, let match, let caseFolded):
-            // SQLite's forms read past U+0000 (see SearchTextMatch); PostgreSQL's text holds none, so its
-            // ILIKE alone is exact, and search text holding one is refused by the binding. PostgreSQL's ILIKE
-            // folds both sides itself, as its database's LC_CTYPE says: the search text goes as it was typed.
-            if dialect == .postgres {
-                try expression(
-                    .like(operand, .value(.searchText(text, match)), escaped: true, negated: false), precedence,
-                    context: context)
-            } else {
-                let matched = caseFolded ? Database.caseFolded(text) : text
-                try expression(match.condition(operand, matched, caseFolded: caseFolded), precedence, context: context)
-            }
-        case .collate(let operand, let collation):
-            tokens.append(.part(.collate))
-            tokens.append(.name(collation))
-            try expression(operand, 11, context: context)
-            write(" COLLATE " + SQLIdentifier.quoted(collation))
-        case .function(let function, let operands, let distinct):
-            tokens.append(.function(function))
-            tokens.append(.count(distinct ? -operands.count : operands.count))
-            // PostgreSQL has no `total`: `coalesce(sum(x), 0)` is its value (0 for no rows), and `lower`
-            // stands for the case-fold function.
-            let isTotal = dialect == .postgres && function == .total
-            write(
-                isTotal
-                    ? "coalesce(sum" : (dialect == .postgres && function == .caseFold ? "lower" : function.name))
-            write(distinct ? "(DISTINCT " : "(")
-            for (index, operand) in operands.enumerated() {
-                if index > 0 { write(", ") }
-                try expression(operand, 0, context: context)
-            }
-            write(isTotal ? "), 0)" : ")")
-        case .subquery(let subquery):
-            // Its SQL is its shape: written every time (it is short), recorded as a name.
-            let (text, subqueryArguments) = try subquery.compile()
-            if dialect == .postgres && !subqueryArguments.values.isEmpty {
-                throw RecordError.invalidQuery(
-                    table: table,
-                    reason: "an association's exists or count with a filter of its own is not written for "
-                        + "PostgreSQL: filter the association's request(for:) instead")
-            }
-            tokens.append(.part(.subquery))
-            tokens.append(.name(subquery.prefix + text))
-            write(subquery.prefix + text)
-            for value in subqueryArguments.values { arguments.append(sqlite: value) }
-        case .alias(let operand, let name):
-            // An alias outside a selection names nothing: the expression stands for itself.
-            tokens.append(.part(.alias))
-            tokens.append(.name(name))
-            try expression(operand, precedence, context: context)
-        }
-    }
-
-    /// `left = ?`, `left IS NULL` or `left IN (?, ?, ?)`, by how many stored forms `value` has; negated:
-    /// `<>`, `IS NOT NULL`, `NOT IN`.
-    private mutating func equality(
-        _ left: ExpressionNode, _ value: QueryValue, negated: Bool, _ precedence: Int
-    ) throws {
-        let name = columnName(in: left)
-        let forms = try binding.forms(of: value, column: name)
-        tokens.append(.count(forms.count))
-        // Text holding U+0000 is compared past it, which NOCASE would not do (RequestCompiler+NULText).
-        if Self.anyHoldsNUL(forms) {
-            if forms.count == 1, let only = forms.first {
-                return try exactEquality(left, only, name: name, negated: negated, precedence)
-            }
-            return try nulList(left, forms, name: name, negated: negated, precedence)
-        }
-        try parenthesized(4, precedence) {
-            try $0.expression(left, 5, context: name)
-            switch forms.count {
-            case 0:
-                $0.write(negated ? " IS NOT NULL" : " IS NULL")
-            case 1:
-                $0.write(negated ? " <> " : " = ")
-                $0.write($0.nextParameter)
-            default:
-                $0.write(negated ? " NOT IN (" : " IN (")
-                $0.writeParameters(forms.count)
-                $0.write(")")
-            }
-        }
-        arguments.append(contentsOf: forms)
-    }
-
-    /// `operand IN (?, ...)` over every stored form of every value; `0` (or `1` negated) for an empty list,
-    /// as SQLite evaluates an empty `IN ()`; JSON arrays read with `json_each` beyond ``jsonListThreshold``.
-    private mutating func list(
-        _ operand: ExpressionNode, _ values: [QueryValue], negated: Bool, _ precedence: Int
-    ) throws {
-        let name = columnName(in: operand)
-        var forms: [Binding.Arguments.BoundValue] = []
-        forms.reserveCapacity(values.count)
-        for value in values {
-            let valueForms = try binding.forms(of: value, column: name)
-            if valueForms.isEmpty { forms.append(Binding.Arguments.null) } else { forms += valueForms }
-        }
-        if forms.isEmpty {
-            tokens.append(.count(0))
-            // The operand is still walked, so that its columns are checked, then left out with its values.
-            let (savedSQL, savedArguments) = (sql, arguments)
-            try expression(operand, 5, context: name)
-            (sql, arguments) = (savedSQL, savedArguments)
-            // PostgreSQL's WHERE takes a boolean, not SQLite's 0 and 1.
-            write(dialect == .postgres ? (negated ? "TRUE" : "FALSE") : (negated ? "1" : "0"))
-            return
-        }
-        if forms.count > Self.jsonListThreshold {
-            let form = try binding.longList(forms, column: name)
-            if case .array(let array) = form {
-                tokens.append(.count(-3))
-                // `NOT (e = ANY(...))` rather than `e <> ALL(...)`: a NULL in the array then leaves every row
-                // out, as `NOT IN` with a NULL does.
-                try parenthesized(negated ? 3 : 4, precedence) {
-                    if negated { $0.write("NOT (") }
-                    try $0.expression(operand, 5, context: name)
-                    $0.write(" = ANY(" + $0.nextParameter + ")")
-                    if negated { $0.write(")") }
-                }
-                arguments.append(array)
-                return
-            }
-            guard case .json(let scalars, let blobs, let nulTexts) = form else { return }
-            tokens.append(.count(nulTexts == nil ? -1 : -2))
-            // Values are appended in the order their parameters are written: the operand may hold some.
-            try parenthesized(negated ? 3 : 1, precedence) {
-                if negated { $0.write("NOT ") }
-                $0.write("(")
-                try $0.expression(operand, 5, context: name)
-                // `+value`, an expression of no affinity, not the column `value`: the operand's affinity then
-                // applies to the values as it does to `IN (?, ...)`'s parameters (a TEXT column matches the
-                // integer 1 as '1'). See <https://www.sqlite.org/datatype3.html#affinity_of_expressions>.
-                $0.write(" IN (SELECT +value FROM json_each(?))")
-                $0.arguments.append(sqlite: .text(scalars))
-                $0.write(" OR (typeof(")
-                try $0.expression(operand, 0, context: name)
-                $0.write(") = 'blob' AND hex(")
-                try $0.expression(operand, 0, context: name)
-                $0.write(") IN (SELECT value FROM json_each(?)))")
-                $0.arguments.append(sqlite: .text(blobs))
-                if let nulTexts {
-                    $0.write(" OR (typeof(")
-                    try $0.expression(operand, 0, context: name)
-                    $0.write(") = 'text' AND ")
-                    try $0.nulTextTerm(operand, name: name, texts: nulTexts.stored, folded: nulTexts.folded)
-                    $0.write(")")
-                }
-                $0.write(")")
-            }
-            return
-        }
-        tokens.append(.count(forms.count))
-        if Self.anyHoldsNUL(forms) {
-            return try nulList(operand, forms, name: name, negated: negated, precedence)
-        }
-        try parenthesized(4, precedence) {
-            try $0.expression(operand, 5, context: name)
-            $0.write(negated ? " NOT IN (" : " IN (")
-            $0.writeParameters(forms.count)
-            $0.write(")")
-        }
-        arguments.append(contentsOf: forms)
-    }
-
-    /// Writes `node` alone, as a condition (the ON clause of a join).
-    /// - Throws: what ``RequestBinding/forms(of:column:)`` throws.
-    mutating func condition(_ node: ExpressionNode) throws {
-        try expression(node, 3, context: nil)
-    }
-
-    /// Writes the filter of `parts` alone, as a condition (the ON clause of a join); nothing when it has none.
-    /// - Throws: what ``RequestBinding/forms(of:column:)`` throws.
-    package mutating func condition(of parts: RequestParts) throws {
-        guard let filter = parts.filter else { return }
-        try condition(filter)
-    }
-
     // MARK: Text
 
     /// The column's name, recorded in the shape and (while writing) written quoted.
-    private mutating func column(_ column: Column) -> String {
+    mutating func column(_ column: Column) -> String {
         let name = binding.name(of: column)
         tokens.append(.name(name))
         if isWriting {
@@ -762,21 +333,5 @@ package struct RequestCompiler<Binding: RequestBinding> {
         if needs { write("(") }
         try body(&self)
         if needs { write(")") }
-    }
-}
-
-extension ExpressionNode {
-    /// The first column in the expression, depth first: the column a value beside it is compared with.
-    var firstColumn: Column? {
-        switch self {
-        case .column(let column): return column
-        case .value, .literal, .null, .countAll, .subquery: return nil
-        case .textMatch(let operand, _, _, _): return operand.firstColumn
-        case .unary(_, let operand), .isNull(let operand, _), .list(let operand, _, _), .collate(let operand, _),
-            .alias(let operand, _), .between(let operand, _, _, _), .like(let operand, _, _, _):
-            return operand.firstColumn
-        case .binary(_, let left, let right): return left.firstColumn ?? right.firstColumn
-        case .function(_, let operands, _): return operands.lazy.compactMap(\.firstColumn).first
-        }
     }
 }

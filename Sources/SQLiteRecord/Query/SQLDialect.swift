@@ -51,6 +51,57 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// The name of `function` as the dialect writes it: PostgreSQL has no `total`, which it writes as
+    /// `coalesce(sum(...), 0)` (see ``aggregateOperandCast(of:)``), and its `lower` stands for the library's
+    /// case-fold function.
+    func functionName(_ function: SQLFunction) -> String {
+        guard self == .postgres else { return function.name }
+        switch function {
+        case .total: return "coalesce(sum"
+        case .caseFold: return "lower"
+        default: return function.name
+        }
+    }
+
+    /// The type an aggregate's operands are cast to, so that it gives the value SQLite gives: `avg` and
+    /// `total` are REAL (a Double) on SQLite whatever they read
+    /// (<https://www.sqlite.org/lang_aggfunc.html#avg>), while PostgreSQL's `avg` of an integer, and `sum` of a
+    /// BIGINT, are NUMERIC (<https://www.postgresql.org/docs/current/functions-aggregate.html>), which a
+    /// `Double` reads only where it is exact. Casting the operands rather than the result keeps the column's
+    /// name (`avg`) and computes in floating point as SQLite does. nil where the dialect needs no cast.
+    func aggregateOperandCast(of function: SQLFunction) -> String? {
+        guard self == .postgres else { return nil }
+        switch function {
+        case .average, .total: return "DOUBLE PRECISION"
+        default: return nil
+        }
+    }
+
+    /// The most bytes of UTF-8 an identifier (a table, column, index or alias name) may have, or nil for no
+    /// limit. PostgreSQL keeps the first NAMEDATALEN - 1 = 63 bytes of a longer one and drops the rest with
+    /// no more than a NOTICE, so two names that share their first 63 bytes would name one table or one column
+    /// (<https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS>). SQLite
+    /// keeps every byte (<https://www.sqlite.org/limits.html>).
+    package var maxIdentifierBytes: Int? {
+        switch self {
+        case .sqlite: return nil
+        case .postgres: return 63
+        }
+    }
+
+    /// Refuses an identifier longer than ``maxIdentifierBytes``, before any SQL that names it runs.
+    /// - Parameters:
+    ///   - names: the identifiers, as they will be quoted into the SQL.
+    ///   - table: the table they belong to (or name), for the error.
+    /// - Throws: ``RecordError/identifierTooLong(table:identifier:bytes:limit:)`` for the first name over the
+    ///   limit.
+    package func checkIdentifiers(_ names: some Sequence<String>, table: String) throws {
+        guard let limit = maxIdentifierBytes else { return }
+        for name in names where name.utf8.count > limit {
+            throw RecordError.identifierTooLong(table: table, identifier: name, bytes: name.utf8.count, limit: limit)
+        }
+    }
+
     /// True when the dialect has SQLite's `WITHOUT ROWID` tables.
     package var hasWithoutRowIDTables: Bool { self == .sqlite }
 

@@ -16,12 +16,14 @@ public func count(distinct expression: some SQLExpressible) -> SQLExpression {
 }
 
 /// `sum(expression)`: the sum of the non-NULL values, NULL when there are none; an INTEGER sum that
-/// overflows is an error, as SQLite reports it.
+/// overflows is an error, as SQLite reports it. PostgreSQL's sum of a BIGINT is a NUMERIC, which reads as
+/// an `Int` while it fits (beyond `Int64`, as a `Decimal`).
 public func sum(_ expression: some SQLExpressible) -> SQLExpression {
     SQLExpression(.function(.sum, [expression.sqlExpression.node], distinct: false))
 }
 
-/// `total(expression)`: the sum as a REAL, 0.0 when there are no values.
+/// `total(expression)`: the sum as a REAL (a `Double`), 0.0 when there are no values; on PostgreSQL
+/// `coalesce(sum(CAST(expression AS DOUBLE PRECISION)), 0)`, the same value.
 public func total(_ expression: some SQLExpressible) -> SQLExpression {
     SQLExpression(.function(.total, [expression.sqlExpression.node], distinct: false))
 }
@@ -36,7 +38,9 @@ public func max(_ expression: some SQLExpressible) -> SQLExpression {
     SQLExpression(.function(.max, [expression.sqlExpression.node], distinct: false))
 }
 
-/// `avg(expression)`: the average of the non-NULL values as a REAL, NULL when there are none.
+/// `avg(expression)`: the average of the non-NULL values as a REAL (a `Double`), NULL when there are none; on
+/// PostgreSQL `avg(CAST(expression AS DOUBLE PRECISION))`, whose `avg` of an integer would otherwise be a
+/// NUMERIC. See <https://www.sqlite.org/lang_aggfunc.html#avg>.
 public func average(_ expression: some SQLExpressible) -> SQLExpression {
     SQLExpression(.function(.average, [expression.sqlExpression.node], distinct: false))
 }

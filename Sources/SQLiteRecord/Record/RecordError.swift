@@ -60,6 +60,11 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// constraint on exactly those columns, which SQLite needs to know which row an insert collides with.
     /// Nothing was written. See <https://www.sqlite.org/lang_upsert.html>.
     case conflictTargetNotUnique(table: String, columns: [String])
+    /// A table, column, index or alias name has more bytes of UTF-8 (`bytes`) than the engine keeps
+    /// (`limit`: PostgreSQL's 63, NAMEDATALEN - 1), so the engine would cut it short and two names that share
+    /// their first `limit` bytes would name one table or column. Nothing ran. SQLite has no such limit. See
+    /// <https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS>.
+    case identifierTooLong(table: String, identifier: String, bytes: Int, limit: Int)
 
     /// A sentence for a log: what failed and where.
     public var description: String {
@@ -115,6 +120,11 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingParent(let table, let column, let value, let parentTable):
             return "A row of table \"\(table)\" has \"\(column)\" = \(value), which matches no row of table "
                 + "\"\(parentTable)\": the parent is missing (use including(optional:) to fetch it as nil)"
+        case .identifierTooLong(let table, let identifier, let bytes, let limit):
+            return "The name \"\(identifier)\" (for table \"\(table)\") is \(bytes) bytes of UTF-8, more than the "
+                + "\(limit) an identifier keeps on PostgreSQL, which would cut it short and could merge it with "
+                + "another name; nothing ran. Use a shorter name (see https://www.postgresql.org/docs/current/"
+                + "sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS)"
         }
     }
 }

@@ -61,12 +61,17 @@ extension Record {
 
     /// The `CREATE TABLE` statement in `dialect`: PostgresRecord's `createTable(in:)` runs the `.postgres`
     /// one, with the types of ``SQLDialect/declaredType(of:encoder:)`` and an identity rowid key.
+    /// - Throws: as ``createTableSQL(ifNotExists:)``, and
+    ///   ``RecordError/identifierTooLong(table:identifier:bytes:limit:)`` for a table, column, index or parent
+    ///   name longer than the dialect's ``SQLDialect/maxIdentifierBytes``.
     package static func createTableSQL(ifNotExists: Bool, dialect: SQLDialect) throws -> String {
         let columns = try probedColumns()
         let keyColumns = try probedKeyColumns()
         for key in keyColumns where !columns.contains(where: { $0.name == key }) {
             throw RecordError.missingPrimaryKey(table: tableName, column: key)
         }
+        // Names past the engine's limit are refused here, before the table exists under a name cut short.
+        try dialect.checkIdentifiers([tableName] + columns.map(\.name), table: tableName)
         let encoder = recordEncoder
         let definition = try tableDefinitionSQL(probed: columns, keyColumns: keyColumns, ifNotExists: ifNotExists)
         var references: [String: String] = [:]
@@ -74,7 +79,7 @@ extension Record {
         var compositeKeys: [String] = []
         for association in parentAssociations where association.foreignKeyColumns.count > 1 {
             try compositeForeignKeySQL(
-                association, columns: columns, definition: definition, ifNotExists: ifNotExists,
+                association, columns: columns, definition: definition, ifNotExists: ifNotExists, dialect: dialect,
                 constraints: &compositeKeys, indexes: &indexes)
         }
         for association in parentAssociations where association.foreignKeyColumns.count <= 1 {
@@ -88,13 +93,15 @@ extension Record {
             if definition.foreignKeyColumns.contains(where: { $0.map(RowLayout.asciiLowercased) == [folded] }) {
                 continue
             }
+            let indexName = tableName + "_" + association.foreignKey
+            try dialect.checkIdentifiers([association.parentTable, association.parentKey, indexName], table: tableName)
             references[association.foreignKey] =
                 " REFERENCES " + SQLIdentifier.quoted(association.parentTable) + " ("
                 + SQLIdentifier.quoted(association.parentKey) + ")"
                 + (association.onDelete.map { " ON DELETE " + $0.rawValue } ?? "")
             indexes.append(
                 "CREATE INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
-                    + SQLIdentifier.quoted(tableName + "_" + association.foreignKey) + " ON "
+                    + SQLIdentifier.quoted(indexName) + " ON "
                     + SQLIdentifier.quoted(tableName) + " (" + SQLIdentifier.quoted(association.foreignKey) + ")")
         }
         let singleKey = keyColumns.count == 1 ? keyColumns.first : nil
@@ -128,7 +135,7 @@ extension Record {
     ///   type encodes no such column.
     fileprivate static func compositeForeignKeySQL(
         _ association: any ParentAssociation, columns: [RecordColumn], definition: TableDefinitionSQL,
-        ifNotExists: Bool, constraints: inout [String], indexes: inout [String]
+        ifNotExists: Bool, dialect: SQLDialect, constraints: inout [String], indexes: inout [String]
     ) throws {
         let foreignKeys = association.foreignKeyColumns
         let parentKeys = association.parentKeyColumns
@@ -143,13 +150,15 @@ extension Record {
         }
         let folded = foreignKeys.map(RowLayout.asciiLowercased)
         if definition.foreignKeyColumns.contains(where: { $0.map(RowLayout.asciiLowercased) == folded }) { return }
+        let indexName = tableName + "_" + foreignKeys.joined(separator: "_")
+        try dialect.checkIdentifiers([association.parentTable, indexName] + parentKeys, table: tableName)
         let list = { (names: [String]) in "(" + names.map(SQLIdentifier.quoted).joined(separator: ", ") + ")" }
         constraints.append(
             "FOREIGN KEY " + list(foreignKeys) + " REFERENCES " + SQLIdentifier.quoted(association.parentTable) + " "
                 + list(parentKeys) + (association.onDelete.map { " ON DELETE " + $0.rawValue } ?? ""))
         indexes.append(
             "CREATE INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
-                + SQLIdentifier.quoted(tableName + "_" + foreignKeys.joined(separator: "_")) + " ON "
+                + SQLIdentifier.quoted(indexName) + " ON "
                 + SQLIdentifier.quoted(tableName) + " " + list(foreignKeys))
     }
 }

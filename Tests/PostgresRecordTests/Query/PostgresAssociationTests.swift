@@ -508,5 +508,48 @@ final class PostgresAssociationTests: PostgresTestCase {
             XCTAssertTrue(reason.hasPrefix("the foreign key has 1 column"), reason)
         }
     }
+
+    /// A parent whose two columns are 60 bytes long and share their first 55: each name is within PostgreSQL's
+    /// 63 bytes, but not under the join's key (`"#province.<column>"`, 70 bytes), where both would be cut to
+    /// one name and one column read for both.
+    struct Province: Record, Equatable, Sendable {
+        var id: Int64?
+        var north: String
+        var south: String
+        static let tableName = "provinces"
+        enum CodingKeys: String, CodingKey {
+            case id
+            case north = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrnorth"
+            case south = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrsouth"
+        }
+    }
+
+    struct Village: Record, Equatable, Sendable {
+        var id: Int64?
+        var provinceId: Int64
+        var name: String
+        static let tableName = "villages"
+        static let province = belongsTo(Province.self, using: "province_id")
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case provinceId = "province_id"
+        }
+    }
+
+    func testAJoinedColumnNameOver63BytesUnderItsKeyIsRefused() throws {
+        try Province.createTable(in: connection)
+        try Village.createTable(in: connection)
+        var province = Province(id: nil, north: "N", south: "S")
+        try province.insert(connection)
+        var village = Village(id: nil, provinceId: try XCTUnwrap(province.id), name: "T")
+        try village.insert(connection)
+        XCTAssertThrowsError(try Village.all().including(required: Village.province).fetchPairs(connection)) { error in
+            XCTAssertEqual(
+                error as? RecordError,
+                .identifierTooLong(
+                    table: "provinces", identifier: "#province." + Province.CodingKeys.north.rawValue, bytes: 70,
+                    limit: 63))
+        }
+    }
 }
 #endif

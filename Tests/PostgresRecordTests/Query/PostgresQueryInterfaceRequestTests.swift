@@ -84,7 +84,10 @@ final class PostgresQueryInterfaceRequestTests: PostgresTestCase {
         XCTAssertNil(
             try City.filter(Column("name") == "Rome").select(max(Column("population"))).fetchOne(connection, as: Int64.self))
         XCTAssertEqual(
-            try sql(City.select(total(Column("population")))), #"SELECT coalesce(sum("population"), 0) FROM "cities""#)
+            try sql(City.select(total(Column("population")))), #"SELECT coalesce(sum(CAST("population" AS DOUBLE PRECISION)), 0) FROM "cities""#)
+        XCTAssertEqual(
+            try sql(City.select(average(Column("population")))),
+            #"SELECT avg(CAST("population" AS DOUBLE PRECISION)) FROM "cities""#)
     }
 
     func testDeleteAllAndUpdateAllChangeExactlyTheRowsTheRequestSelects() throws {

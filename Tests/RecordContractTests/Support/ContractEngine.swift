@@ -35,6 +35,16 @@ protocol ContractEngine: AnyObject {
     /// The engine's writer for the calls that run in a transaction of their own: SQLite's queue, or a
     /// PostgreSQL pool whose connections see the test's schema.
     var writer: any AsyncDatabaseWriter { get }
+
+    /// The first row of `request`'s selection decoded as `type`, by the engine's `fetchOne(_:as:)`.
+    func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T?
+
+    /// `request.updateAll(_:_:)` on the engine: how many rows it changed.
+    func updateAll<R: Record>(_ request: QueryInterfaceRequest<R>, _ assignments: [ColumnAssignment]) throws -> Int
+
+    /// What the engine's own error says: SQLite's message (`integer overflow`), PostgreSQL's SQLSTATE
+    /// (`22003`); nil for an error of another type.
+    func engineErrorCode(_ error: (any Error)?) -> String?
 }
 
 /// SQLite: a private in-memory database per test.
@@ -66,6 +76,16 @@ final class SQLiteContractEngine: ContractEngine {
     func text(_ sql: String) throws -> String? {
         try queue.read { db in try db.scalar(String.self, sql: sql) }
     }
+
+    func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T? {
+        try queue.write { db in try request.fetchOne(db, as: T.self) }
+    }
+
+    func updateAll<R: Record>(_ request: QueryInterfaceRequest<R>, _ assignments: [ColumnAssignment]) throws -> Int {
+        try queue.write { db in try request.updateAll(db, assignments) }
+    }
+
+    func engineErrorCode(_ error: (any Error)?) -> String? { (error as? DatabaseError)?.message }
 }
 
 #if PostgreSQL
@@ -115,6 +135,16 @@ final class PostgresContractEngine: ContractEngine {
         let rows = try connection.query(sql)
         return try rows[0].decode(String?.self, at: 0)
     }
+
+    func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T? {
+        try request.fetchOne(connection, as: T.self)
+    }
+
+    func updateAll<R: Record>(_ request: QueryInterfaceRequest<R>, _ assignments: [ColumnAssignment]) throws -> Int {
+        try request.updateAll(connection, assignments)
+    }
+
+    func engineErrorCode(_ error: (any Error)?) -> String? { (error as? PostgresError)?.sqlState.rawValue }
 }
 #endif
 

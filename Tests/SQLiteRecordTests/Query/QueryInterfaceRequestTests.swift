@@ -194,7 +194,12 @@ final class QueryInterfaceRequestTests: XCTestCase {
         let update = try Novel.filter(Column("genre") == Genre.poetry).compiled(
             db, .update, assignments: [Column("pages").set(to: Column("pages") + 1), Column("rating").set(to: nil)])
         XCTAssertEqual(
-            update.sql, "UPDATE \"novels\" SET \"pages\" = \"pages\" + ?, \"rating\" = NULL WHERE \"genre\" = ?")
+            update.sql,
+            "UPDATE \"novels\" SET \"pages\" = (SELECT CASE WHEN typeof(\"sqliterecord_left\" + "
+                + "\"sqliterecord_right\") = 'real' AND typeof(\"sqliterecord_left\") = 'integer' AND "
+                + "typeof(\"sqliterecord_right\") = 'integer' THEN abs(-9223372036854775807 - 1) ELSE "
+                + "\"sqliterecord_left\" + \"sqliterecord_right\" END FROM (SELECT \"pages\" AS \"sqliterecord_left\", "
+                + "? AS \"sqliterecord_right\")), \"rating\" = NULL WHERE \"genre\" = ?")
         XCTAssertEqual(update.arguments.values, [.integer(1), .text("poetry")])
     }
 

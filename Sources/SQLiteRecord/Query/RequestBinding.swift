@@ -1,0 +1,42 @@
+/// What the Record layer supplies to compile a request: the table's names, the values as its record type
+/// stores them on one engine, and that engine's ``SQLDialect``.
+package protocol RequestBinding {
+    /// The arguments of the engine the request runs on.
+    associatedtype Arguments: RequestArguments = StatementArguments
+    /// The SQL spellings the compiler writes.
+    static var dialect: SQLDialect { get }
+
+    /// The column's name in the table (a coding key through the type's key strategy).
+    mutating func name(of column: Column) -> String
+    /// `value` as the stored forms that count as equal to it, compared with `column` (named in errors):
+    /// empty for NULL, one form, or several for a UUID.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
+    ///   column's value.
+    mutating func forms(of value: QueryValue, column: String?) throws -> [Arguments.BoundValue]
+    /// How a list of more than ``RequestCompiler/jsonListThreshold`` forms, compared with `column`, is bound.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for forms no one value holds.
+    mutating func longList(
+        _ forms: [Arguments.BoundValue], column: String?
+    ) throws -> RequestListForm<Arguments.BoundValue>
+}
+
+extension RequestBinding {
+    package static var dialect: SQLDialect { .sqlite }
+}
+
+extension RequestBinding where Arguments == StatementArguments {
+    package mutating func longList(_ forms: [SQLiteValue], column: String?) throws -> RequestListForm<SQLiteValue> {
+        let (scalars, blobs, nulTexts) = JSONList.arrays(forms)
+        return .json(scalars: scalars, blobs: blobs, nulTexts: nulTexts)
+    }
+}
+
+/// How a long list is bound: as JSON arrays that SQLite's `json_each` reads, or as one array value that
+/// PostgreSQL compares with `= ANY($n)`
+/// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
+package enum RequestListForm<Value> {
+    /// Scalars, BLOBs as hex, and text holding U+0000 as hex, as stored and with its ASCII letters lowered
+    /// (nil when there is none).
+    case json(scalars: String, blobs: String, nulTexts: (stored: String, folded: String)?)
+    case array(Value)
+}
