@@ -20,7 +20,14 @@ owners=(
     Sources/SQLiteRecord/Core/SQLiteCallbacks.swift
     Sources/SQLiteRecord/Core/ByteView.swift
     Sources/SQLiteRecord/Core/SameTypeCast.swift
-    Sources/SQLiteRecord/Coding/RowDecodingStorage.swift
+    # The decoder's reused memory, one file per concern: key identity (a key's raw bytes), key trails, row
+    # states, kept contexts (read unretained per row), row-initializer calls, kept keyed containers.
+    Sources/SQLiteRecord/Coding/KeyIdentity.swift
+    Sources/SQLiteRecord/Coding/KeyTrail.swift
+    Sources/SQLiteRecord/Coding/RowDecodingState.swift
+    Sources/SQLiteRecord/Coding/RowDecoder+KeptContext.swift
+    Sources/SQLiteRecord/Coding/RowInitializerCache.swift
+    Sources/SQLiteRecord/Coding/KeyedContainerBox.swift
     Sources/SQLiteRecord/Coding/StatementBinding.swift
     # PostgresRecord's module: the libpq connection (PGconn), the parameter buffer it hands libpq
     # (PostgresParameters), and its results (PGresult: the server's, and one-row results made in process).
