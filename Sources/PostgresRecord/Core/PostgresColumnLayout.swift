@@ -109,7 +109,8 @@ final class PostgresColumnLayout {
     private static func makeKeyColumns<Key: CodingKey>(
         for type: Key.Type, names: [String], renaming: [String: String]?
     ) -> [Int32] {
-        guard MemoryLayout<Key>.size <= 1, _isPOD(Key.self) else { return [] }
+        // A key that is not plain data has no bytes (`KeyIdentity.bytes(of:)`, which asks), so it finds nothing.
+        guard MemoryLayout<Key>.size <= 1 else { return [] }
         // Column name to the key strings that read it.
         var keysOfColumn: [String: [String]] = [:]
         if let renaming { for (key, column) in renaming { keysOfColumn[column, default: []].append(key) } }

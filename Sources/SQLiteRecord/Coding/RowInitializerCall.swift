@@ -16,7 +16,7 @@
 ///   to be `U`, when the two are one class.
 /// - It holds the record type's metadata and nothing of a row or a context, so one serves every row of
 ///   every fetch of its type through a statement (``StatementCodingState/rowInitializers`` keeps it).
-/// - It is called per row without being retained: ``RowInitializerCache`` (in RowDecodingStorage.swift, with
+/// - It is called per row without being retained: ``RowInitializerCache`` (in RowInitializerCache.swift, with
 ///   the typed downcast) keeps every call it hands out for as long as it lives, since a row initializer may
 ///   decode another type through the same cache, which then replaces its current call while this one runs.
 class RowInitializerCall {

@@ -9,10 +9,10 @@ final class StatementCodingState {
     /// The calls of the row initializers of the types the statement's rows are decoded as, shared by every
     /// context that decodes them.
     let rowInitializers = RowInitializerCache()
-    /// The context ``RowDecoder/decode(_:from:)`` reuses. That call reads it without retaining it (see
-    /// invariant 3 at the top of RowDecodingStorage.swift), so a context replaced while it decodes a row (a row initializer
-    /// or `init(from:)` that decodes the same statement with another decoder) moves to `busyContexts` rather
-    /// than go.
+    /// The context ``RowDecoder/decode(_:from:)`` reuses. That call reads it without retaining it (see the
+    /// invariant at the top of RowDecoder+KeptContext.swift), so a context replaced while it decodes a row (a
+    /// row initializer or `init(from:)` that decodes the same statement with another decoder) moves to
+    /// `busyContexts` rather than go.
     var reusableContext: RowDecodingContext? {
         willSet {
             if let old = reusableContext, old !== newValue, old.isDecodingKeptRow { busyContexts.append(old) }

@@ -3,10 +3,11 @@ import XCTest
 
 @testable import SQLiteRecord
 
-/// The invariants of the decoder's reused memory (RowDecodingStorage.swift): each test breaks the assumption
-/// an invariant guards against (memory freed while user code or a row still reads it), so that a broken
-/// invariant reads freed memory, which the address sanitizer (`Scripts/sanitizers.sh asan`) reports, or reads
-/// the wrong row, which the assertions report.
+/// The invariants of the decoder's reused memory (at the top of KeyTrail.swift, RowDecodingState.swift,
+/// RowDecoder+KeptContext.swift, RowInitializerCache.swift and KeyedContainerBox.swift): each test breaks the
+/// assumption an invariant guards against (memory freed while user code or a row still reads it), so that a
+/// broken invariant reads freed memory, which the address sanitizer (`Scripts/sanitizers.sh asan`) reports, or
+/// reads the wrong row, which the assertions report.
 final class RowDecodingStorageTests: XCTestCase {
     private func citiesDatabase() throws -> Database {
         let db = try Database()
