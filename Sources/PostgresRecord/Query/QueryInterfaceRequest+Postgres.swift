@@ -2,7 +2,8 @@
 import Foundation
 import SQLiteRecord
 
-/// Running a request on PostgreSQL: the same request as on SQLite (`City.filter(...).order(...).limit(...)`),
+/// Running a request on PostgreSQL (what `PostgresConnection` answers for the engine-neutral request calls
+/// of `QueryInterfaceRequest`): the same request as on SQLite (`City.filter(...).order(...).limit(...)`),
 /// compiled by the same compiler in PostgreSQL's dialect: `$n` parameters, `ILIKE` for the text matchers,
 /// `= ANY($n)` with one array for a long list. Column names are checked against the table before anything
 /// runs, and every value is bound, encoded as ``Record/insert(_:)`` stores it.
@@ -20,7 +21,7 @@ extension QueryInterfaceRequest {
     ///   (a raw FTS5 pattern) and for a search on a table without its full-text index, all before anything
     ///   runs; ``PostgresError`` for SQL the server refuses (42P01 for
     ///   a missing table); `DecodingError` naming the column whose value does not fit.
-    public func fetch(_ connection: PostgresConnection) throws -> [Base] {
+    func fetch(_ connection: PostgresConnection) throws -> [Base] {
         let (sql, arguments, shape) = try postgresSQL(connection, .select)
         // A selection of the caller's own may leave a property's column out, as raw SQL may.
         return try Base.decodeAll(
@@ -28,23 +29,23 @@ extension QueryInterfaceRequest {
     }
 
     /// The first record the request selects, or nil.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetchOne(_ connection: PostgresConnection) throws -> Base? {
+    /// - Throws: as `fetch(_:)`.
+    func fetchOne(_ connection: PostgresConnection) throws -> Base? {
         try limitedToOne.fetch(connection).first
     }
 
     /// The selected columns of every row decoded as `type` (a type of your own, or `Int`, `String`... for a
     /// selection of one column), as on SQLite.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
+    /// - Throws: as `fetch(_:)`.
+    func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
         let (sql, arguments, shape) = try postgresSQL(connection, .select)
         return try connection.query(sql, arguments).decode(T.self, jsonDecoder: shape.jsonDecoder)
     }
 
     /// The first selected row decoded as `type`, or nil when there is none; a single value that is NULL
     /// (the `max` of no rows) is nil too.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetchOne<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> T? {
+    /// - Throws: as `fetch(_:)`.
+    func fetchOne<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> T? {
         let (sql, arguments, shape) = try limitedToOne.postgresSQL(connection, .select)
         let rows = try connection.query(sql, arguments)
         guard rows.count > 0 else { return nil }
@@ -54,15 +55,15 @@ extension QueryInterfaceRequest {
 
     /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or counted in a
     /// subquery when the request is grouped, distinct or limited.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``, except decoding.
-    public func count(_ connection: PostgresConnection) throws -> Int {
+    /// - Throws: as `fetch(_:)`, except decoding.
+    func count(_ connection: PostgresConnection) throws -> Int {
         let (sql, arguments, _) = try postgresSQL(connection, .count)
         return Int(try connection.query(sql, arguments)[0].decode(Int64.self, at: 0))
     }
 
     /// True when the request selects at least one row: `SELECT EXISTS (SELECT ...)`.
-    /// - Throws: as ``count(_:)-(PostgresConnection)``.
-    public func exists(_ connection: PostgresConnection) throws -> Bool {
+    /// - Throws: as `count(_:)`.
+    func exists(_ connection: PostgresConnection) throws -> Bool {
         let (sql, arguments, _) = try postgresSQL(connection, .exists)
         return try connection.query(sql, arguments)[0].decode(Bool.self, at: 0)
     }
@@ -71,10 +72,10 @@ extension QueryInterfaceRequest {
     /// SQLite). A request with a limit deletes the rows it would fetch, in its order (`WHERE "id" IN (SELECT
     /// "id" ... LIMIT $n)`, by the record type's key).
     /// - Returns: how many rows were deleted.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``, ``RecordError/invalidQuery(table:reason:)`` for a
+    /// - Throws: as `fetch(_:)`, ``RecordError/invalidQuery(table:reason:)`` for a
     ///   grouped request, ``PostgresError`` (23503 when another row still references one).
     @discardableResult
-    public func deleteAll(_ connection: PostgresConnection) throws -> Int {
+    func deleteAll(_ connection: PostgresConnection) throws -> Int {
         let (sql, arguments, _) = try postgresSQL(connection, .delete)
         return try connection.execute(sql, arguments)
     }
@@ -82,17 +83,17 @@ extension QueryInterfaceRequest {
     /// Sets columns of every row the request selects in one UPDATE, without decoding them:
     /// `updateAll(connection, Column("population").set(to: Column("population") + 1))`.
     /// - Returns: how many rows were updated; 0, running nothing, when `assignments` is empty.
-    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``, and ``PostgresError`` for a constraint the new
+    /// - Throws: as `deleteAll(_:)`, and ``PostgresError`` for a constraint the new
     ///   values break.
     @discardableResult
-    public func updateAll(_ connection: PostgresConnection, _ assignments: ColumnAssignment...) throws -> Int {
+    func updateAll(_ connection: PostgresConnection, _ assignments: ColumnAssignment...) throws -> Int {
         try updateAll(connection, assignments)
     }
 
-    /// ``updateAll(_:_:)-(PostgresConnection,ColumnAssignment...)`` with the assignments in an array.
-    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``.
+    /// `updateAll(_:_:)` with the assignments in an array.
+    /// - Throws: as `deleteAll(_:)`.
     @discardableResult
-    public func updateAll(_ connection: PostgresConnection, _ assignments: [ColumnAssignment]) throws -> Int {
+    func updateAll(_ connection: PostgresConnection, _ assignments: [ColumnAssignment]) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
         let (sql, arguments, _) = try postgresSQL(connection, .update, assignments: assignments)
         return try connection.execute(sql, arguments)
@@ -136,68 +137,6 @@ extension QueryInterfaceRequest {
                     + "connection), or in a PostgresMigrator with migrator.registerFullTextIndex(\"...\", for: "
                     + "\(Base.self).self)")
         }
-    }
-}
-
-/// The request calls through a ``PostgresPool``: each runs in a transaction of its own on one of the pool's
-/// connections, a read-only one for reads.
-extension QueryInterfaceRequest where Base: Sendable {
-    /// ``fetch(_:)-(PostgresConnection)`` in a read-only transaction.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetch(_ pool: PostgresPool) async throws -> [Base] {
-        try await pool.read { connection in try self.fetch(connection) }
-    }
-
-    /// ``fetchOne(_:)-(PostgresConnection)`` in a read-only transaction.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetchOne(_ pool: PostgresPool) async throws -> Base? {
-        try await pool.read { connection in try self.fetchOne(connection) }
-    }
-
-    /// ``fetch(_:as:)-(PostgresConnection,_)`` in a read-only transaction.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetch<T: Decodable & Sendable>(_ pool: PostgresPool, as type: T.Type) async throws -> [T] {
-        try await pool.read { connection in try self.fetch(connection, as: T.self) }
-    }
-
-    /// ``fetchOne(_:as:)-(PostgresConnection,_)`` in a read-only transaction.
-    /// - Throws: as ``fetch(_:)-(PostgresConnection)``.
-    public func fetchOne<T: Decodable & Sendable>(_ pool: PostgresPool, as type: T.Type) async throws -> T? {
-        try await pool.read { connection in try self.fetchOne(connection, as: T.self) }
-    }
-
-    /// ``count(_:)-(PostgresConnection)`` in a read-only transaction.
-    /// - Throws: as ``count(_:)-(PostgresConnection)``.
-    public func count(_ pool: PostgresPool) async throws -> Int {
-        try await pool.read { connection in try self.count(connection) }
-    }
-
-    /// ``exists(_:)-(PostgresConnection)`` in a read-only transaction.
-    /// - Throws: as ``count(_:)-(PostgresConnection)``.
-    public func exists(_ pool: PostgresPool) async throws -> Bool {
-        try await pool.read { connection in try self.exists(connection) }
-    }
-
-    /// ``deleteAll(_:)-(PostgresConnection)`` in a transaction of its own.
-    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is deleted then.
-    @discardableResult
-    public func deleteAll(_ pool: PostgresPool) async throws -> Int {
-        try await pool.write { connection in try self.deleteAll(connection) }
-    }
-
-    /// ``updateAll(_:_:)-(PostgresConnection,ColumnAssignment...)`` in a transaction of its own:
-    /// `try await City.all().updateAll(pool, Column("population").set(to: Column("population") + 1))`.
-    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is updated then.
-    @discardableResult
-    public func updateAll(_ pool: PostgresPool, _ assignments: ColumnAssignment...) async throws -> Int {
-        try await updateAll(pool, assignments)
-    }
-
-    /// ``updateAll(_:_:)-(PostgresConnection,[ColumnAssignment])`` in a transaction of its own.
-    /// - Throws: as ``deleteAll(_:)-(PostgresConnection)``; nothing is updated then.
-    @discardableResult
-    public func updateAll(_ pool: PostgresPool, _ assignments: [ColumnAssignment]) async throws -> Int {
-        try await pool.write { connection in try self.updateAll(connection, assignments) }
     }
 }
 #endif

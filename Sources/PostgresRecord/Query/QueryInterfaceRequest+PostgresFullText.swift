@@ -17,7 +17,7 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
     /// snippet's `ellipsis` is not written.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the request is not a search (no
     ///   ``matching(_:)``), ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column
-    ///   the index does not hold, and what ``fetch(_:)-(PostgresConnection)`` throws.
+    ///   the index does not hold, and what `fetch(_:)` throws.
     public func fetchMatches(_ connection: PostgresConnection, excerpt: FullTextExcerpt) throws -> [FullTextMatch<Base>] {
         let (sql, arguments, shape) = try selectingExcerpt(excerpt).postgresSQL(connection, .select)
         let rows = try connection.query(sql, arguments)

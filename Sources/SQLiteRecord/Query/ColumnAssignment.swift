@@ -1,4 +1,4 @@
-/// `"column" = value` in the SET clause of a request's ``QueryInterfaceRequest/updateAll(_:_:)-(_,[ColumnAssignment])``.
+/// `"column" = value` in the SET clause of a request's ``QueryInterfaceRequest/updateAll(_:_:)-(DatabaseConnection,[ColumnAssignment])``.
 ///
 /// ```swift
 /// try City.filter(Column("country_code") == "FR").updateAll(db, Column("population").set(to: Column("population") + 1))

@@ -161,6 +161,33 @@ public protocol DatabaseConnection: AnyObject {
         association: String
     ) throws -> (Child) throws -> Child
 
+    /// The records `request` selects, compiled in this engine's dialect, its columns checked against the table
+    /// before anything runs.
+    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)``,
+    ///   ``RecordError/invalidQueryValue(table:column:type:reason:)``, ``RecordError/invalidQuery(table:reason:)``
+    ///   before anything runs; the engine's error; `DecodingError` naming the column whose value does not fit.
+    @_spi(RecordEngine)
+    func fetchRecords<Base: Record>(_ request: QueryInterfaceRequest<Base>) throws -> [Base]
+
+    /// The selected columns of every row `request` selects decoded as `type`; with `first`, the first row
+    /// alone (none for a single NULL value).
+    /// - Throws: as ``fetchRecords(_:)``.
+    @_spi(RecordEngine)
+    func fetchValues<Base: Record, T: Decodable>(_ request: QueryInterfaceRequest<Base>, as type: T.Type, first: Bool)
+        throws -> [T]
+
+    /// The number of rows `request` selects, or (`exists`) 1 when it selects any and 0 when none.
+    /// - Throws: as ``fetchRecords(_:)``, except decoding.
+    @_spi(RecordEngine)
+    func countRows<Base: Record>(_ request: QueryInterfaceRequest<Base>, exists: Bool) throws -> Int
+
+    /// Deletes the rows `request` selects (`assignments` nil), or sets `assignments` in them, with no callback.
+    /// - Returns: how many rows were deleted or updated.
+    /// - Throws: as ``fetchRecords(_:)``; ``RecordError/invalidQuery(table:reason:)`` for a grouped request;
+    ///   the engine's error for a constraint. Nothing is written then.
+    @_spi(RecordEngine)
+    func writeRows<Base: Record>(_ request: QueryInterfaceRequest<Base>, assignments: [ColumnAssignment]?) throws -> Int
+
     /// Runs `body` in a write transaction, or in a savepoint inside the caller's: committed (released)
     /// when it returns, rolled back when it throws.
     /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.

@@ -49,7 +49,7 @@ extension QueryInterfaceRequest where Base: Sendable {
 
     /// ``updateAll(_:)``, awaiting the queue.
     /// - Returns: how many rows were updated.
-    /// - Throws: as ``updateAll(_:_:)-(_,[ColumnAssignment])``, and ``RecordError/noDefaultStore`` before
+    /// - Throws: as ``updateAll(_:_:)-(DatabaseConnection,[ColumnAssignment])``, and ``RecordError/noDefaultStore`` before
     ///   ``RecordStore/use(_:)``.
     @discardableResult
     public func updateAll(_ assignments: ColumnAssignment...) async throws -> Int {

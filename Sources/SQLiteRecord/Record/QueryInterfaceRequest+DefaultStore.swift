@@ -45,7 +45,7 @@ extension QueryInterfaceRequest {
         try RecordStore.defaultQueue().write { db in try deleteAll(db) }
     }
 
-    /// ``updateAll(_:_:)-(_,[ColumnAssignment])`` through the default queue, in a transaction of its own.
+    /// ``updateAll(_:_:)-(DatabaseConnection,[ColumnAssignment])`` through the default queue, in a transaction of its own.
     /// - Returns: how many rows were updated.
     /// - Throws: as that call, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult

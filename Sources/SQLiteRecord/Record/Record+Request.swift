@@ -77,7 +77,8 @@ extension Record {
     }
 }
 
-/// Running a request on a connection.
+/// Running a request on SQLite: what `Database` answers for the engine-neutral request calls
+/// (`QueryInterfaceRequest+Connection.swift`), and the cursor, which is SQLite's alone.
 extension QueryInterfaceRequest {
     /// The records the request selects.
     ///
@@ -89,7 +90,7 @@ extension QueryInterfaceRequest {
     ///   ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one column's
     ///   value (nothing runs either way), ``DatabaseError`` when the table is missing or SQL of your own is
     ///   wrong, or `DecodingError` naming the column whose value does not fit its property.
-    public func fetch(_ db: Database) throws -> [Base] {
+    func fetch(_ db: Database) throws -> [Base] {
         try Base.explainingMissingTable {
             let query = try compiled(db, .select)
             return try Base.fetchAll(db, query, tableName: selection.isEmpty ? Base.tableName : nil)
@@ -98,7 +99,7 @@ extension QueryInterfaceRequest {
 
     /// The first record the request selects, or nil.
     /// - Throws: as ``fetch(_:)``.
-    public func fetchOne(_ db: Database) throws -> Base? {
+    func fetchOne(_ db: Database) throws -> Base? {
         try Base.explainingMissingTable {
             try limitedToOne.fetch(db).first
         }
@@ -118,7 +119,7 @@ extension QueryInterfaceRequest {
     /// ```
     /// A type that decodes a single value (`Int`, `String`, ...) reads a selection of one column.
     /// - Throws: as ``fetch(_:)``.
-    public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
+    func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
         try Base.explainingMissingTable {
             let query = try compiled(db, .select)
             return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
@@ -134,7 +135,7 @@ extension QueryInterfaceRequest {
     /// The first selected row decoded as `type`, or nil when there is none: `City.select(max(Column("population"))).fetchOne(db, as: Int.self)`.
     /// A single value that is NULL (the `max` of no rows) is nil too.
     /// - Throws: as ``fetch(_:)``.
-    public func fetchOne<T: Decodable>(_ db: Database, as type: T.Type) throws -> T? {
+    func fetchOne<T: Decodable>(_ db: Database, as type: T.Type) throws -> T? {
         try Base.explainingMissingTable {
             let query = try limitedToOne.compiled(db, .select)
             return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
@@ -150,7 +151,7 @@ extension QueryInterfaceRequest {
     /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or the rows of the
     /// whole request counted in a subquery when it is grouped, distinct or limited.
     /// - Throws: as ``fetch(_:)``, except decoding.
-    public func count(_ db: Database) throws -> Int {
+    func count(_ db: Database) throws -> Int {
         try Base.explainingMissingTable {
             let query = try compiled(db, .count)
             return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
@@ -159,7 +160,7 @@ extension QueryInterfaceRequest {
 
     /// True when the request selects at least one row: `SELECT EXISTS (SELECT ...)`.
     /// - Throws: as ``count(_:)``.
-    public func exists(_ db: Database) throws -> Bool {
+    func exists(_ db: Database) throws -> Bool {
         try Base.explainingMissingTable {
             let query = try compiled(db, .exists)
             return try db.integerScalar(sql: query.sql, arguments: query.arguments) == 1
@@ -193,7 +194,7 @@ extension QueryInterfaceRequest {
     ///   view, ``RecordError/invalidQuery(table:reason:)`` for a grouped request, or ``DatabaseError`` (a
     ///   foreign key still references a row); nothing is deleted then.
     @discardableResult
-    public func deleteAll(_ db: Database) throws -> Int {
+    func deleteAll(_ db: Database) throws -> Int {
         try Base.explainingMissingTable {
             try Base.checkWriteTarget(db, insertingWithoutID: false)
             let query = try compiled(db, .delete)
@@ -207,14 +208,14 @@ extension QueryInterfaceRequest {
     /// - Returns: how many rows were updated; 0, running nothing, when `assignments` is empty.
     /// - Throws: as ``deleteAll(_:)``, and ``DatabaseError`` for a constraint the new values break.
     @discardableResult
-    public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
+    func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
         try updateAll(db, assignments)
     }
 
-    /// ``updateAll(_:_:)-(_,ColumnAssignment...)`` with the assignments in an array.
+    /// ``updateAll(_:_:)-(DatabaseConnection,ColumnAssignment...)`` with the assignments in an array.
     /// - Throws: as ``deleteAll(_:)``.
     @discardableResult
-    public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+    func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
         try Base.explainingMissingTable {
             guard !assignments.isEmpty else { return 0 }
             try Base.checkWriteTarget(db, insertingWithoutID: false)
