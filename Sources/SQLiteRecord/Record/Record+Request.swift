@@ -78,94 +78,61 @@ extension Record {
 }
 
 /// Running a request on SQLite: what `Database` answers for the engine-neutral request calls
-/// (`QueryInterfaceRequest+Connection.swift`), and the cursor, which is SQLite's alone.
-extension QueryInterfaceRequest {
-    /// The records the request selects.
-    ///
-    /// ```swift
-    /// let cities = try City.filter(Column("country_code") == "FR").order(Column("population").descending).limit(10).fetch(db)
-    /// // SELECT * FROM "cities" WHERE "country_code" = ? ORDER BY "population" DESC LIMIT ?
-    /// ```
-    /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a column that is not in the table,
-    ///   ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one column's
-    ///   value (nothing runs either way), ``DatabaseError`` when the table is missing or SQL of your own is
-    ///   wrong, or `DecodingError` naming the column whose value does not fit its property.
-    func fetch(_ db: Database) throws -> [Base] {
+/// (`QueryInterfaceRequest+Connection.swift`), compiled in SQLite's dialect.
+extension Database {
+    @_spi(RecordEngine)
+    public func fetchRecords<Base: Record>(_ request: QueryInterfaceRequest<Base>) throws -> [Base] {
         try Base.explainingMissingTable {
-            let query = try compiled(db, .select)
-            return try Base.fetchAll(db, query, tableName: selection.isEmpty ? Base.tableName : nil)
+            let query = try request.compiled(self, .select)
+            return try Base.fetchAll(self, query, tableName: request.selectsTableColumns ? Base.tableName : nil)
         }
     }
 
-    /// The first record the request selects, or nil.
-    /// - Throws: as ``fetch(_:)``.
-    func fetchOne(_ db: Database) throws -> Base? {
+    @_spi(RecordEngine)
+    public func fetchValues<Base: Record, T: Decodable>(
+        _ request: QueryInterfaceRequest<Base>, as type: T.Type, first: Bool
+    ) throws -> [T] {
         try Base.explainingMissingTable {
-            try limitedToOne.fetch(db).first
-        }
-    }
-
-    /// The request with a limit of one row (none when its own limit is 0), its offset kept.
-    package var limitedToOne: Self { limit(limitCount == 0 ? 0 : 1, offset: offsetCount) }
-
-    /// The selected columns of every row, decoded as `type`: a selection with aggregates, or a few columns,
-    /// into a `Decodable` type of your own (a column it does not ask for is ignored; an Optional property
-    /// with no column is nil). Decoded with the record type's ``Record/rowDecoder``.
-    ///
-    /// ```swift
-    /// struct CountryCount: Decodable { var countryCode: String; var cities: Int }
-    /// let counts = try City.select(Column("country_code").forKey("countryCode"), SQLExpression.countAll.forKey("cities"))
-    ///     .group(Column("country_code")).fetch(db, as: CountryCount.self)
-    /// ```
-    /// A type that decodes a single value (`Int`, `String`, ...) reads a selection of one column.
-    /// - Throws: as ``fetch(_:)``.
-    func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
-        try Base.explainingMissingTable {
-            let query = try compiled(db, .select)
-            return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
+            let query = try (first ? request.limitedToOne : request).compiled(self, .select)
+            return try withStatement(sql: query.sql, arguments: query.arguments) { statement in
                 let context = RowDecodingContext(
                     statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: Base.rowDecoder)
                 var values: [T] = []
-                while try statement.step() { values.append(try context.decodeRow(T.self)) }
+                while try statement.step() {
+                    // The first row's single NULL (the `max` of no rows) is no value.
+                    if first && statement.columnCount == 1 && statement.isNull(at: 0) { return [] }
+                    values.append(try context.decodeRow(T.self))
+                }
                 return values
             }
         }
     }
 
-    /// The first selected row decoded as `type`, or nil when there is none: `City.select(max(Column("population"))).fetchOne(db, as: Int.self)`.
-    /// A single value that is NULL (the `max` of no rows) is nil too.
-    /// - Throws: as ``fetch(_:)``.
-    func fetchOne<T: Decodable>(_ db: Database, as type: T.Type) throws -> T? {
+    @_spi(RecordEngine)
+    public func countRows<Base: Record>(_ request: QueryInterfaceRequest<Base>, exists: Bool) throws -> Int {
         try Base.explainingMissingTable {
-            let query = try limitedToOne.compiled(db, .select)
-            return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in
-                guard try statement.step() else { return nil }
-                if statement.columnCount == 1 && statement.isNull(at: 0) { return nil }
-                let context = RowDecodingContext(
-                    statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: Base.rowDecoder)
-                return try context.decodeRow(T.self)
-            }
+            let query = try request.compiled(self, exists ? .exists : .count)
+            return Int(try integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
         }
     }
 
-    /// The number of rows the request selects: `SELECT count(*) FROM "table" WHERE ...`, or the rows of the
-    /// whole request counted in a subquery when it is grouped, distinct or limited.
-    /// - Throws: as ``fetch(_:)``, except decoding.
-    func count(_ db: Database) throws -> Int {
+    @_spi(RecordEngine)
+    public func writeRows<Base: Record>(_ request: QueryInterfaceRequest<Base>, assignments: [ColumnAssignment]?)
+        throws -> Int
+    {
         try Base.explainingMissingTable {
-            let query = try compiled(db, .count)
-            return Int(try db.integerScalar(sql: query.sql, arguments: query.arguments) ?? 0)
+            try Base.checkWriteTarget(self, insertingWithoutID: false)
+            let query = try request.compiled(self, assignments == nil ? .delete : .update, assignments: assignments ?? [])
+            try run(sql: query.sql, arguments: query.arguments)
+            return changesCount
         }
     }
+}
 
-    /// True when the request selects at least one row: `SELECT EXISTS (SELECT ...)`.
-    /// - Throws: as ``count(_:)``.
-    func exists(_ db: Database) throws -> Bool {
-        try Base.explainingMissingTable {
-            let query = try compiled(db, .exists)
-            return try db.integerScalar(sql: query.sql, arguments: query.arguments) == 1
-        }
-    }
+/// The request's cursor, which is SQLite's alone, and its compiling.
+extension QueryInterfaceRequest {
+    /// The request with a limit of one row (none when its own limit is 0), its offset kept.
+    package var limitedToOne: Self { limit(limitCount == 0 ? 0 : 1, offset: offsetCount) }
 
     /// A cursor over the records, decoded one at a time as it is iterated: memory stays flat however many
     /// rows there are. Use it where `db` is used (inside the same queue closure), as ``RowCursor``.
@@ -184,44 +151,6 @@ extension QueryInterfaceRequest {
                 throw error
             }
             return RecordCursor(statement: statement, tableName: selection.isEmpty ? Base.tableName : nil)
-        }
-    }
-
-    /// Deletes every row the request selects, without decoding them (callbacks are not called). A request
-    /// with a limit deletes the rows it would fetch, in its order (`WHERE rowid IN (SELECT rowid ...)`).
-    /// - Returns: how many rows were deleted.
-    /// - Throws: as ``fetch(_:)`` for columns and values, ``RecordError/viewNotWritable(table:)`` for a
-    ///   view, ``RecordError/invalidQuery(table:reason:)`` for a grouped request, or ``DatabaseError`` (a
-    ///   foreign key still references a row); nothing is deleted then.
-    @discardableResult
-    func deleteAll(_ db: Database) throws -> Int {
-        try Base.explainingMissingTable {
-            try Base.checkWriteTarget(db, insertingWithoutID: false)
-            let query = try compiled(db, .delete)
-            try db.run(sql: query.sql, arguments: query.arguments)
-            return db.changesCount
-        }
-    }
-
-    /// Sets columns of every row the request selects, in one UPDATE, without decoding them (callbacks are
-    /// not called): `updateAll(db, Column("population").set(to: Column("population") + 1))`.
-    /// - Returns: how many rows were updated; 0, running nothing, when `assignments` is empty.
-    /// - Throws: as ``deleteAll(_:)``, and ``DatabaseError`` for a constraint the new values break.
-    @discardableResult
-    func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
-        try updateAll(db, assignments)
-    }
-
-    /// ``updateAll(_:_:)-(DatabaseConnection,ColumnAssignment...)`` with the assignments in an array.
-    /// - Throws: as ``deleteAll(_:)``.
-    @discardableResult
-    func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
-        try Base.explainingMissingTable {
-            guard !assignments.isEmpty else { return 0 }
-            try Base.checkWriteTarget(db, insertingWithoutID: false)
-            let query = try compiled(db, .update, assignments: assignments)
-            try db.run(sql: query.sql, arguments: query.arguments)
-            return db.changesCount
         }
     }
 
