@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # libFuzzer runs over what reads input others wrote (issue 43): the row decoder over arbitrary stored values
 # and declared types, full-text search text, the schema diff over arbitrary table SQL, the generator over
-# arbitrary schemas and names, and PostgreSQL value decoding from arbitrary binary cells. Each target
-# is Tests/Fuzz/<Target>/<Target>.swift, with its seed corpus in
-# Tests/Fuzz/<Target>/corpus; Tests/Fuzz/Support holds what they share.
+# arbitrary schemas and names, and PostgreSQL value decoding from arbitrary binary cells. Each target is
+# Tests/Fuzz/<Target>/<Target>.swift, with its seed corpus in Tests/Fuzz/<Target>/corpus; Tests/Fuzz/Support
+# holds what they share.
 #
 # SwiftPM cannot build one target with -sanitize=fuzzer (it would link libFuzzer's main into every executable
 # and test bundle), so this script compiles the modules' sources with swiftc: SQLiteRecord and SQLiteRecordGen
@@ -70,7 +70,7 @@ for target in "${targets[@]}"; do
     extra=()
     if [ "$target" = PostgresValueFuzz ]; then extra=("${postgres[@]}" "$scratch/modules/libPostgresRecord.a" -lpq); fi
     swiftc "${common[@]}" -parse-as-library -module-name "$target" "Tests/Fuzz/$target/$target.swift" \
-        Tests/Fuzz/Support/*.swift "${extra[@]}" "$scratch/modules/libSQLiteRecordGen.a" \
+        Tests/Fuzz/Support/*.swift ${extra[@]+"${extra[@]}"} "$scratch/modules/libSQLiteRecordGen.a" \
         "$scratch/modules/libSQLiteRecord.a" -lsqlite3 -use-ld=lld -o "$scratch/$target/$target"
 done
 echo "fuzz: built in $(( $(date +%s) - start )) s"
