@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # libFuzzer runs over what reads input others wrote (issue 43): the row decoder over arbitrary stored values
-# and declared types, full-text search text, the schema diff over arbitrary table SQL, and the generator over
-# arbitrary schemas and names. Each target is Tests/Fuzz/<Target>/<Target>.swift, with its seed corpus in
-# Tests/Fuzz/<Target>/corpus; Tests/Fuzz/Support holds what they share.
+# and declared types, full-text search text, the schema diff over arbitrary table SQL, the generator over
+# arbitrary schemas and names, and PostgreSQL value decoding from arbitrary binary cells. Each target is
+# Tests/Fuzz/<Target>/<Target>.swift, with its seed corpus in Tests/Fuzz/<Target>/corpus; Tests/Fuzz/Support
+# holds what they share.
 #
 # SwiftPM cannot build one target with -sanitize=fuzzer (it would link libFuzzer's main into every executable
 # and test bundle), so this script compiles the modules' sources with swiftc: SQLiteRecord and SQLiteRecordGen
 # as static libraries instrumented for coverage (-sanitize=fuzzer,address), then each target against them.
+# PostgresValueFuzz needs PostgresRecord too, compiled with its trait (-D PostgreSQL) over libpq (pkg-config
+# libpq), which holds the fuzzed cells as a server's result would: no server runs.
 #
-# Usage: Scripts/fuzz.sh [--build-only] [--seconds N] [--jobs N] [Target ...]   (no target: all four)
+# Usage: Scripts/fuzz.sh [--build-only] [--seconds N] [--jobs N] [Target ...]   (no target: all five)
 #   --seconds N   how long each target runs (libFuzzer's -max_total_time); default 60
 #   --jobs N      swiftc's parallel frontend jobs; default 2
 # The targets' new inputs go to $FUZZ_SCRATCH/<Target>/corpus (the repository's corpus is read, not written);
@@ -33,7 +36,9 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-if [ ${#targets[@]} -eq 0 ]; then targets=(RowDecoderFuzz FullTextSearchFuzz SchemaDiffFuzz GeneratorFuzz); fi
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(RowDecoderFuzz FullTextSearchFuzz SchemaDiffFuzz GeneratorFuzz PostgresValueFuzz)
+fi
 scratch="${FUZZ_SCRATCH:-/tmp/sqliterecord-fuzz}"
 mkdir -p "$scratch/modules"
 
@@ -41,24 +46,32 @@ mkdir -p "$scratch/modules"
 # package name gives SQLiteRecordGen the `package` declarations of SQLiteRecord, as SwiftPM does.
 common=(-swift-version 6 -package-name sqliterecord -O -g -sanitize=fuzzer,address -j "$jobs"
     -I Sources/CSQLiteRecord -I "$scratch/modules")
-library() {  # module name, source folder; kept while neither a source nor libSQLiteRecord.a is newer than it
-    local built="$scratch/modules/lib$1.a"
-    if [ -f "$built" ] && [ -z "$(find "$2" -name '*.swift' -newer "$built")" ] \
+# libpq's headers, for PostgresRecord's CPostgresRecord module.
+postgres=(-I Sources/CPostgresRecord $(pkg-config --cflags-only-I libpq 2>/dev/null | sed 's/-I/-Xcc -I/g'))
+library() {  # module name, source folder, extra flags; kept while neither a source nor libSQLiteRecord.a is newer
+    local built="$scratch/modules/lib$1.a" name="$1" folder="$2"
+    shift 2
+    if [ -f "$built" ] && [ -z "$(find "$folder" -name '*.swift' -newer "$built")" ] \
         && ! [ "$scratch/modules/libSQLiteRecord.a" -nt "$built" ]; then
         return
     fi
-    swiftc "${common[@]}" -parse-as-library -enable-testing -emit-library -static -module-name "$1" \
-        -emit-module -emit-module-path "$scratch/modules/$1.swiftmodule" -o "$scratch/modules/lib$1.a" \
-        $(find "$2" -name '*.swift' | sort)
+    swiftc "${common[@]}" "$@" -parse-as-library -enable-testing -emit-library -static -module-name "$name" \
+        -emit-module -emit-module-path "$scratch/modules/$name.swiftmodule" -o "$scratch/modules/lib$name.a" \
+        $(find "$folder" -name '*.swift' | sort)
 }
 start=$(date +%s)
 library SQLiteRecord Sources/SQLiteRecord
 library SQLiteRecordGen Sources/SQLiteRecordGen
+if [[ " ${targets[*]} " == *" PostgresValueFuzz "* ]]; then
+    library PostgresRecord Sources/PostgresRecord -D PostgreSQL "${postgres[@]}"
+fi
 for target in "${targets[@]}"; do
     mkdir -p "$scratch/$target"
+    extra=()
+    if [ "$target" = PostgresValueFuzz ]; then extra=("${postgres[@]}" "$scratch/modules/libPostgresRecord.a" -lpq); fi
     swiftc "${common[@]}" -parse-as-library -module-name "$target" "Tests/Fuzz/$target/$target.swift" \
-        Tests/Fuzz/Support/*.swift "$scratch/modules/libSQLiteRecordGen.a" "$scratch/modules/libSQLiteRecord.a" \
-        -lsqlite3 -use-ld=lld -o "$scratch/$target/$target"
+        Tests/Fuzz/Support/*.swift ${extra[@]+"${extra[@]}"} "$scratch/modules/libSQLiteRecordGen.a" \
+        "$scratch/modules/libSQLiteRecord.a" -lsqlite3 -use-ld=lld -o "$scratch/$target/$target"
 done
 echo "fuzz: built in $(( $(date +%s) - start )) s"
 [ "$build_only" -eq 1 ] && exit 0

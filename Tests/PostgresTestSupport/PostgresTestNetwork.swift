@@ -16,8 +16,10 @@ import XCTest
 /// ```
 ///
 /// Linux only, as root (`CAP_NET_ADMIN`): elsewhere the test is skipped, or fails under
-/// `POSTGRESRECORD_REQUIRE_NETNS=1`. `tc netem` (delay, loss) is not used: the kernels these tests run on
-/// may lack it (`sch_netem`); a blackhole needs only the pair.
+/// `POSTGRESRECORD_REQUIRE_NETNS=1`. A blackhole needs only the pair. Loss and delay use `tc netem` where the
+/// kernel has it (``netemFailure`` is nil); elsewhere loss is nftables' `numgen random` on the pair
+/// (``setLoss(percent:)``), and delay is the tests' own user-space relay, which they choose by
+/// ``netemFailure``.
 package final class PostgresTestNetwork: @unchecked Sendable {
     /// The namespace's name, `pgrt` and six hexadecimal digits.
     package let name: String
@@ -96,6 +98,102 @@ package final class PostgresTestNetwork: @unchecked Sendable {
     /// Brings the namespace's side up again.
     package func heal() throws {
         try ip(["-n", name, "link", "set", serverLink, "up"])
+    }
+
+    /// Why `tc netem` cannot shape this pair (`tc`'s own words, such as `Error: Specified qdisc kind is
+    /// unknown.` on a kernel without `sch_netem`); nil when it can. Asked once per network, by adding a netem
+    /// qdisc that changes nothing, seeing it listed, and removing it.
+    package var netemFailure: String? {
+        netemLock.withLock {
+            if netemChecked { return netemFailureText }
+            let failure: String?
+            do {
+                try tc(["qdisc", "replace", "dev", serverLink, "root", "netem", "delay", "0ms"], namespace: name)
+                let listed = try tc(["qdisc", "show", "dev", serverLink], namespace: name)
+                try tc(["qdisc", "del", "dev", serverLink, "root"], namespace: name)
+                failure = listed.contains("netem") ? nil : "no netem qdisc listed: \(listed)"
+            } catch {
+                failure = "\(error)".trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            netemChecked = true
+            netemFailureText = failure
+            return failure
+        }
+    }
+    // The lock guards `netemChecked` and `netemFailureText`, the netem check's answer once asked.
+    private let netemLock = NSLock()
+    private var netemChecked = false
+    private var netemFailureText: String?
+
+    /// Drops `percent` percent of the packets crossing the pair, each way, each packet drawn at random; 0
+    /// drops none. With netem: `netem loss` on both ends of the pair. Without: an nftables table of the
+    /// namespace (`numgen random mod 100 < percent drop`, in its input and output hooks, on the pair's
+    /// interface only), so the kernel needs `nf_tables` and the test machine the `nft` command (Debian's
+    /// nftables). TCP retransmits what is lost, so calls slow down rather than fail.
+    package func setLoss(percent: Int) throws {
+        if netemFailure == nil {
+            for (link, namespace) in [(serverLink, name as String?), (hostLink, nil)] {
+                try tc(["qdisc", "replace", "dev", link, "root", "netem", "loss", "\(percent)%"], namespace: namespace)
+            }
+            return
+        }
+        let rules = folder.appendingPathComponent("loss.nft")
+        // Creating the table first makes the deletion safe when it is absent: the file replaces it whole.
+        var text = "table inet postgresrecord_loss\ndelete table inet postgresrecord_loss\n"
+        if percent > 0 {
+            let drop = "numgen random mod 100 < \(percent) counter drop"
+            text += """
+                table inet postgresrecord_loss {
+                    chain input { type filter hook input priority 0; iifname "\(serverLink)" \(drop); }
+                    chain output { type filter hook output priority 0; oifname "\(serverLink)" \(drop); }
+                }
+
+                """
+        }
+        try text.write(to: rules, atomically: true, encoding: .utf8)
+        try PostgresTestServer.run(
+            URL(fileURLWithPath: Self.nft), ["-f", rules.path], user: nil, in: folder, namespace: name)
+    }
+
+    /// The packets the loss has dropped since ``setLoss(percent:)`` last set it: the nftables rules'
+    /// counters, or netem's `dropped` on both ends of the pair.
+    package func droppedPackets() throws -> Int {
+        func sum(_ text: String, after word: String) -> Int {
+            let pattern = try? NSRegularExpression(pattern: word + #" ([0-9]+)"#)
+            let range = NSRange(text.startIndex..., in: text)
+            return (pattern?.matches(in: text, range: range) ?? []).reduce(0) { total, match in
+                total + (Range(match.range(at: 1), in: text).flatMap { Int(text[$0]) } ?? 0)
+            }
+        }
+        if netemFailure == nil {
+            return try sum(tc(["-s", "qdisc", "show", "dev", serverLink], namespace: name), after: "dropped")
+                + sum(tc(["-s", "qdisc", "show", "dev", hostLink], namespace: nil), after: "dropped")
+        }
+        let listed = try PostgresTestServer.run(
+            URL(fileURLWithPath: Self.nft), ["list", "table", "inet", "postgresrecord_loss"], user: nil, in: folder,
+            namespace: name)
+        return sum(listed, after: "packets")
+    }
+
+    /// Holds every packet crossing the pair `milliseconds` on the way, each way (netem only: see
+    /// ``netemFailure``); 0 holds none.
+    package func setNetemDelay(milliseconds: Int) throws {
+        for (link, namespace) in [(serverLink, name as String?), (hostLink, nil)] {
+            try tc(
+                ["qdisc", "replace", "dev", link, "root", "netem", "delay", "\(milliseconds)ms"], namespace: namespace)
+        }
+    }
+
+    /// The `tc` command of iproute2 and the `nft` command of nftables.
+    package static let tc = ["/usr/sbin/tc", "/sbin/tc", "/usr/bin/tc"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/tc"
+    package static let nft = ["/usr/sbin/nft", "/sbin/nft", "/usr/bin/nft"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/nft"
+
+    @discardableResult
+    private func tc(_ arguments: [String], namespace: String?) throws -> String {
+        try PostgresTestServer.run(
+            URL(fileURLWithPath: Self.tc), arguments, user: nil, in: folder, namespace: namespace)
     }
 
     /// Deletes the pair and the namespace (a server in it must be stopped first).

@@ -134,11 +134,24 @@ package final class PostgresTestServer: NSObject, XCTestObservation, @unchecked 
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Reaped here rather than by waitUntilExit: Foundation learns of the exit through a descriptor that
-        // the server pg_ctl starts inherits, so it would wait for the server to stop.
+        // the server pg_ctl starts inherits, so it would wait for the server to stop. Foundation's own child
+        // monitor may reap the command first (waitpid then fails with ECHILD): its status is then the
+        // Process's, set once that monitor has run.
         var status: Int32 = 0
-        while waitpid(process.processIdentifier, &status, 0) == -1 && errno == EINTR {}
+        var reaped: pid_t
+        repeat {
+            reaped = waitpid(process.processIdentifier, &status, 0)
+        } while reaped == -1 && errno == EINTR
+        let succeeded: Bool
+        if reaped == -1 {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { usleep(1_000) }
+            succeeded = !process.isRunning && process.terminationReason == .exit && process.terminationStatus == 0
+        } else {
+            succeeded = status & 0x7f == 0 && (status >> 8) & 0xff == 0
+        }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        guard status & 0x7f == 0 && (status >> 8) & 0xff == 0 else {
+        guard succeeded else {
             throw CommandFailure(command: ([executable.lastPathComponent] + arguments).joined(separator: " "), output: text)
         }
         return text

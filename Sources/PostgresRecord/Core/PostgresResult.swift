@@ -276,27 +276,37 @@ final class PostgresResult {
         let digits = (0..<count).map { int16(8 + 2 * $0) }
         guard digits.allSatisfy({ (0..<10_000).contains($0) }) else { return nil }
         func digit(_ index: Int) -> Int { index >= 0 && index < count ? digits[index] : 0 }
-        func four(_ value: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: 4 - text.count) + text
+        // The text is built as ASCII bytes, each figure appended once: a weight of up to 32,767 base-10000
+        // digits before the point and a scale of up to 32,767 figures after it cost time linear in their sum.
+        var text: [UInt8] = []
+        text.reserveCapacity(2 + 4 * max(weight + 1, 1) + 1 + scale)
+        // The first `figures` of the four decimal figures of base-10000 digit `value`, leading zeros included.
+        func appendFigures(of value: Int, _ figures: Int = 4) {
+            var divisor = 1000
+            for _ in 0..<figures {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
         }
-        var integerPart = ""
+        if sign == 0x4000 && !digits.allSatisfy({ $0 == 0 }) { text.append(UInt8(ascii: "-")) }
         if weight >= 0 {
-            integerPart = String(digit(0))
-            if weight >= 1 { for index in 1...weight { integerPart += four(digit(index)) } }
+            text.append(contentsOf: String(digit(0)).utf8)
+            if weight >= 1 { for index in 1...weight { appendFigures(of: digit(index)) } }
         } else {
-            integerPart = "0"
+            text.append(UInt8(ascii: "0"))
         }
-        var fraction = ""
-        var index = weight + 1
-        while fraction.count < scale {
-            fraction += four(digit(index))
-            index += 1
+        if scale > 0 {
+            text.append(UInt8(ascii: "."))
+            var index = weight + 1
+            var remaining = scale
+            while remaining > 0 {
+                let figures = min(4, remaining)
+                appendFigures(of: digit(index), figures)
+                remaining -= figures
+                index += 1
+            }
         }
-        fraction = String(fraction.prefix(scale))
-        let isZero = digits.allSatisfy { $0 == 0 }
-        let text = integerPart + (fraction.isEmpty ? "" : "." + fraction)
-        return sign == 0x4000 && !isZero ? "-" + text : text
+        return String(decoding: text, as: UTF8.self)
     }
 }
 #endif

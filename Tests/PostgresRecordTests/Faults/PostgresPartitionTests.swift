@@ -12,21 +12,6 @@ import XCTest
 /// Each test prints its figures (`PostgreSQL partition: ...`), those of the PostgreSQL article's Faults
 /// section.
 final class PostgresPartitionTests: XCTestCase {
-    /// Waits for `task` up to `seconds`; nil when it has not ended by then (the call hangs).
-    private func value<T: Sendable>(of task: Task<T, Never>, within seconds: TimeInterval) async -> T? {
-        let result = TestLocked<T?>(nil)
-        let waiter = Task {
-            let value = await task.value
-            result.withLock { $0 = value }
-        }
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline, result.withLock({ $0 == nil }) {
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        waiter.cancel()
-        return result.withLock { $0 }
-    }
-
     /// A pool with no network parameters in its connection string, so ``PostgresConfiguration/networkTimeouts``
     /// apply: a statement in flight when the link goes ends `.connectionLost` within `tcp_user_timeout` (15
     /// s) of the server's last packet and a keepalive interval; the next call, which must connect, ends
@@ -54,7 +39,7 @@ final class PostgresPartitionTests: XCTestCase {
         try await Task.sleep(nanoseconds: 200_000_000)
         try network.blackhole()
         let cut = Date()
-        let inFlight = await value(of: running, within: 25)
+        let inFlight = await BoundedCall.value(of: running, within: 25)
         let inFlightSeconds = Date().timeIntervalSince(cut)
         XCTAssertEqual(inFlight, "connectionLost", "a statement in flight on a dead link did not end in 25 s")
         XCTAssertLessThan(inFlightSeconds, 15 + 2 + 1)
@@ -71,7 +56,7 @@ final class PostgresPartitionTests: XCTestCase {
             }
         }
         let connectStart = Date()
-        let connect = await value(of: connecting, within: 15)
+        let connect = await BoundedCall.value(of: connecting, within: 15)
         let connectSeconds = Date().timeIntervalSince(connectStart)
         XCTAssertEqual(connect, "connectionFailed", "a connection attempt on a dead link did not end in 15 s")
         XCTAssertLessThan(connectSeconds, 10 + 1)
@@ -128,7 +113,7 @@ final class PostgresPartitionTests: XCTestCase {
         try network.blackhole()
         let cut = Date()
         gate.release()
-        let outcome = await value(of: writing, within: 10)
+        let outcome = await BoundedCall.value(of: writing, within: 10)
         let seconds = Date().timeIntervalSince(cut)
         XCTAssertEqual(outcome, "connectionLost 08007")
         XCTAssertEqual(SQLState.transactionResolutionUnknown.rawValue, "08007")

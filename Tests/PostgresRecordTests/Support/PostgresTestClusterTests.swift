@@ -3,8 +3,26 @@ import PostgresRecord
 import XCTest
 
 /// The fault and replica suites stand on ``PostgresTestCluster``: a killed server keeps what was committed,
-/// and a standby streams the primary's commits and refuses writes.
+/// and a standby streams the primary's commits and refuses writes; and on ``PostgresTestServer/run``, whose
+/// failed commands (a `tc` the kernel refuses, an `ip` that finds no link) must throw.
 final class PostgresTestClusterTests: XCTestCase {
+    /// Foundation's own child monitor may reap a command before `run` asks for its status; the exit status
+    /// must be read all the same (it was taken as 0, success, whenever Foundation came first).
+    func testEveryFailedCommandThrows() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("postgresrecord-run-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var passed = 0
+        for _ in 0..<200 {
+            if (try? PostgresTestServer.run(URL(fileURLWithPath: "/bin/false"), [], user: nil, in: folder)) != nil {
+                passed += 1
+            }
+        }
+        XCTAssertEqual(passed, 0, "failed commands taken as successes, of 200")
+        let echo = try PostgresTestServer.run(URL(fileURLWithPath: "/bin/echo"), ["yes"], user: nil, in: folder)
+        XCTAssertEqual(echo, "yes\n")
+    }
+
     func testAKilledClusterRestartsOnItsPortWithItsCommittedRows() throws {
         let cluster = try PostgresTestCluster.make()
         defer { cluster.remove() }

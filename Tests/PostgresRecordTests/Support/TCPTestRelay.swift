@@ -6,19 +6,34 @@ import Glibc
 import Darwin
 #endif
 
-/// A TCP relay on a free 127.0.0.1 port that forwards every connection to `127.0.0.1:targetPort`, byte for
-/// byte, until ``cut()`` closes the sockets of every connection it carries: what a client sees when the
-/// network drops (libpq's next read or write fails), as against `pg_terminate_backend`, where the server
-/// says goodbye first. New connections are accepted after a cut, until ``stop()``.
+/// A TCP relay on a free 127.0.0.1 port that forwards every connection to `targetHost:targetPort` (loopback,
+/// or a network namespace of the test's own), byte for byte, until ``cut()`` closes the sockets of every
+/// connection it carries: what a client sees when the network drops (libpq's next read or write fails), as
+/// against `pg_terminate_backend`, where the server says goodbye first. New connections are accepted after a
+/// cut, until ``stop()``.
+///
+/// ``delay`` makes it a slow link: each chunk read from one side is held that long before it is sent on, in
+/// both directions, so a round trip takes twice the delay more (the chunks of one direction wait behind each
+/// other). Connections are accepted and TCP acknowledges at once: only the data is late, as on a slow path
+/// whose packets all arrive, so keepalives and `tcp_user_timeout` never fire on it.
 final class TCPTestRelay: @unchecked Sendable {
     /// The port the relay listens on.
     let port: Int
+    private let targetHost: String
     private let targetPort: Int
     private let listener: Int32
-    // The lock guards `pairs` and `stopped`.
+    // The lock guards `pairs`, `stopped` and `heldSeconds`.
     private let lock = NSLock()
     private var pairs: [Pair] = []
     private var stopped = false
+    private var heldSeconds: TimeInterval = 0
+
+    /// How long each chunk is held before it is sent on, in seconds (0, the default: at once). A change
+    /// applies to the chunks read after it.
+    var delay: TimeInterval {
+        get { lock.withLock { heldSeconds } }
+        set { lock.withLock { heldSeconds = max(0, newValue) } }
+    }
 
     /// The two sockets of one relayed connection; closed once both directions have ended.
     private final class Pair: @unchecked Sendable {
@@ -55,8 +70,9 @@ final class TCPTestRelay: @unchecked Sendable {
         }
     }
 
-    /// Starts relaying to `targetPort` on 127.0.0.1.
-    init(targetPort: Int) throws {
+    /// Starts relaying to `targetHost:targetPort` (an IPv4 address: 127.0.0.1 or a test namespace's).
+    init(targetHost: String = "127.0.0.1", targetPort: Int) throws {
+        self.targetHost = targetHost
         self.targetPort = targetPort
         (listener, port) = try Self.openListener()
         let thread = Thread { [self] in acceptLoop() }
@@ -118,6 +134,7 @@ final class TCPTestRelay: @unchecked Sendable {
             }
             let server = socket(AF_INET, Self.streamType, 0)
             var address = Self.loopback(port: targetPort)
+            address.sin_addr.s_addr = inet_addr(targetHost)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -137,18 +154,21 @@ final class TCPTestRelay: @unchecked Sendable {
                 continue
             }
             for (from, to) in [(client, server), (server, client)] {
-                Thread { Self.pump(from: from, to: to, pair: pair) }.start()
+                Thread { [self] in pump(from: from, to: to, pair: pair) }.start()
             }
         }
     }
 
-    /// Copies bytes from `from` to `to` until either side ends, then ends both.
-    private static func pump(from: Int32, to: Int32, pair: Pair) {
+    /// Copies bytes from `from` to `to`, each chunk held ``delay`` first, until either side ends, then ends
+    /// both.
+    private func pump(from: Int32, to: Int32, pair: Pair) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         copying: while true {
             let count = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
+            let held = delay
+            if held > 0 { Thread.sleep(forTimeInterval: held) }
             var sent = 0
             while sent < count {
                 let written = buffer[sent...].withUnsafeBytes { send(to, $0.baseAddress, count - sent, Self.noSignal) }
