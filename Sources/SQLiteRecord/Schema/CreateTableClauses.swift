@@ -139,7 +139,8 @@ struct CreateTableClauses {
     }
 
     /// `sql` with every identifier naming a renamed column (ASCII case-insensitively) written as the new
-    /// name, quoted, as `ALTER TABLE RENAME COLUMN` rewrites the schema; function names are left alone.
+    /// name, quoted, as `ALTER TABLE RENAME COLUMN` rewrites the schema; function names, and the names that
+    /// follow `CONSTRAINT` and `COLLATE`, are left alone.
     static func renaming(_ renames: [(from: String, to: String)], in sql: String) -> String {
         guard !renames.isEmpty else { return sql }
         let bytes = Array(sql.utf8)
@@ -148,6 +149,12 @@ struct CreateTableClauses {
         var position = 0
         for (index, token) in tokens.enumerated() where token.kind == .word || token.kind == .quotedIdentifier {
             if index + 1 < tokens.count, tokens[index + 1].kind == .open { continue }
+            if index > 0, tokens[index - 1].kind == .word,
+                ["CONSTRAINT", "COLLATE"].contains(
+                    String(decoding: bytes[tokens[index - 1].range], as: UTF8.self).uppercased())
+            {
+                continue
+            }
             let name = identifier(String(decoding: bytes[token.range], as: UTF8.self), kind: token.kind)
             guard
                 let rename = renames.first(where: {

@@ -364,13 +364,18 @@ final class SchemaChangeConstraintsTests: XCTestCase {
         }
     }
 
+    /// The table's CHECK is named as the column was: the name stays, the column in the expression changes, as
+    /// SQLite's RENAME COLUMN does it.
     func testARenameCarriesCheckConstraints() throws {
-        for queue in try renamedTitle("TEXT NOT NULL CHECK (length(title) > 0)", tableSQL: ", CHECK (title <> 'x')") {
+        for queue in try renamedTitle(
+            "TEXT NOT NULL CHECK (length(title) > 0)", tableSQL: ", CONSTRAINT title CHECK (title <> 'x')")
+        {
             XCTAssertEqual(
                 failure(queue, "INSERT INTO towns VALUES (3, '', 1)"), "CHECK constraint failed: length(\"name\") > 0")
-            // SQLite names an unnamed CHECK by its expression's text, which for `"name" <> 'x'` it gives as
-            // `name` (3.40), whether RENAME COLUMN or the rebuild wrote it.
-            XCTAssertEqual(failure(queue, "INSERT INTO towns VALUES (3, 'x', 1)"), "CHECK constraint failed: name")
+            XCTAssertEqual(failure(queue, "INSERT INTO towns VALUES (3, 'x', 1)"), "CHECK constraint failed: title")
+            XCTAssertEqual(
+                try rows(queue, "SELECT sql FROM sqlite_schema WHERE name = 'towns'").first?
+                    .contains("CONSTRAINT title CHECK (\"name\" <> 'x')"), true)
         }
     }
 
