@@ -43,7 +43,12 @@ let package = Package(
             ]
         ),
         // Record types from an existing database: the schema reading and type choices, which the tests call.
-        .target(name: "SQLiteRecordGen", dependencies: ["SQLiteRecord"]),
+        // With the PostgreSQL trait it also reads a PostgreSQL schema (its PostgreSQL folder) through PostgresRecord.
+        .target(
+            name: "SQLiteRecordGen",
+            dependencies: [
+                "SQLiteRecord", .target(name: "PostgresRecord", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // `sqlite-record-gen FILE [--tables a,b] [--output Models.swift]`: the command over SQLiteRecordGen.
         .executableTarget(name: "SQLiteRecordGenCommand", dependencies: ["SQLiteRecordGen"]),
         .executableTarget(
@@ -102,7 +107,10 @@ let package = Package(
         .testTarget(name: "NotesTests", dependencies: ["Notes", "SQLiteRecord"]),
         // Generates types from sample databases (GeoNames from the CountriesCities import) and compiles them.
         .testTarget(
-            name: "SQLiteRecordGenTests", dependencies: ["SQLiteRecordGen", "SQLiteRecord", "CountriesCities"]),
+            name: "SQLiteRecordGenTests",
+            dependencies: [
+                "SQLiteRecordGen", "SQLiteRecord", "CountriesCities", "PostgresRecord", "PostgresTestSupport",
+            ]),
         // Checks that the benchmark's two sides agree on a small input; timings are not asserted.
         .testTarget(name: "BenchmarkTests", dependencies: ["SQLiteRecordBench", "SQLiteRecord"]),
     ],

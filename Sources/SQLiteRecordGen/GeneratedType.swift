@@ -57,8 +57,17 @@ struct GeneratedType: Sendable {
     }
 
     /// Decides the type for `table`, named `typeName`.
-    static func make(_ table: TableSchema, typeName: String) -> GeneratedType {
-        let key = chooseKey(table)
+    /// - Parameters:
+    ///   - keyColumnSQL: the column definition the note of a table without a key suggests adding.
+    ///   - choose: the property type of a column that is not the rowid, from the column's position,
+    ///     its description and whether it is part of the key; SQLite's choice from the census by default
+    ///     (another engine's schema gives its own).
+    static func make(
+        _ table: TableSchema, typeName: String,
+        choose: ((_ index: Int, _ column: ColumnInfo, _ isKey: Bool) -> PropertyTypeChoice)? = nil,
+        keyColumnSQL: String = "id INTEGER PRIMARY KEY"
+    ) -> GeneratedType {
+        let key = chooseKey(table, keyColumnSQL: keyColumnSQL)
         let keyColumns: [String]
         switch key {
         case .rowID(let column), .single(let column): keyColumns = [column]
@@ -97,6 +106,8 @@ struct GeneratedType: Sendable {
             var type: PropertyTypeChoice
             if case .rowID(let alias) = key, alias.lowercased() == column.name.lowercased() {
                 type = PropertyTypeChoice(swiftType: "Int64", isOptional: true, notes: [])
+            } else if let choose {
+                type = choose(index, column, isKey)
             } else {
                 type = PropertyTypeChoice.choose(
                     for: column, census: census, rowCount: table.rowCount, isKey: isKey)
@@ -118,7 +129,7 @@ struct GeneratedType: Sendable {
     /// The record's key: the rowid alias, the primary key, or else the first UNIQUE index whose columns
     /// hold no NULL (declared NOT NULL, or none stored), which ``Record/validateSchema(in:)`` accepts as a
     /// key.
-    private static func chooseKey(_ table: TableSchema) -> Key {
+    private static func chooseKey(_ table: TableSchema, keyColumnSQL: String) -> Key {
         switch table.kind {
         case .view: return .none(reason: "a view: records are not written to views")
         case .virtual: return .none(reason: "a virtual table: read-only here, written through its module")
@@ -147,6 +158,6 @@ struct GeneratedType: Sendable {
         }
         return .none(
             reason: "the table declares no primary key and no UNIQUE column without NULLs: a Record needs a "
-                + "key (add `id INTEGER PRIMARY KEY` in a migration to make it one)")
+                + "key (add `\(keyColumnSQL)` in a migration to make it one)")
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if PostgreSQL
+    import PostgresRecord
+#endif
+
 /// `sqlite-record-gen FILE [--tables a,b] [--output Models.swift | --output-directory DIR] [--prefix P]
 /// [--namespace NAME] [--public] [--row-initializers]`: the command line, parsed by hand (the package depends
 /// on nothing but the toolchain).
@@ -16,6 +20,9 @@ public enum GeneratorCommand {
           --namespace NAME        nest the types in `enum NAME` (NAME.City)
           --public                declare the types and their members public, with public initializers
           --row-initializers      also give each Record init(row:), the fast path of fetches
+          --postgres              FILE is a PostgreSQL connection string: types from pg_catalog, over
+                                  PostgresRecord (needs the PostgreSQL trait: swift run --traits PostgreSQL)
+          --schema NAME           with --postgres, the schema to read (default: public)
                sqlite-record-gen diff DATABASE --reference REFERENCE [--tables NAME,NAME]
           prints the schema changes (a dry run, with SQL) that would bring DATABASE's tables in line with
           REFERENCE's, a database the app's migrations made; exits 0 when there are none, 2 when there are,
@@ -29,6 +36,10 @@ public enum GeneratorCommand {
         var output: String?
         var outputDirectory: String?
         var generation = ModelGenerator.Options()
+        /// True when `path` is a PostgreSQL connection string.
+        var postgres = false
+        /// The PostgreSQL schema to read.
+        var schema = "public"
     }
 
     /// Parses `arguments` (without the program name); nil for `--help`.
@@ -39,6 +50,8 @@ public enum GeneratorCommand {
         var output: String?
         var outputDirectory: String?
         var generation = ModelGenerator.Options()
+        var postgres = false
+        var schema: String?
         var index = 0
         func value(for option: String) throws -> String {
             index += 1
@@ -70,6 +83,10 @@ public enum GeneratorCommand {
                 generation.isPublic = true
             case "--row-initializers":
                 generation.rowInitializers = true
+            case "--postgres":
+                postgres = true
+            case "--schema":
+                schema = try value(for: argument)
             default:
                 if argument.hasPrefix("-") && argument != "-" {
                     throw GeneratorError.usage("unknown option \(argument)")
@@ -85,8 +102,30 @@ public enum GeneratorCommand {
         if output != nil && outputDirectory != nil {
             throw GeneratorError.usage("--output and --output-directory: one or the other")
         }
+        if schema != nil && !postgres { throw GeneratorError.usage("--schema needs --postgres") }
+        #if !PostgreSQL
+            if postgres {
+                throw GeneratorError.usage(
+                    "--postgres needs the PostgreSQL trait: swift run --traits PostgreSQL sqlite-record-gen ...")
+            }
+        #endif
         return Options(
-            path: path, tables: tables, output: output, outputDirectory: outputDirectory, generation: generation)
+            path: path, tables: tables, output: output, outputDirectory: outputDirectory, generation: generation,
+            postgres: postgres, schema: schema ?? "public")
+    }
+
+    /// The file `options` asks for: from the SQLite file, or from the PostgreSQL schema (the header names
+    /// the schema, never the connection string, which may hold a password).
+    private static func generate(_ options: Options) throws -> ModelGenerator.File {
+        #if PostgreSQL
+            if options.postgres {
+                let connection = try PostgresConnection(options.path)
+                return try PostgresModelGenerator.generate(
+                    connection, schema: options.schema, tables: options.tables,
+                    sourceName: "PostgreSQL schema \"\(options.schema)\"", options: options.generation)
+            }
+        #endif
+        return try ModelGenerator.generate(path: options.path, tables: options.tables, options: options.generation)
     }
 
     /// Runs the command: generates the file and prints it (or writes it to `--output`); on failure prints
@@ -99,8 +138,7 @@ public enum GeneratorCommand {
                 print(usage)
                 return 0
             }
-            let file = try ModelGenerator.generate(
-                path: options.path, tables: options.tables, options: options.generation)
+            let file = try generate(options)
             if let directory = options.outputDirectory {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

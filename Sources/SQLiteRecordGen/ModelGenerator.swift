@@ -61,28 +61,11 @@ public enum ModelGenerator {
     public static func generate(
         _ db: Database, tables: [String]? = nil, sourceName: String, options: Options = Options()
     ) throws -> File {
-        for (flag, name) in [("--prefix", options.prefix), ("--namespace", options.namespace ?? "")] where !name.isEmpty {
-            guard SwiftNames.typeName(for: name) != nil, name.allSatisfy(SwiftNames.isIdentifierCharacter),
-                name.first?.isNumber == false, !SwiftNames.keywords.contains(name)
-            else { throw GeneratorError.usage("\(flag) needs a Swift type name, not \"\(name)\"") }
-        }
-        if let namespace = options.namespace, SwiftNames.reservedTypes.contains(namespace) {
-            throw GeneratorError.usage("--namespace \(namespace) would shadow a type of Swift, Foundation, Dispatch or SQLiteRecord")
-        }
+        try checkNames(options)
         let schemas = try SchemaReader.read(db, tables: tables)
         var usedNames: Set<String> = options.namespace.map { [$0] } ?? []
         let types = schemas.enumerated().map { index, schema -> GeneratedType in
-            var name = options.prefix + (SwiftNames.typeName(for: schema.name) ?? "Table\(index + 1)")
-            if SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name) {
-                name += schema.kind == .table ? "Record" : "Row"
-            }
-            let base = name
-            var suffix = 2
-            while usedNames.contains(name) {
-                name = base + String(suffix)
-                suffix += 1
-            }
-            usedNames.insert(name)
+            let name = typeName(for: schema.name, kind: schema.kind, index: index, options: options, used: &usedNames)
             return GeneratedType.make(schema, typeName: name)
         }
         let writer = ModelSourceWriter(types: types, sourceName: sourceName, options: options)
@@ -91,8 +74,43 @@ public enum ModelGenerator {
             types: types.map {
                 TypeSummary(
                     table: $0.table.name, typeName: $0.typeName,
-                    qualifiedName: (options.namespace.map { ns in ns + "." } ?? "") + $0.typeName, isRecord: $0.isRecord)
+                    qualifiedName: (options.namespace.map { ns in ns + "." } ?? "") + $0.typeName,
+                    isRecord: $0.isRecord)
             })
+    }
+
+    /// Checks that the prefix and the namespace are Swift type names, and that the namespace shadows none.
+    /// - Throws: ``GeneratorError/usage(_:)``.
+    static func checkNames(_ options: Options) throws {
+        for (flag, name) in [("--prefix", options.prefix), ("--namespace", options.namespace ?? "")]
+        where !name.isEmpty {
+            guard SwiftNames.typeName(for: name) != nil, name.allSatisfy(SwiftNames.isIdentifierCharacter),
+                name.first?.isNumber == false, !SwiftNames.keywords.contains(name)
+            else { throw GeneratorError.usage("\(flag) needs a Swift type name, not \"\(name)\"") }
+        }
+        if let namespace = options.namespace, SwiftNames.reservedTypes.contains(namespace) {
+            throw GeneratorError.usage(
+                "--namespace \(namespace) would shadow a type of Swift, Foundation, Dispatch or SQLiteRecord")
+        }
+    }
+
+    /// The type name of table `table` (the `index`th listed), with the prefix, never a reserved name or a
+    /// keyword, and not in `used`, which it joins.
+    static func typeName(
+        for table: String, kind: TableSchema.Kind, index: Int, options: Options, used: inout Set<String>
+    ) -> String {
+        var name = options.prefix + (SwiftNames.typeName(for: table) ?? "Table\(index + 1)")
+        if SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name) {
+            name += kind == .table ? "Record" : "Row"
+        }
+        let base = name
+        var suffix = 2
+        while used.contains(name) {
+            name = base + String(suffix)
+            suffix += 1
+        }
+        used.insert(name)
+        return name
     }
 
     /// Opens the database file at `path` read-only and generates its file.

@@ -70,12 +70,12 @@ final class GeneratedModelsCompileTests: XCTestCase {
             try fileManager.createDirectory(at: sources, withIntermediateDirectories: true)
             if testCase.perType {
                 for (name, source) in testCase.file.files {
-                    try write(source, to: sources.appendingPathComponent(name))
+                    try GeneratorFixtures.write(source, to: sources.appendingPathComponent(name))
                 }
             } else {
-                try write(testCase.file.source, to: sources.appendingPathComponent("Models.swift"))
+                try GeneratorFixtures.write(testCase.file.source, to: sources.appendingPathComponent("Models.swift"))
             }
-            try write(mainSource(testCase.file), to: sources.appendingPathComponent("main.swift"))
+            try GeneratorFixtures.write(mainSource(testCase.file), to: sources.appendingPathComponent("main.swift"))
         }
 
         // The random databases, each file in a namespace of its own, in one target.
@@ -91,25 +91,25 @@ final class GeneratedModelsCompileTests: XCTestCase {
             let database = randomFolder.appendingPathComponent("r\(index).sqlite")
             let sql = RandomSchemas.sql(seed: seed, index: index)
             try GeneratorFixtures.makeDatabase(at: database, sql: sql)
-            try write(sql, to: randomFolder.appendingPathComponent("r\(index).sql"))
+            try GeneratorFixtures.write(sql, to: randomFolder.appendingPathComponent("r\(index).sql"))
             let file = try ModelGenerator.generate(
                 path: database.path, options: ModelGenerator.Options(namespace: "R\(index)"))
-            try write(file.source, to: randomSources.appendingPathComponent("R\(index).swift"))
+            try GeneratorFixtures.write(file.source, to: randomSources.appendingPathComponent("R\(index).swift"))
             randomFiles.append(file)
         }
-        try write(randomMainSource(randomFiles), to: randomSources.appendingPathComponent("main.swift"))
-        try write(
+        try GeneratorFixtures.write(randomMainSource(randomFiles), to: randomSources.appendingPathComponent("main.swift"))
+        try GeneratorFixtures.write(
             manifest(root: root, targets: cases.map(\.target) + ["RandomModels"]),
             to: package.appendingPathComponent("Package.swift"))
 
-        var build = try run(["swift", "build", "--package-path", package.path], in: package)
+        var build = try GeneratorFixtures.run(["swift", "build", "--package-path", package.path], in: package)
         if build.status != 0 {
             // The kept build of this package may still list the source files SQLiteRecord had when it was
             // made: a file since deleted or renamed fails it "because of missing inputs", a file since added
             // is not compiled ("cannot find ... in scope"), and SwiftPM notices neither by itself. Built
             // afresh once, a real error fails again.
             try? fileManager.removeItem(at: package.appendingPathComponent(".build"))
-            build = try run(["swift", "build", "--package-path", package.path], in: package)
+            build = try GeneratorFixtures.run(["swift", "build", "--package-path", package.path], in: package)
         }
         XCTAssertEqual(build.status, 0, build.output)
         guard build.status == 0 else { return }
@@ -117,13 +117,13 @@ final class GeneratedModelsCompileTests: XCTestCase {
             $0.contains("warning:") && $0.contains("/Sources/") && $0.contains("Models/")
         }
         XCTAssertEqual(warnings, [], "the generated files compile with warnings")
-        let binaries = try run(["swift", "build", "--package-path", package.path, "--show-bin-path"], in: package)
+        let binaries = try GeneratorFixtures.run(["swift", "build", "--package-path", package.path, "--show-bin-path"], in: package)
         let binPath =
             binaries.output.trimmingCharacters(in: .whitespacesAndNewlines)
             .components(separatedBy: "\n").last ?? ""
 
         for testCase in cases {
-            let result = try run(["\(binPath)/\(testCase.target)", testCase.database.path], in: package)
+            let result = try GeneratorFixtures.run(["\(binPath)/\(testCase.target)", testCase.database.path], in: package)
             XCTAssertEqual(result.status, 0, "\(testCase.target): \(result.output)")
             // Every table and view, with the number of rows plain SQL counts in it.
             let queue = try DatabaseQueue(path: testCase.database.path)
@@ -141,7 +141,7 @@ final class GeneratedModelsCompileTests: XCTestCase {
         }
         // The random databases: nothing but "valid"; each line otherwise names the database, whose SQL is
         // in .build/generated-models-check/random/rN.sql.
-        let random = try run(["\(binPath)/RandomModels", randomFolder.path], in: package)
+        let random = try GeneratorFixtures.run(["\(binPath)/RandomModels", randomFolder.path], in: package)
         XCTAssertEqual(random.status, 0, "seed \(seed): \(random.output)")
         XCTAssertEqual(
             random.output.components(separatedBy: "\n").filter { !$0.isEmpty }, ["valid"],
@@ -151,7 +151,7 @@ final class GeneratedModelsCompileTests: XCTestCase {
         XCTAssertEqual(
             geoNamesCase.file.types.map(\.typeName),
             ["City", "CitiesFts", "Country"])
-        let output = try run(["\(binPath)/GeoNamesModels", geoNames.path], in: package).output
+        let output = try GeneratorFixtures.run(["\(binPath)/GeoNamesModels", geoNames.path], in: package).output
         XCTAssertTrue(output.contains("cities\t\(imported.cities)\n"), output)
         XCTAssertTrue(output.contains("countries\t\(imported.countries)\n"), output)
     }
@@ -235,27 +235,5 @@ final class GeneratedModelsCompileTests: XCTestCase {
             )
 
             """
-    }
-
-    private func write(_ text: String, to url: URL) throws {
-        // Unchanged files keep their dates, so that a second run rebuilds nothing.
-        if (try? String(contentsOf: url, encoding: .utf8)) == text { return }
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-
-    /// Runs `arguments` (the first through `/usr/bin/env`), returning its exit status and its standard output
-    /// and error together.
-    private func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

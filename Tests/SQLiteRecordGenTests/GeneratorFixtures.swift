@@ -85,6 +85,29 @@ enum GeneratorFixtures {
         }
         return (summary.countries, summary.cities)
     }
+
+    /// Writes `text` to `url` unless the file holds it already.
+    static func write(_ text: String, to url: URL) throws {
+        // Unchanged files keep their dates, so that a second run rebuilds nothing.
+        if (try? String(contentsOf: url, encoding: .utf8)) == text { return }
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs `arguments` (the first through `/usr/bin/env`), returning its exit status and its standard output
+    /// and error together.
+    static func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }
 
 extension GeneratorFixtures {

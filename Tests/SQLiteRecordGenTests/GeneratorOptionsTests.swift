@@ -152,4 +152,25 @@ final class GeneratorOptionsTests: XCTestCase {
             }
         }
     }
+
+    /// `--postgres` takes FILE as a connection string; it needs the PostgreSQL trait, and `--schema` needs it.
+    func testPostgresOptions() throws {
+        XCTAssertThrowsError(try GeneratorCommand.parse(["w.sqlite", "--schema", "app"])) { error in
+            XCTAssertEqual(error as? GeneratorError, .usage("--schema needs --postgres"))
+        }
+        let arguments = ["postgresql://app@127.0.0.1/world", "--postgres", "--schema", "app"]
+        #if PostgreSQL
+            var expected = GeneratorCommand.Options(path: "postgresql://app@127.0.0.1/world")
+            expected.postgres = true
+            expected.schema = "app"
+            XCTAssertEqual(try GeneratorCommand.parse(arguments), expected)
+        #else
+            XCTAssertThrowsError(try GeneratorCommand.parse(arguments)) { error in
+                XCTAssertEqual(
+                    error as? GeneratorError,
+                    .usage(
+                        "--postgres needs the PostgreSQL trait: swift run --traits PostgreSQL sqlite-record-gen ..."))
+            }
+        #endif
+    }
 }

@@ -18,6 +18,19 @@ public struct ColumnInfo: Sendable, Hashable {
     /// other column, and SQLite computes its value, so inserts and updates leave it out. See
     /// <https://www.sqlite.org/gencol.html>.
     public let isGenerated: Bool
+
+    /// A column described by hand: what a schema read from another engine's catalog gives the generator.
+    package init(
+        name: String, declaredType: String, isNotNull: Bool, defaultValueSQL: String?, primaryKeyIndex: Int,
+        isGenerated: Bool
+    ) {
+        self.name = name
+        self.declaredType = declaredType
+        self.isNotNull = isNotNull
+        self.defaultValueSQL = defaultValueSQL
+        self.primaryKeyIndex = primaryKeyIndex
+        self.isGenerated = isGenerated
+    }
 }
 
 extension ColumnInfo {

@@ -16,4 +16,16 @@ public struct ForeignKeyInfo: Sendable, Hashable {
     public let onUpdate: String
     /// The ON DELETE action: `NO ACTION` (the default), `RESTRICT`, `SET NULL`, `SET DEFAULT` or `CASCADE`.
     public let onDelete: String
+
+    /// A foreign key described by hand: what a schema read from another engine's catalog gives the generator.
+    package init(
+        id: Int, parentTable: String, columns: [String], parentColumns: [String?], onUpdate: String, onDelete: String
+    ) {
+        self.id = id
+        self.parentTable = parentTable
+        self.columns = columns
+        self.parentColumns = parentColumns
+        self.onUpdate = onUpdate
+        self.onDelete = onDelete
+    }
 }

@@ -24,19 +24,23 @@ extension Record {
     ///   Other differences of declared type give the values back as they are and are not changes (a
     ///   `String` over an `INTEGER_OR_TEXT` or `JSON` column; its saves of numeric-looking text are refused
     ///   by the save);
-    /// - NOT NULL against the property's Optional, the primary key, WITHOUT ROWID, and the UNIQUE
-    ///   constraints of ``SchemaChangeOptions/uniqueKeys``.
+    /// - NOT NULL against the property's Optional, the primary key, WITHOUT ROWID, the UNIQUE
+    ///   constraints of ``SchemaChangeOptions/uniqueKeys`` and the CHECK constraints of
+    ///   ``SchemaChangeOptions/checks`` (both with the type's ``tableDefinition``'s).
     ///
     /// Stored values are checked before anything is written: values a property cannot read, as stored or as
     /// a new declared type would store them (``SchemaChangeError/unreadableValues(table:column:valueType:count:rows:)``),
-    /// NULL in a column that must become NOT NULL, rows sharing a value that must become unique, a NOT NULL
-    /// column without a default for a table with rows. Each becomes one of the plan's
+    /// NULL in a column that must become NOT NULL, rows sharing a value that must become unique, rows that
+    /// fail a CHECK constraint to add, rows whose new foreign key references no row, a NOT NULL column
+    /// without a default for a table with rows. Each becomes one of the plan's
     /// ``SchemaChangePlan/refusals``, naming up to ten rows.
     ///
-    /// Constraints a table declares beyond its columns (CHECK, COLLATE, generated columns, AUTOINCREMENT)
-    /// cannot be rebuilt from `PRAGMA table_xinfo`: a plan that needs a rebuild of such a table is refused
-    /// with ``SchemaChangeError/cannotRebuild(table:reason:)``. The table's own indexes, triggers, UNIQUE
-    /// constraints, DEFAULTs, foreign keys, WITHOUT ROWID and STRICT are kept; views and other tables'
+    /// A rebuild keeps what the table declares: its columns' collations and CHECK constraints and its own
+    /// CHECK constraints (read from its CREATE TABLE text, renamed columns written with their new names),
+    /// its indexes (partial and expression ones too), triggers, UNIQUE constraints, DEFAULTs, foreign keys,
+    /// WITHOUT ROWID and STRICT. Generated columns, AUTOINCREMENT, and a table CHECK naming a column the
+    /// plan drops, are not rebuilt from `PRAGMA table_xinfo`: a plan that needs a rebuild of such a table
+    /// is refused with ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
     /// triggers whose SQL names the table are dropped before the rebuild and recreated after it (the plan's
     /// ``SchemaChangePlan/statements`` list both).
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``
@@ -62,9 +66,10 @@ extension Record {
     }
 
     /// `options` with what ``tableDefinition`` declares added: its UNIQUE keys and unique indexes as
-    /// ``SchemaChangeOptions/uniqueKeys``, and its value DEFAULTs as ``SchemaChangeOptions/defaults`` for the
-    /// columns `options` gives none. A DEFAULT written as SQL (``TableDefinition/DefaultValue/sql(_:)``) is
-    /// not a value a copied row can take, so only a value default fills an added NOT NULL column.
+    /// ``SchemaChangeOptions/uniqueKeys``, its CHECK constraints as ``SchemaChangeOptions/checks``, and its
+    /// value DEFAULTs as ``SchemaChangeOptions/defaults`` for the columns `options` gives none. A DEFAULT
+    /// written as SQL (``TableDefinition/DefaultValue/sql(_:)``) is not a value a copied row can take, so only
+    /// a value default fills an added NOT NULL column.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a declared column the type does
     ///   not encode.
     static func declaredOptions(_ options: SchemaChangeOptions, probed: [RecordColumn]) throws -> SchemaChangeOptions {
@@ -76,6 +81,12 @@ extension Record {
         let folded = { (columns: [String]) in columns.map(RowLayout.asciiLowercased) }
         for key in declaredKeys where !options.uniqueKeys.contains(where: { folded($0) == folded(key) }) {
             options.uniqueKeys.append(key)
+        }
+        for check in definition.checks
+        where !options.checks.contains(where: {
+            CreateTableClauses.squeezed($0.sql) == CreateTableClauses.squeezed(check.sql)
+        }) {
+            options.checks.append(check)
         }
         for columnDefault in definition.defaults {
             guard case .value(let value) = columnDefault.value else { continue }

@@ -56,14 +56,10 @@ extension Record {
                 try db.scalar(
                     String.self, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
                     arguments: [tableName]) ?? ""
-            // SQLite keeps CHECK constraints only as the text of the CREATE TABLE.
-            let squeezed = { (text: String) in
-                String(
-                    text.lowercased().unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }
-                        .map(Character.init))
-            }
-            let table = squeezed(createSQL)
-            for check in definition.checks where !table.contains(squeezed("check(" + check.sql + ")")) {
+            // SQLite keeps CHECK constraints only as the text of the CREATE TABLE; the schema diff reads them
+            // from it by the same rule.
+            let found = CreateTableClauses(sql: createSQL).checkExpressions
+            for check in definition.checks where !found.contains(CreateTableClauses.squeezed(check.sql)) {
                 mismatches.append(.tableDefinition("check", declared: "CHECK (" + check.sql + ")", table: nil))
             }
         }

@@ -30,6 +30,9 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
     case addUniqueIndex(String, columns: [String])
     /// A ``Record/parentAssociations`` foreign key the table lacks (`REFERENCES "countries" ("id")`): a rebuild.
     case addForeignKey(String, references: String)
+    /// A CHECK constraint the table lacks (``SchemaChangeOptions/checks``, `population >= 0`): a rebuild,
+    /// since `ALTER TABLE` adds none.
+    case addCheck(String)
 
     /// True when SQLite's `ALTER TABLE` cannot make the change and the table must be rebuilt
     /// (<https://www.sqlite.org/lang_altertable.html#otheralter>).
@@ -38,7 +41,7 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
         case .createTable, .renameColumn, .keepColumn, .addUniqueIndex: return false
         case .addColumn(_, let definition): return !SchemaChange.canAddColumn(definition)
         case .dropColumn, .changeColumnType, .changeNullability, .changePrimaryKey, .changeWithoutRowID,
-            .addForeignKey:
+            .addForeignKey, .addCheck:
             return true
         }
     }
@@ -77,6 +80,8 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
             return "add UNIQUE index \"\(name)\" on (" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + ")"
         case .addForeignKey(let column, let references):
             return "add foreign key \"\(column)\" \(references)"
+        case .addCheck(let sql):
+            return "add CHECK (\(sql))"
         }
     }
 }
@@ -96,16 +101,22 @@ public struct SchemaChangeOptions: Sendable, Equatable {
     /// UNIQUE constraints the table must have, each a list of columns, beside the UNIQUE keys and unique
     /// indexes of the type's ``Record/tableDefinition``; the plan refuses them over rows that violate them.
     public var uniqueKeys: [[String]]
+    /// CHECK constraints the table must have, beside those of the type's ``Record/tableDefinition``; one the
+    /// table lacks is added by a rebuild, and the plan refuses it over rows that fail it
+    /// (``SchemaChangeError/checkViolations(table:check:count:rows:)``). A table's CHECK is found by its
+    /// text, compared as ``Record/validateSchema(in:)`` compares it (case and whitespace aside).
+    public var checks: [TableDefinition.Check]
 
     /// Options; each defaults to nothing declared.
     public init(
         renamedColumns: [String: String] = [:], dropsColumns: Bool = false, defaults: [String: SQLiteValue] = [:],
-        uniqueKeys: [[String]] = []
+        uniqueKeys: [[String]] = [], checks: [TableDefinition.Check] = []
     ) {
         self.renamedColumns = renamedColumns
         self.dropsColumns = dropsColumns
         self.defaults = defaults
         self.uniqueKeys = uniqueKeys
+        self.checks = checks
     }
 }
 
@@ -122,8 +133,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The rebuild would store these rows' values of the column differently (`'00120'` becoming `120`), or
     /// store values the property's type cannot read (`'abc'` for an `Int`).
     case valuesWouldChange(table: String, column: String, rows: [String])
-    /// The table declares something a rebuild from its columns cannot carry over (a CHECK constraint, a
-    /// collation, a generated column, AUTOINCREMENT): write that migration by hand.
+    /// The table declares something a rebuild from its columns cannot carry over (a generated column,
+    /// AUTOINCREMENT, a CHECK constraint naming a column the plan drops), or foreign keys are on for a
+    /// rebuild: write that migration by hand.
     case cannotRebuild(table: String, reason: String)
     /// The record's table is a view or a virtual table: it has no columns to change.
     case notATable(String)
@@ -134,6 +146,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// After the rebuild, these rows (`TABLE rowid N`) reference a parent row that does not exist
     /// (`PRAGMA foreign_key_check`): the plan is rolled back.
     case foreignKeyViolations(table: String, rows: [String])
+    /// `count` rows fail the CHECK constraint the plan adds (`check`, its expression): SQLite would refuse
+    /// the rebuild's copy of them. `rows` names up to ten, as the other refusals do.
+    case checkViolations(table: String, check: String, count: Int, rows: [String])
 
     /// One message for a log.
     public var description: String {
@@ -159,6 +174,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
                 + "\(valueType) cannot read: \(rows(list))\(count > list.count ? ", ..." : "")"
         case .foreignKeyViolations(let table, let list):
             return "the rebuild of table \"\(table)\" leaves rows whose foreign key references no row: \(rows(list))"
+        case .checkViolations(let table, let check, let count, let list):
+            return "CHECK (\(check)) cannot be added to table \"\(table)\": \(count) row\(count == 1 ? "" : "s") "
+                + "fail\(count == 1 ? "s" : "") it: \(rows(list))\(count > list.count ? ", ..." : "")"
         }
     }
 }

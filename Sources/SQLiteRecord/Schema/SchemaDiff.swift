@@ -21,11 +21,11 @@ struct SchemaDiff {
     let options: SchemaChangeOptions
     let encoder: RecordEncoder
     let decoder: RowDecoder
-    private let columns: [ColumnInfo]
-    private let rowCount: Int
-    private var changes: [SchemaChange] = []
-    private var refusals: [SchemaChangeError] = []
-    private var renames: [(from: String, to: String)] = []
+    let columns: [ColumnInfo]
+    let rowCount: Int
+    var changes: [SchemaChange] = []
+    var refusals: [SchemaChangeError] = []
+    var renames: [(from: String, to: String)] = []
     private var targets: [TargetColumn] = []
     private var added: [TargetColumn] = []
     private var targetKey: [String] = []
@@ -33,6 +33,11 @@ struct SchemaDiff {
     private var targetWithoutRowID = false
     private var newForeignKeys: [(column: String, parent: String, parentKey: String, onDelete: String?)] = []
     private var uniqueToAdd: [(name: String, columns: [String])] = []
+    private var checksToAdd: [TableDefinition.Check] = []
+    /// The table's CREATE TABLE text, as `sqlite_schema` holds it.
+    private let tableSQL: String
+    /// What that text declares beyond `PRAGMA table_xinfo`: collations and CHECK constraints.
+    private let clauses: CreateTableClauses
 
     init(
         table: String, db: Database, options: SchemaChangeOptions, encoder: RecordEncoder, decoder: RowDecoder
@@ -46,9 +51,15 @@ struct SchemaDiff {
         self.decoder = decoder
         columns = try db.columns(in: table)
         rowCount = Int(try db.integerScalar(sql: "SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0)
+        tableSQL =
+            try db.fetchOne(
+                sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                arguments: [table]
+            )?[0, as: String?.self] ?? ""
+        clauses = CreateTableClauses(sql: tableSQL)
     }
 
-    private static func folded(_ name: String) -> String { RowLayout.asciiLowercased(name) }
+    static func folded(_ name: String) -> String { RowLayout.asciiLowercased(name) }
 
     /// Compares the table with the type's columns and key, filling the changes.
     mutating func compare(
@@ -196,10 +207,22 @@ struct SchemaDiff {
             uniqueToAdd.append((name, unique))
             try refuseDuplicates(unique, asKey: false)
         }
+
+        // CHECK constraints the caller or the type's table definition declares, found by their text.
+        for check in options.checks where !clauses.checkExpressions.contains(CreateTableClauses.squeezed(check.sql)) {
+            guard
+                !checksToAdd.contains(where: {
+                    CreateTableClauses.squeezed($0.sql) == CreateTableClauses.squeezed(check.sql)
+                })
+            else { continue }
+            changes.append(.addCheck(check.sql))
+            checksToAdd.append(check)
+            try refuseCheckViolations(check.sql, addedColumns: added.map { ($0.name, $0.defaultSQL) })
+        }
     }
 
     /// A table column's name after the renames.
-    private func renamed(_ name: String) -> String {
+    func renamed(_ name: String) -> String {
         renames.first { Self.folded($0.from) == Self.folded(name) }?.to ?? name
     }
 
@@ -228,132 +251,6 @@ struct SchemaDiff {
         case .uuid: return ["text", "blob"]
         case .decimal: return ["text", "integer", "real"]
         case .unknown: return nil
-        }
-    }
-
-    /// Adds a refusal for each column holding non-NULL values its property cannot read, as they are or as
-    /// the column's new declared type would store them (`'120'` in a column retyped INTEGER is `120`): after
-    /// the plan, a fetch would throw on those rows. One scan of the table, in Swift, by the library's own
-    /// conversions (``SQLiteValueReadable``); properties of nested, Decimal and custom-date types are not
-    /// checked here (their decoding is the type's own).
-    private mutating func refuseUnreadableValues(probed: [RecordColumn], tableNames: [String]) throws {
-        let folded = Self.folded
-        let numericTargets: Set<String> = Set(
-            changes.compactMap { change -> String? in
-                guard case .changeColumnType(let name, _, let to) = change else { return nil }
-                let affinity = ColumnAffinity(declaredType: to)
-                return affinity == .integer || affinity == .real || affinity == .numeric ? folded(name) : nil
-            })
-        var checked: [(column: String, shownAs: String, property: RecordColumn)] = []
-        for (index, column) in columns.enumerated() {
-            guard let property = probed.first(where: { folded($0.name) == folded(tableNames[index]) }) else { continue }
-            switch property.kind {
-            case .nested, .unknown, .decimal: continue
-            case .date: if case .automatic = decoder.dateDecodingStrategy {} else { continue }
-            default: break
-            }
-            checked.append((column.name, tableNames[index], property))
-        }
-        guard !checked.isEmpty, rowCount > 0 else { return }
-        let shape = try db.tableShape(table)
-        let key = shape.hasRowID ? ["rowid"] : shape.primaryKey
-        let keySQL = key.map { "quote(\(SQLIdentifier.quoted($0)))" }.joined(separator: " || ', ' || ")
-        let sql =
-            "SELECT \(keySQL), " + checked.map { SQLIdentifier.quoted($0.column) }.joined(separator: ", ")
-            + " FROM \(SQLIdentifier.quoted(table))"
-        var found = Array(repeating: (count: 0, rows: [String]()), count: checked.count)
-        let cursor = try db.fetchCursor(sql: sql)
-        defer { cursor.close() }
-        while let row = try cursor.next() {
-            for (index, entry) in checked.enumerated() {
-                var value = row[index + 1]
-                if case .null = value { continue }
-                if numericTargets.contains(folded(entry.shownAs)) { value = Self.numericAffinity(value) }
-                guard !Self.reads(entry.property.kind, value) else { continue }
-                found[index].count += 1
-                if found[index].rows.count < 10 {
-                    let name = (try? row[0, as: String.self]) ?? "?"
-                    found[index].rows.append(
-                        (shape.hasRowID ? "rowid \(name)" : "(\(name))") + " (\(Self.literal(value)))")
-                }
-            }
-        }
-        for (index, entry) in checked.enumerated() where found[index].count > 0 {
-            refusals.append(
-                .unreadableValues(
-                    table: table, column: entry.shownAs, valueType: entry.property.valueType,
-                    count: found[index].count, rows: found[index].rows))
-        }
-    }
-
-    /// `value` as a column of INTEGER, REAL or NUMERIC affinity stores it: a text that is exactly an
-    /// integer's or a REAL's shortest text becomes that number; any other text stays (the rebuild's copy
-    /// refuses those that change in another way, like `'00120'`).
-    private static func numericAffinity(_ value: SQLiteValue) -> SQLiteValue {
-        guard case .text(let text) = value else { return value }
-        if let integer = Int64(text), String(integer) == text { return .integer(integer) }
-        if let real = Double(text), real.isFinite, "\(real)" == text { return .real(real) }
-        return value
-    }
-
-    /// True when a property of `kind` reads `value`, by the library's conversions.
-    private static func reads(_ kind: ProbedValueKind, _ value: SQLiteValue) -> Bool {
-        switch kind {
-        case .bool: return Bool(sqliteValue: value) != nil
-        case .integer: return Int64(sqliteValue: value) != nil
-        case .real: return Double(sqliteValue: value) != nil
-        case .string, .url: return String(sqliteValue: value) != nil
-        case .data: return Data(sqliteValue: value) != nil
-        case .date: return Date(sqliteValue: value) != nil
-        case .uuid: return UUID(sqliteValue: value) != nil
-        case .decimal, .nested, .unknown: return true
-        }
-    }
-
-    /// Adds a refusal naming the rows whose `column` (after renames) references no row of `parent`: the
-    /// foreign key to add would fail `PRAGMA foreign_key_check` (the rebuild checks it again before COMMIT).
-    private mutating func refuseOrphans(column: String, parent: String, parentKey: String) throws {
-        guard let stored = columns.first(where: { Self.folded(renamed($0.name)) == Self.folded(column) })?.name,
-            try db.hasColumns(parent)
-        else { return }
-        let child = "\(SQLIdentifier.quoted(table)).\(SQLIdentifier.quoted(stored))"
-        let rows = try rowNames(
-            where: "\(child) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(parent)) AS p "
-                + "WHERE p.\(SQLIdentifier.quoted(parentKey)) = \(child))")
-        if !rows.isEmpty {
-            refusals.append(.foreignKeyViolations(table: table, rows: rows.map { "\(table) \($0)" }))
-        }
-    }
-
-    /// Adds a refusal naming the rows whose `column` is NULL.
-    private mutating func refuseNulls(in column: String, shownAs name: String) throws {
-        let rows = try rowNames(where: "\(SQLIdentifier.quoted(column)) IS NULL")
-        if !rows.isEmpty { refusals.append(.nullValues(table: table, column: name, rows: rows)) }
-    }
-
-    /// Adds a refusal naming the rows that share a value of `keyColumns` (after renames).
-    private mutating func refuseDuplicates(_ keyColumns: [String], asKey: Bool) throws {
-        let present = keyColumns.compactMap { key in
-            columns.first { Self.folded(renamed($0.name)) == Self.folded(key) }?.name
-        }
-        guard present.count == keyColumns.count, rowCount > 1 else { return }
-        let list = present.map(SQLIdentifier.quoted).joined(separator: ", ")
-        let nonNull = present.map { "\(SQLIdentifier.quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
-        let rows = try rowNames(
-            where: "(\(list)) IN (SELECT \(list) FROM \(SQLIdentifier.quoted(table)) WHERE \(nonNull) "
-                + "GROUP BY \(list) HAVING count(*) > 1)")
-        if !rows.isEmpty { refusals.append(.duplicateValues(table: table, columns: keyColumns, rows: rows)) }
-    }
-
-    /// Up to ten rows matching `condition`, named by rowid (or by their primary key in a WITHOUT ROWID table).
-    private func rowNames(where condition: String) throws -> [String] {
-        let shape = try db.tableShape(table)
-        let key = shape.hasRowID ? ["rowid"] : shape.primaryKey
-        let name = key.map { "quote(\(SQLIdentifier.quoted($0)))" }.joined(separator: " || ', ' || ")
-        let sql = "SELECT \(name) FROM \(SQLIdentifier.quoted(table)) WHERE \(condition) LIMIT 10"
-        return try db.fetchAll(sql: sql).map { row in
-            let value = (try? row[0, as: String.self]) ?? "?"
-            return shape.hasRowID ? "rowid \(value)" : "(\(value))"
         }
     }
 
@@ -403,14 +300,8 @@ struct SchemaDiff {
     private func makeRebuild(leading: inout [String]) throws -> SchemaChangePlan.Rebuild {
         let folded = Self.folded
         let quotedTable = SQLIdentifier.quoted(table)
-        let tableSQL =
-            try db.fetchOne(
-                sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
-                arguments: [table]
-            )?[0, as: String?.self] ?? ""
         let upper = tableSQL.uppercased()
         for (pattern, what) in [
-            ("\\bCHECK\\s*\\(", "a CHECK constraint"), ("\\bCOLLATE\\b", "a collation"),
             ("\\bAUTOINCREMENT\\b", "AUTOINCREMENT"), ("\\bGENERATED\\b|\\bAS\\s*\\(", "a generated column"),
         ] where upper.range(of: pattern, options: .regularExpression) != nil {
             throw SchemaChangeError.cannotRebuild(table: table, reason: "its CREATE TABLE declares \(what)")
@@ -424,7 +315,8 @@ struct SchemaDiff {
         // (<https://www.sqlite.org/stricttables.html>): its columns take the types STRICT allows.
         let isStrict =
             try db.scalar(
-                Int64.self, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+                Int64.self,
+                sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
                 arguments: [table]) == 1
         func strictType(_ declared: String) -> String {
             guard isStrict else { return declared }
@@ -439,21 +331,42 @@ struct SchemaDiff {
             }
         }
         let keySet = targetKey.map(folded)
+        let kept = Set(all.map { folded($0.name) })
         var definitions = all.map { column -> String in
             var text = SQLIdentifier.quoted(column.name)
+            // A copied column keeps its collation and CHECK constraints, written with the new names.
+            let old = renames.first { folded($0.to) == folded(column.name) }?.from ?? column.name
+            let carried =
+                column.isCopied
+                ? (clauses.columnClauses[folded(old)] ?? []).map { CreateTableClauses.renaming(renames, in: $0) } : []
+            let tail = carried.map { " " + $0 }.joined()
             if let alias = targetRowIDAlias, folded(alias) == folded(column.name) {
-                return text + " INTEGER PRIMARY KEY"
+                return text + " INTEGER PRIMARY KEY" + tail
             }
             let declared = strictType(column.declaredType)
             if !declared.isEmpty { text += " " + declared }
             if column.isNotNull || keySet.contains(folded(column.name)) { text += " NOT NULL" }
             if let defaultSQL = column.defaultSQL { text += " DEFAULT " + defaultSQL }
-            return text
+            return text + tail
         }
         if targetRowIDAlias == nil, !targetKey.isEmpty {
             definitions.append("PRIMARY KEY (" + targetKey.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
         }
-        let kept = Set(all.map { folded($0.name) })
+        // The table's CHECK constraints, then the new ones. One naming a column the plan drops cannot stay.
+        for check in clauses.tableChecks {
+            let renamedCheck = CreateTableClauses.renaming(renames, in: check)
+            let dropped = columns.map { renamed($0.name) }.filter { !kept.contains(folded($0)) }
+            let named = Set(CreateTableClauses.identifiers(in: renamedCheck).map(folded))
+            if let column = dropped.first(where: { named.contains(folded($0)) }) {
+                throw SchemaChangeError.cannotRebuild(
+                    table: table, reason: "its \(check) names column \"\(column)\", which the plan drops")
+            }
+            definitions.append(renamedCheck)
+        }
+        for check in checksToAdd {
+            definitions.append(
+                (check.name.map { "CONSTRAINT " + SQLIdentifier.quoted($0) + " " } ?? "") + "CHECK (" + check.sql + ")")
+        }
         // UNIQUE constraints the table declared (indexes of origin `u`) over columns it keeps.
         for index in try db.indexes(on: table) where index.origin == .uniqueConstraint {
             let names = index.columns.compactMap { $0.map(renamed) }

@@ -1,0 +1,83 @@
+#if PostgreSQL
+    /// The Swift type of a PostgreSQL column's property, from its type in `pg_catalog`, by PostgresRecord's
+    /// value table (the PostgreSQL article's "Values side by side"): the type that reads every value the column
+    /// can hold and writes the column's own type, with a `// note:` where a value could read back other than
+    /// it was stored or the choice is not certain.
+    ///
+    /// The server enforces the declared type, so the catalog alone decides; no stored value is read. A column
+    /// of a type PostgresRecord reads into no Swift type (arrays, enums, ranges, intervals, geometric and
+    /// network types...) is left out of the type, with a note, so that every row still reads.
+    enum PostgresTypeChoice {
+        /// The property type of `column`; `isKey` for a column of the record's key.
+        static func choose(_ column: PostgresColumn, isKey: Bool) -> PropertyTypeChoice {
+            var notes: [String] = []
+            let isOptional = !column.isNotNull && !isKey
+            func done(_ type: String) -> PropertyTypeChoice {
+                PropertyTypeChoice(swiftType: type, isOptional: isOptional, notes: notes)
+            }
+            func omitted(_ reason: String) -> PropertyTypeChoice {
+                var choice = PropertyTypeChoice(
+                    swiftType: "String", isOptional: true,
+                    notes: [
+                        "\(reason); left out of the type (saves leave it as it is, inserts store its DEFAULT or "
+                            + "NULL); read it with a query of your own"
+                    ])
+                choice.isOmitted = true
+                return choice
+            }
+            if column.typeCategory == "A" {
+                return omitted(
+                    "an array (\(column.formattedType)), which PostgresRecord reads into no Swift type "
+                        + "(array_to_json(column)::text reads it as JSON text)")
+            }
+            if column.typeKind == "e" {
+                return omitted(
+                    "an enum (\(column.formattedType)), whose label PostgresRecord reads into no Swift type "
+                        + "(column::text reads it as text)")
+            }
+            switch column.typeName {
+            case "int8": return done("Int64")
+            // A key is Int64 in every record (and reads SMALLINT and INTEGER); other columns take their width.
+            case "int4": return done(isKey ? "Int64" : "Int32")
+            case "int2": return done(isKey ? "Int64" : "Int16")
+            case "oid": return done("Int64")
+            case "float8": return done("Double")
+            case "float4": return done("Float")
+            case "numeric":
+                if isKey {
+                    notes.append(
+                        "\(column.formattedType), a key: Double, since the schema probe reads a Decimal key as a "
+                            + "nested value; a value with more digits than a Double holds would not read")
+                    return done("Double")
+                }
+                notes.append("\(column.formattedType): Decimal keeps every digit; NaN would not read")
+                return done("Decimal")
+            case "bool": return done("Bool")
+            case "text", "varchar", "name", "citext": return done("String")
+            case "bpchar":
+                notes.append("\(column.formattedType) pads with spaces: values read back padded to the length")
+                return done("String")
+            case "bytea": return done("Data")
+            case "uuid": return done("UUID")
+            case "timestamptz": return done("Date")
+            case "timestamp":
+                notes.append(
+                    "timestamp without time zone: read as UTC; saves send a timestamptz, which the server writes in "
+                        + "the session's TimeZone (keep it UTC)")
+                return done("Date")
+            case "date":
+                notes.append(
+                    "date: read as midnight UTC; saves send a timestamptz, which the server cuts to a date in the "
+                        + "session's TimeZone")
+                return done("Date")
+            case "json", "jsonb":
+                notes.append(
+                    "\(column.formattedType): the document's text; the server parses it on save (a Codable type of "
+                        + "the document's shape reads it as a nested value instead)")
+                return done("String")
+            default:
+                return omitted("of type \(column.formattedType), which PostgresRecord reads into no Swift type")
+            }
+        }
+    }
+#endif
