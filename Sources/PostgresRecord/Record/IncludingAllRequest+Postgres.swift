@@ -8,12 +8,9 @@ import SQLiteRecord
 /// array per column (<https://www.postgresql.org/docs/current/functions-array.html#ARRAY-FUNCTIONS-TABLE>):
 /// one statement of two parameters however many parents there are.
 extension IncludingAllRequest {
-    /// The parents with their children, each as a value of `type` (see ``fetch(_:as:)``).
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when two associations have one key,
-    ///   a link's column counts differ, or `type`'s keys are not the ones the request provides;
-    ///   ``RecordError/unknownColumn(table:column:columns:)`` when a table lacks a foreign key or key column;
-    ///   otherwise as ``QueryInterfaceRequest/fetch(_:)-(PostgresConnection)``.
-    public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
+    /// PostgreSQL's eager load (`fetch(_:as:)`): also ``RecordError/unknownColumn(table:column:columns:)``
+    /// when a table lacks a foreign key or key column.
+    func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
         let link = association.link
         var keys = Set([link.originKey, link.key])
         for loader in more where !keys.insert(loader.link.key).inserted {
@@ -47,10 +44,8 @@ extension IncludingAllRequest {
         }
     }
 
-    /// The parents with their children, as pairs (the children of the association this request was made
-    /// with).
-    /// - Throws: as ``fetch(_:as:)-(PostgresConnection,_)``.
-    public func fetchGroups(_ connection: PostgresConnection) throws -> [(Base, [Child])] {
+    /// PostgreSQL's eager load of one association (`fetchGroups(_:)`).
+    func fetchGroups(_ connection: PostgresConnection) throws -> [(Base, [Child])] {
         let (parents, keys) = try fetchParents(connection, links: [association.link])
         let children = try association.children(connection, of: Self.distinct(keys[0]))
         return zip(parents, keys[0]).map { parent, key in (parent, key.flatMap { children[$0.key] } ?? []) }

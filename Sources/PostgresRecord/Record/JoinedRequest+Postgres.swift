@@ -6,22 +6,9 @@ import SQLiteRecord
 /// and the others): one query, `LEFT JOIN` or `JOIN` as on SQLite. The joined record's columns are selected
 /// under names of their own (`"#country.name"`), since PostgreSQL's rows keep both tables' `"id"`.
 extension JoinedRequest {
-    /// Each record with its joined record, as a value of `type` whose keys are the base record type's name
-    /// in lower camel case and the association's key (see ``fetch(_:as:)``).
-    /// - Throws: ``RecordError/missingParent(table:column:value:parentTable:)`` for a required parent that is
-    ///   missing, ``RecordError/unknownColumn(table:column:columns:)`` for a foreign key or column the tables do
-    ///   not have, otherwise as ``QueryInterfaceRequest/fetch(_:)-(PostgresConnection)``.
-    public func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
-        try fetchPairs(connection).map { record, associated in
-            let value: Any = isRequired ? (associated as Any) : (associated as Associated? as Any)
-            return try link.decodeNested(T.self, values: [(link.originKey, record), (link.key, value)])
-        }
-    }
-
-    /// Each record with its joined record: nil for an optional association that has none.
-    /// - Throws: as ``fetch(_:as:)-(PostgresConnection,_)``, and `RecordError.identifierTooLong` when a joined
-    ///   column's name under its association key (`"#country.name"`) is longer than PostgreSQL's 63 bytes.
-    public func fetchPairs(_ connection: PostgresConnection) throws -> [(Base, Associated?)] {
+    /// PostgreSQL's joined fetch (`fetchPairs(_:)`); also throws `RecordError.identifierTooLong` when a
+    /// joined column's name under its association key (`"#country.name"`) is longer than PostgreSQL's 63 bytes.
+    func fetchPairs(_ connection: PostgresConnection) throws -> [(Base, Associated?)] {
         guard base.parts.selectsRecords else {
             throw RecordError.invalidQuery(
                 table: Base.tableName, reason: "a joined fetch needs whole records: remove the select(...)")

@@ -188,6 +188,31 @@ public protocol DatabaseConnection: AnyObject {
     @_spi(RecordEngine)
     func writeRows<Base: Record>(_ request: QueryInterfaceRequest<Base>, assignments: [ColumnAssignment]?) throws -> Int
 
+    /// The records `request` selects, each with its joined record (nil only for an optional association
+    /// that has none), in one query that joins the other table.
+    /// - Throws: ``RecordError/missingParent(table:column:value:parentTable:)`` for a required parent that no
+    ///   row holds; ``RecordError/invalidAssociation(association:reason:)`` or
+    ///   ``RecordError/unknownColumn(table:column:columns:)`` when a table lacks the foreign key or key
+    ///   column; as ``fetchRecords(_:)``.
+    @_spi(RecordEngine)
+    func fetchJoinedPairs<Base: Record, Associated: Record>(_ request: JoinedRequest<Base, Associated>) throws
+        -> [(Base, Associated?)]
+
+    /// The parents `request` selects with their children by its association, in two queries.
+    /// - Throws: as ``fetchJoinedPairs(_:)``.
+    @_spi(RecordEngine)
+    func fetchGroups<Base: Record, Child: Record>(_ request: IncludingAllRequest<Base, Child>) throws
+        -> [(Base, [Child])]
+
+    /// The parents `request` selects with the children of every association it includes, each as a value of
+    /// `type`: one more query per association.
+    /// - Throws: as ``fetchJoinedPairs(_:)``; ``RecordError/invalidAssociation(association:reason:)`` when two
+    ///   associations have one key or `type`'s keys are not the ones the request provides.
+    @_spi(RecordEngine)
+    func fetchNested<Base: Record, Child: Record, T: Decodable>(
+        _ request: IncludingAllRequest<Base, Child>, as type: T.Type
+    ) throws -> [T]
+
     /// Runs `body` in a write transaction, or in a savepoint inside the caller's: committed (released)
     /// when it returns, rolled back when it throws.
     /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.

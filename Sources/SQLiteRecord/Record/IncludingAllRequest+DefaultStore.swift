@@ -19,12 +19,12 @@ extension IncludingAllRequest where Base: Sendable, Child: Sendable {
     /// ``fetch(as:)``, awaiting the queue.
     /// - Throws: as ``fetch(_:as:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetch<T: Decodable & Sendable>(as type: T.Type) async throws -> [T] {
-        try await RecordStore.defaultQueue().read { db in try fetch(db, as: type) }
+        try await fetch(RecordStore.defaultQueue(), as: type)
     }
 
     /// ``fetchGroups()``, awaiting the queue.
     /// - Throws: as ``fetchGroups(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetchGroups() async throws -> [(Base, [Child])] {
-        try await RecordStore.defaultQueue().read { db in try fetchGroups(db) }
+        try await fetchGroups(RecordStore.defaultQueue())
     }
 }

@@ -20,11 +20,8 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
     /// The associations added with ``including(all:)``, each loaded by one more query.
     package var more: [any EagerLoadedAssociation] = []
 
-    /// The parents with their children, each as a value of `type`.
-    /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key
-    ///   or key column, two associations have one key, or `type`'s keys are not the ones the request
-    ///   provides; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
-    public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
+    /// SQLite's eager load: ``DatabaseConnection/fetchNested(_:as:)``.
+    func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
         let link = association.link
         if readsKeyRows { return try fetchByKeyRows(db, as: type) }
         guard !more.isEmpty else {
@@ -50,10 +47,8 @@ public struct IncludingAllRequest<Base: Record, Child: Record>: Sendable {
         }
     }
 
-    /// The parents with their children, as pairs: the children of the association this request was made
-    /// with, not those of associations added with ``including(all:)`` (which ``fetch(_:as:)`` gives).
-    /// - Throws: as ``fetch(_:as:)``.
-    public func fetchGroups(_ db: Database) throws -> [(Base, [Child])] {
+    /// SQLite's eager load of one association: ``DatabaseConnection/fetchGroups(_:)``.
+    func fetchGroups(_ db: Database) throws -> [(Base, [Child])] {
         if association.link.isComposite { return try fetchGroupsByKeyRows(db) }
         return try Base.explainingMissingTable {
             let (parents, keys, distinctKeys) = try fetchParents(db)

@@ -19,12 +19,12 @@ extension JoinedRequest where Base: Sendable, Associated: Sendable {
     /// ``fetch(as:)``, awaiting the queue.
     /// - Throws: as ``fetch(_:as:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetch<T: Decodable & Sendable>(as type: T.Type) async throws -> [T] {
-        try await RecordStore.defaultQueue().read { db in try fetch(db, as: type) }
+        try await fetch(RecordStore.defaultQueue(), as: type)
     }
 
     /// ``fetchPairs()``, awaiting the queue.
     /// - Throws: as ``fetchPairs(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetchPairs() async throws -> [(Base, Associated?)] {
-        try await RecordStore.defaultQueue().read { db in try fetchPairs(db) }
+        try await fetchPairs(RecordStore.defaultQueue())
     }
 }

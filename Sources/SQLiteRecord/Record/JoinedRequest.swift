@@ -26,25 +26,8 @@ public struct JoinedRequest<Base: Record, Associated: Record>: Sendable {
     package let joinsChild: Bool
     package let isRequired: Bool
 
-    /// The records with their parents or children, each as a value of `type`, whose keys are the base type's
-    /// name in lower camel case (`city`) and the association's key (`country`, an Optional for
-    /// ``QueryInterfaceRequest/including(optional:)->JoinedRequest<Base,Parent>``).
-    /// - Throws: ``RecordError/missingParent(table:column:value:parentTable:)`` for a required parent that no
-    ///   row holds (a required has-one child that is missing leaves its parent out instead),
-    ///   ``RecordError/invalidAssociation(association:reason:)`` when a table lacks the foreign key or key
-    ///   column or `type`'s keys do not match; otherwise as ``QueryInterfaceRequest/fetch(_:)``.
-    public func fetch<T: Decodable>(_ db: Database, as type: T.Type) throws -> [T] {
-        try fetchPairs(db).map { record, associated in
-            let value: Any = isRequired ? (associated as Any) : (associated as Associated? as Any)
-            return try T(
-                from: NestedResultDecoder(
-                    values: [(link.originKey, record), (link.key, value)], association: link, resultType: T.self))
-        }
-    }
-
-    /// The records with their parents or children, as pairs (nil only for an optional one).
-    /// - Throws: as ``fetch(_:as:)``.
-    public func fetchPairs(_ db: Database) throws -> [(Base, Associated?)] {
+    /// SQLite's joined fetch: ``DatabaseConnection/fetchJoinedPairs(_:)``.
+    func fetchPairs(_ db: Database) throws -> [(Base, Associated?)] {
         try Base.explainingMissingTable {
             let query = try sql(db)
             return try db.withStatement(sql: query.sql, arguments: query.arguments) { statement in

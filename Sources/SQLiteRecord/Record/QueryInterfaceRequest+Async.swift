@@ -6,37 +6,37 @@ extension QueryInterfaceRequest where Base: Sendable {
     /// ``fetch()``, awaiting the queue.
     /// - Throws: as ``fetch(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetch() async throws -> [Base] {
-        try await RecordStore.defaultQueue().read { db in try fetch(db) }
+        try await fetch(RecordStore.defaultQueue())
     }
 
     /// ``fetchOne()``, awaiting the queue.
     /// - Throws: as ``fetchOne(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetchOne() async throws -> Base? {
-        try await RecordStore.defaultQueue().read { db in try fetchOne(db) }
+        try await fetchOne(RecordStore.defaultQueue())
     }
 
     /// ``fetch(as:)``, awaiting the queue.
     /// - Throws: as ``fetch(_:as:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetch<T: Decodable & Sendable>(as type: T.Type) async throws -> [T] {
-        try await RecordStore.defaultQueue().read { db in try fetch(db, as: type) }
+        try await fetch(RecordStore.defaultQueue(), as: type)
     }
 
     /// ``fetchOne(as:)``, awaiting the queue.
     /// - Throws: as ``fetchOne(_:as:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func fetchOne<T: Decodable & Sendable>(as type: T.Type) async throws -> T? {
-        try await RecordStore.defaultQueue().read { db in try fetchOne(db, as: type) }
+        try await fetchOne(RecordStore.defaultQueue(), as: type)
     }
 
     /// ``count()``, awaiting the queue.
     /// - Throws: as ``count(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func count() async throws -> Int {
-        try await RecordStore.defaultQueue().read { db in try count(db) }
+        try await count(RecordStore.defaultQueue())
     }
 
     /// ``exists()``, awaiting the queue.
     /// - Throws: as ``exists(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     public func exists() async throws -> Bool {
-        try await RecordStore.defaultQueue().read { db in try exists(db) }
+        try await exists(RecordStore.defaultQueue())
     }
 
     /// ``deleteAll()``, awaiting the queue.
@@ -44,7 +44,7 @@ extension QueryInterfaceRequest where Base: Sendable {
     /// - Throws: as ``deleteAll(_:)``, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
     public func deleteAll() async throws -> Int {
-        try await RecordStore.defaultQueue().write { db in try deleteAll(db) }
+        try await deleteAll(RecordStore.defaultQueue())
     }
 
     /// ``updateAll(_:)``, awaiting the queue.
@@ -53,6 +53,6 @@ extension QueryInterfaceRequest where Base: Sendable {
     ///   ``RecordStore/use(_:)``.
     @discardableResult
     public func updateAll(_ assignments: ColumnAssignment...) async throws -> Int {
-        try await RecordStore.defaultQueue().write { db in try updateAll(db, assignments) }
+        try await updateAll(RecordStore.defaultQueue(), assignments)
     }
 }
