@@ -112,11 +112,17 @@ extension Record {
             }
         }
         do {
-            try plan.statement.runToEnd(boundArguments: {
-                var arguments = binding.boundArguments
-                arguments.values += key.values
-                return arguments
-            })
+            if case .none = key {
+                // Inserts and upserts bind no key after the columns: this closure captures no copy of `key`,
+                // which every write would otherwise make and destroy.
+                try plan.statement.runToEnd(boundArguments: { binding.boundArguments })
+            } else {
+                try plan.statement.runToEnd(boundArguments: {
+                    var arguments = binding.boundArguments
+                    arguments.values += key.values
+                    return arguments
+                })
+            }
         } catch let error as DatabaseError where error.resultCode == .constraintForeignKey {
             // SQLite's message names no column: the lookup that finds it runs only on this failure.
             throw explainingForeignKeyFailure(error, db: db)
