@@ -42,9 +42,7 @@ extension Database: DatabaseConnection {
     public func upsertRow<R: Record>(
         of record: inout R, onConflict conflictColumns: [String]?, updating columns: [String]?
     ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
-        try R.explainingMissingTable {
-            try record.upsertRow(self, onConflict: conflictColumns, updating: columns, returned: nil)
-        }
+        try record.upsertRow(self, onConflict: conflictColumns, updating: columns, returned: nil)
     }
 
     @_spi(RecordEngine)

@@ -125,7 +125,9 @@ extension Record {
             let match = try Self.keyMatch(id)
             if conflictColumns == nil, match.hasAlternateForms {
                 // An upsert's conflict target sees only the form it writes.
-                return try upsertByLookup(db, match: match, updating: columns, returned: returned)
+                return try Self.explainingMissingTable {
+                    try upsertByLookup(db, match: match, updating: columns, returned: returned)
+                }
             }
             clientKeyColumns = match.columns
             leavesOutRowID = false
@@ -136,9 +138,10 @@ extension Record {
             : .upsertReporting(
                 UpsertClause(conflictColumns: conflictColumns, namedColumns: columns, leavesOutRowID: leavesOutRowID))
         let cache = RecordConnectionCache.of(db)
-        let traits = try Self.upsertTraits(db, cache: cache)
+        let plan = try Self.currentPlan(kind, db: db, in: cache)
+        let hasRowID = try Self.tableHasRowID(db, plan: plan)
         var existed = false
-        if !traits.hasRowID {
+        if !hasRowID {
             let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
             try Self.checkConflictTarget(db, columns: target)
             existed = try Self.rowExists(db, whereEqual: target, values: targetValues(target))
@@ -147,10 +150,14 @@ extension Record {
         // largest or random and positive, never Int64.min; a rowid the record gives is the record's.
         let sentinel = givenRowID == Int64.min ? Int64.max : Int64.min
         db.setLastInsertedRowID(sentinel)
-        try write(kind, db: db, returned: returned, cache: cache)
+        if returned == nil {
+            try write(kind, db: db, plan: plan, cache: cache)
+        } else {
+            try write(kind, db: db, returned: returned)
+        }
         let changed = db.changesCount > 0
         let outcome: UpsertOutcome
-        if traits.hasRowID {
+        if hasRowID {
             let rowID = db.lastInsertedRowID
             if changed && rowID != sentinel {
                 // A read back after AFTER triggers finds the row by the record's key: it takes the rowid first.
@@ -160,7 +167,7 @@ extension Record {
             }
             // Nothing written: the row held the values, or (only where the table may skip writes) the insert
             // itself was skipped.
-            if !changed, traits.mayIgnoreWrites {
+            if !changed, try Self.tableMayIgnoreWrites(db, plan: plan) {
                 let target = Self.conflictTarget(conflictColumns, clientKeyColumns: clientKeyColumns)
                 if try !Self.rowExists(db, whereEqual: target, values: targetValues(target)) {
                     throw RecordError.rowNotInserted(table: Self.tableName)
@@ -198,26 +205,27 @@ extension Record {
         conflictColumns ?? (keyIsRowID ? [primaryKeyColumn] : clientKeyColumns)
     }
 
-    /// What the upserts of this type need of its table, kept on the connection for the schema generation
-    /// and table name it was read under.
+    /// Whether the type's table has a rowid: kept on `plan` (the connection's current plan for the upsert,
+    /// nil before its first record), else read from the schema. Read before anything else of the table, so a
+    /// missing table is explained here, as every record call explains it; a plan is current only while its
+    /// table is there.
     /// - Throws: ``RecordError/viewNotWritable(table:)`` for a view; ``DatabaseError`` reading the schema.
-    private static func upsertTraits(
-        _ db: Database, cache: RecordConnectionCache
-    ) throws -> RecordConnectionCache.UpsertTraits {
-        let generation = try db.currentSchemaGeneration()
-        let type = ObjectIdentifier(Self.self)
-        if let traits = cache.upsertTraits[type], traits.schemaGeneration == generation,
-            traits.tableName == tableName
-        {
-            return traits
-        }
-        let shape = try db.tableShape(tableName)
+    private static func tableHasRowID(_ db: Database, plan: RecordWritePlan?) throws -> Bool {
+        if let known = plan?.tableHasRowID { return known }
+        let shape = try explainingMissingTable { try db.tableShape(tableName) }
         if shape.isView { throw RecordError.viewNotWritable(table: tableName) }
-        let traits = RecordConnectionCache.UpsertTraits(
-            tableName: tableName, schemaGeneration: generation, hasRowID: shape.hasRowID,
-            mayIgnoreWrites: try db.tableWriteTraits(tableName).mayIgnoreWrites)
-        cache.upsertTraits[type] = traits
-        return traits
+        plan?.tableHasRowID = shape.hasRowID
+        return shape.hasRowID
+    }
+
+    /// Whether the type's table may skip a write (see ``TableWriteTraits``): kept on `plan` as
+    /// ``tableHasRowID(_:plan:)`` is.
+    /// - Throws: ``DatabaseError`` reading the schema.
+    private static func tableMayIgnoreWrites(_ db: Database, plan: RecordWritePlan?) throws -> Bool {
+        if let known = plan?.tableMayIgnoreWrites { return known }
+        let mayIgnoreWrites = try db.tableWriteTraits(tableName).mayIgnoreWrites
+        plan?.tableMayIgnoreWrites = mayIgnoreWrites
+        return mayIgnoreWrites
     }
 
     /// Takes `returned`'s row when there is one.

@@ -19,15 +19,13 @@ extension Record {
     ///   and ``DatabaseError`` from running the statement, with the bound arguments.
     ///
     /// With `returned`, the statement ends in a RETURNING clause, its row is kept in `returned`, and it runs
-    /// the collected way (a plan's statement has no RETURNING clause). `cache` is `db`'s
-    /// (``RecordConnectionCache/of(_:)``), for a caller that has it at hand.
+    /// the collected way (a plan's statement has no RETURNING clause).
     @discardableResult
     func write(
-        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil,
-        cache: RecordConnectionCache? = nil
+        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil
     ) throws -> Bool {
         if returned == nil {
-            let cache = cache ?? RecordConnectionCache.of(db)
+            let cache = RecordConnectionCache.of(db)
             if let plan = try Self.currentPlan(kind, db: db, in: cache),
                 try write(through: plan, kind, db: db, key: key, cache: cache)
             {
@@ -37,10 +35,21 @@ extension Record {
         return try writeCollected(kind, db: db, key: key, returned: returned)
     }
 
+    /// ``write(_:db:key:returned:)`` for an insert or upsert (no key bound after the columns, no `returned`),
+    /// through `plan`, which the caller found with ``currentPlan(_:db:in:)`` for `kind` in `cache` (`db`'s);
+    /// the collected way when `plan` is nil or the record does not fit it.
+    @discardableResult
+    func write(
+        _ kind: RecordWritePlan.Kind, db: Database, plan: RecordWritePlan?, cache: RecordConnectionCache
+    ) throws -> Bool {
+        if let plan, try write(through: plan, kind, db: db, key: .none, cache: cache) { return true }
+        return try writeCollected(kind, db: db, key: .none, returned: nil)
+    }
+
     /// The connection's plan for `kind` when it is current (same table, key column and schema generation;
     /// a stale one is dropped) and not in use; nil otherwise.
     /// - Throws: ``DatabaseError`` when the schema version cannot be read.
-    private static func currentPlan(
+    static func currentPlan(
         _ kind: RecordWritePlan.Kind, db: Database, in cache: RecordConnectionCache
     ) throws -> RecordWritePlan? {
         let type = ObjectIdentifier(Self.self)
@@ -103,11 +112,17 @@ extension Record {
             }
         }
         do {
-            try plan.statement.runToEnd(boundArguments: {
-                var arguments = binding.boundArguments
-                arguments.values += key.values
-                return arguments
-            })
+            if case .none = key {
+                // Inserts and upserts bind no key after the columns: this closure captures no copy of `key`,
+                // which every write would otherwise make and destroy.
+                try plan.statement.runToEnd(boundArguments: { binding.boundArguments })
+            } else {
+                try plan.statement.runToEnd(boundArguments: {
+                    var arguments = binding.boundArguments
+                    arguments.values += key.values
+                    return arguments
+                })
+            }
         } catch let error as DatabaseError where error.resultCode == .constraintForeignKey {
             // SQLite's message names no column: the lookup that finds it runs only on this failure.
             throw explainingForeignKeyFailure(error, db: db)

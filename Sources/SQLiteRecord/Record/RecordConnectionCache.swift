@@ -1,6 +1,6 @@
 /// What the Record layer prepares once per connection and keeps in its ``Database/recordCache`` slot: the
-/// write plans, the lookup plans, the change comparisons, the record types whose keys were found unique,
-/// what an upsert needs of a table, and the SQL of record operations and request shapes.
+/// write plans (with what an upsert needs of its table), the lookup plans, the change comparisons, the record
+/// types whose keys were found unique, and the SQL of record operations and request shapes.
 ///
 /// Each kind of entry is kept in a ``RecentlyUsedCache`` keyed by plain values (the record type's
 /// `ObjectIdentifier`, a write kind, a request's tokens). Entries that depend on the schema hold the schema
@@ -12,22 +12,6 @@ final class RecordConnectionCache {
     struct WritePlanKey: Hashable {
         let type: ObjectIdentifier
         let kind: RecordWritePlan.Kind
-    }
-
-    /// What an upsert needs of its table under a schema generation, read once rather than from the schema
-    /// cache for every record (see ``TableShape`` and ``TableWriteTraits``). Immutable.
-    final class UpsertTraits {
-        let tableName: String
-        let schemaGeneration: Int
-        let hasRowID: Bool
-        let mayIgnoreWrites: Bool
-
-        init(tableName: String, schemaGeneration: Int, hasRowID: Bool, mayIgnoreWrites: Bool) {
-            self.tableName = tableName
-            self.schemaGeneration = schemaGeneration
-            self.hasRowID = hasRowID
-            self.mayIgnoreWrites = mayIgnoreWrites
-        }
     }
 
     /// The key of a record operation's SQL: the record type and the operation.
@@ -71,8 +55,6 @@ final class RecordConnectionCache {
     /// For each record type whose key columns were found unique, the schema generation they were checked
     /// under (see ``Record/checkKey(_:columns:)``).
     let keyChecks = RecentlyUsedCache<ObjectIdentifier, Int>()
-    /// What the upserts of each record type need of its table.
-    let upsertTraits = RecentlyUsedCache<ObjectIdentifier, UpsertTraits>()
     /// The SQL of the record operations that run through the statement cache.
     let recordSQL = RecentlyUsedCache<RecordSQLKey, RecordSQLEntry>()
     /// The SQL of the request shapes run on this connection.

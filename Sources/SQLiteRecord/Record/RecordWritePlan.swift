@@ -39,6 +39,13 @@ final class RecordWritePlan {
     /// True while a record is written through the plan: a write that starts then (from a callback) goes the
     /// collected way rather than rebinding the statement under the first.
     var isInUse = false
+    /// What an upsert through the plan needs of its table (see ``Record/upsert(_:onConflict:updating:)-method``):
+    /// whether it has a rowid, and whether it may skip a write (a trigger, an `OR IGNORE` constraint; see
+    /// ``TableWriteTraits``). Each is nil until the first upsert through the plan reads it from the schema,
+    /// and is then valid as long as the plan is: it depends only on ``tableName`` and the schema, under
+    /// ``schemaGeneration``, which the plan is checked against before each record.
+    var tableHasRowID: Bool?
+    var tableMayIgnoreWrites: Bool?
 
     /// Makes the plan for the columns `names`, encoded from coding keys `keys` (same order, the key
     /// columns among them; `key` says which, and how many values each binds in an update).

@@ -195,6 +195,43 @@ final class RecordUpsertTests: XCTestCase {
         }
     }
 
+    func testWhatAnUpsertKnowsOfItsTableFollowsTheSchema() throws {
+        // An upsert keeps whether its table has a rowid and may skip writes on its plan; both are read again
+        // once the schema changes.
+        let queue = try makeQueue()
+        try queue.write { db in
+            for name in ["Lyon", "Nice", "Lyon"] {
+                var place = Place(id: nil, name: name, population: 1)
+                _ = try place.upsert(db, onConflict: ["name"])
+            }
+            var lyon = Place(id: 2, name: "Lyon", population: 1)
+            XCTAssertEqual(try lyon.upsert(db), .unchanged)
+            XCTAssertEqual(try lyon.upsert(db), .unchanged)  // through the plan, which keeps what it read
+            try db.execute(sql: "CREATE TRIGGER place_skip BEFORE INSERT ON place BEGIN SELECT RAISE(IGNORE); END")
+            var nice = Place(id: 9, name: "Nice2", population: 1)
+            XCTAssertThrowsError(try nice.upsert(db)) { error in
+                XCTAssertEqual(error as? RecordError, .rowNotInserted(table: "place"))
+            }
+            XCTAssertEqual(try lyon.upsert(db), .unchanged)
+
+            try db.execute(
+                sql: """
+                    DROP TABLE place;
+                    CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population INTEGER NOT NULL)
+                        WITHOUT ROWID;
+                    """)
+            var lille = Place(id: 5, name: "Lille", population: 1)
+            XCTAssertEqual(try lille.upsert(db), .inserted)
+            lille.population = 2
+            XCTAssertEqual(try lille.upsert(db), .updated)
+            XCTAssertEqual(try lille.upsert(db), .unchanged)
+            XCTAssertEqual(
+                try db.scalar(
+                    String.self, sql: "SELECT group_concat(id || ':' || name || ':' || population) FROM place"),
+                "5:Lille:2")
+        }
+    }
+
     func testABatchIsAllOrNothing() throws {
         let queue = try makeQueue()
         try RecordStore.use(queue)
