@@ -144,6 +144,11 @@ extension Database: DatabaseConnection {
     }
 
     @_spi(RecordEngine)
+    public func validateTable<R: Record>(of type: R.Type) throws {
+        try R.validateSchema(in: self)
+    }
+
+    @_spi(RecordEngine)
     public func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.immediate, body)
     }

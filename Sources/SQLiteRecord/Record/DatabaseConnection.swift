@@ -213,6 +213,12 @@ public protocol DatabaseConnection: AnyObject {
         _ request: IncludingAllRequest<Base, Child>, as type: T.Type
     ) throws -> [T]
 
+    /// Compares `type` with its table and throws one error listing every mismatch: what
+    /// ``Record/validateSchema(in:)`` runs.
+    /// - Throws: `SchemaValidationError`; `SchemaProbeError`; the engine's error reading its catalog.
+    @_spi(RecordEngine)
+    func validateTable<R: Record>(of type: R.Type) throws
+
     /// Runs `body` in a write transaction, or in a savepoint inside the caller's: committed (released)
     /// when it returns, rolled back when it throws.
     /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.

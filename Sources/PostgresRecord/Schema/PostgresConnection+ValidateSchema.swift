@@ -3,14 +3,9 @@ import Foundation
 import SQLiteRecord
 
 extension Record {
-    /// Compares the type with its PostgreSQL table and throws one error listing every mismatch, as
-    /// SQLiteRecord's `validateSchema(in:)` does on SQLite: a missing table (then nothing else is
-    /// compared), a coding key with no column, a column whose type can never give the property's values
-    /// back (by the value table: TEXT for an integer, BOOLEAN for a Date...), and key columns that are not
-    /// the table's primary key.
-    /// - Throws: `SchemaValidationError` with the `SchemaMismatch` list; `SchemaProbeError` when the type
-    ///   cannot be probed; ``PostgresError`` when the catalog cannot be read.
-    public static func validateSchema(in connection: PostgresConnection) throws {
+    /// PostgreSQL's schema check: what `PostgresConnection` answers for `validateSchema(in:)`, from
+    /// `pg_catalog`.
+    static func validateSchema(in connection: PostgresConnection) throws {
         let probed = try probedColumns()
         let keyColumns = try probedKeyColumns()
         let rows = try connection.query(
