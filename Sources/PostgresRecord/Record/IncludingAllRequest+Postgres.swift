@@ -1,6 +1,6 @@
 #if PostgreSQL
 import Foundation
-import SQLiteRecord
+@_spi(RecordEngine) import SQLiteRecord
 
 /// Eager loads on PostgreSQL: two queries for any number of parents, as on SQLite, the children's
 /// `WHERE "fk" IN ($1, ...)` (`= ANY($1)` with one array beyond 512 parents) compiled by the same compiler.
@@ -213,6 +213,23 @@ enum PostgresKey: Hashable {
             throw RecordError.unknownColumn(table: table, column: name, columns: rows.columnNames)
         }
         return index
+    }
+}
+
+/// PostgreSQL's answers to the engine-neutral eager loads.
+extension PostgresConnection {
+    @_spi(RecordEngine)
+    public func fetchGroups<Base: Record, Child: Record>(_ request: IncludingAllRequest<Base, Child>) throws
+        -> [(Base, [Child])]
+    {
+        try request.fetchGroups(self)
+    }
+
+    @_spi(RecordEngine)
+    public func fetchNested<Base: Record, Child: Record, T: Decodable>(
+        _ request: IncludingAllRequest<Base, Child>, as type: T.Type
+    ) throws -> [T] {
+        try request.fetch(self, as: T.self)
     }
 }
 #endif

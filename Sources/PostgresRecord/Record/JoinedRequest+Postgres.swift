@@ -1,6 +1,6 @@
 #if PostgreSQL
 import Foundation
-import SQLiteRecord
+@_spi(RecordEngine) import SQLiteRecord
 
 /// Joined fetches on PostgreSQL (``QueryInterfaceRequest/including(required:)-(BelongsToAssociation<Base,Parent>)``
 /// and the others): one query, `LEFT JOIN` or `JOIN` as on SQLite. The joined record's columns are selected
@@ -90,6 +90,16 @@ extension JoinedRequest {
             }
         }
         return pairs
+    }
+}
+
+/// PostgreSQL's answer to the engine-neutral joined fetch.
+extension PostgresConnection {
+    @_spi(RecordEngine)
+    public func fetchJoinedPairs<Base: Record, Associated: Record>(_ request: JoinedRequest<Base, Associated>)
+        throws -> [(Base, Associated?)]
+    {
+        try request.fetchPairs(self)
     }
 }
 #endif

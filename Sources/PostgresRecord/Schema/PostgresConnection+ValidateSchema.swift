@@ -1,6 +1,6 @@
 #if PostgreSQL
 import Foundation
-import SQLiteRecord
+@_spi(RecordEngine) import SQLiteRecord
 
 extension Record {
     /// PostgreSQL's schema check: what `PostgresConnection` answers for `validateSchema(in:)`, from
@@ -71,6 +71,14 @@ extension Record {
         }
         if accepted.contains(oid) { return nil }
         return "a \(PostgresType.name(oid)) column never reads as \(valueType)"
+    }
+}
+
+/// PostgreSQL's answer to the engine-neutral schema check.
+extension PostgresConnection {
+    @_spi(RecordEngine)
+    public func validateTable<R: Record>(of type: R.Type) throws {
+        try R.validateSchema(in: self)
     }
 }
 #endif

@@ -123,32 +123,6 @@ extension Database: DatabaseConnection {
     }
 
     @_spi(RecordEngine)
-    public func fetchJoinedPairs<Base: Record, Associated: Record>(_ request: JoinedRequest<Base, Associated>)
-        throws -> [(Base, Associated?)]
-    {
-        try request.fetchPairs(self)
-    }
-
-    @_spi(RecordEngine)
-    public func fetchGroups<Base: Record, Child: Record>(_ request: IncludingAllRequest<Base, Child>) throws
-        -> [(Base, [Child])]
-    {
-        try request.fetchGroups(self)
-    }
-
-    @_spi(RecordEngine)
-    public func fetchNested<Base: Record, Child: Record, T: Decodable>(
-        _ request: IncludingAllRequest<Base, Child>, as type: T.Type
-    ) throws -> [T] {
-        try request.fetch(self, as: T.self)
-    }
-
-    @_spi(RecordEngine)
-    public func validateTable<R: Record>(of type: R.Type) throws {
-        try R.validateSchema(in: self)
-    }
-
-    @_spi(RecordEngine)
     public func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.immediate, body)
     }

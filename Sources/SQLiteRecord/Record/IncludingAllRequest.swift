@@ -219,3 +219,20 @@ extension Record {
         all().including(all: association)
     }
 }
+
+/// SQLite's answers to the engine-neutral eager loads.
+extension Database {
+    @_spi(RecordEngine)
+    public func fetchGroups<Base: Record, Child: Record>(_ request: IncludingAllRequest<Base, Child>) throws
+        -> [(Base, [Child])]
+    {
+        try request.fetchGroups(self)
+    }
+
+    @_spi(RecordEngine)
+    public func fetchNested<Base: Record, Child: Record, T: Decodable>(
+        _ request: IncludingAllRequest<Base, Child>, as type: T.Type
+    ) throws -> [T] {
+        try request.fetch(self, as: T.self)
+    }
+}

@@ -207,3 +207,13 @@ extension Record {
         all().including(optional: association)
     }
 }
+
+/// SQLite's answer to the engine-neutral joined fetch.
+extension Database {
+    @_spi(RecordEngine)
+    public func fetchJoinedPairs<Base: Record, Associated: Record>(_ request: JoinedRequest<Base, Associated>)
+        throws -> [(Base, Associated?)]
+    {
+        try request.fetchPairs(self)
+    }
+}

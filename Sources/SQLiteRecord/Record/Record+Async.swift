@@ -183,6 +183,15 @@ extension Record where Self: Sendable {
     /// - Throws: as ``fetch(_:sql:arguments:)``, and ``RecordError/noDefaultStore`` before
     ///   ``RecordStore/use(_:)``.
     public static func fetch(sql: String, arguments: StatementArguments = []) async throws -> [Self] {
-        try await RecordStore.defaultQueue().read { db in try fetch(db, sql: sql, arguments: arguments) }
+        try await fetch(RecordStore.defaultQueue(), sql: sql, arguments: arguments)
+    }
+
+    /// ``fetch(_:sql:arguments:)`` in a read-only transaction of a SQLite queue or pool, as PostgreSQL's pools
+    /// take the same call with `$1`-numbered arguments.
+    /// - Throws: as ``fetch(_:sql:arguments:)``.
+    public static func fetch(
+        _ writer: some AsyncDatabaseWriter<Database>, sql: String, arguments: StatementArguments = []
+    ) async throws -> [Self] {
+        try await writer.read { db in try fetch(db, sql: sql, arguments: arguments) }
     }
 }

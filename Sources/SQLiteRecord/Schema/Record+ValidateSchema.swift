@@ -223,3 +223,11 @@ public struct SchemaValidationError: Error, Sendable, Equatable, CustomStringCon
             + mismatches.map { "\n- \($0)" }.joined()
     }
 }
+
+/// SQLite's answer to the engine-neutral schema check.
+extension Database {
+    @_spi(RecordEngine)
+    public func validateTable<R: Record>(of type: R.Type) throws {
+        try R.validateSchema(in: self)
+    }
+}

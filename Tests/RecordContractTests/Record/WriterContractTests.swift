@@ -42,6 +42,8 @@ final class WriterContractTests: RecordContractTestCase {
             XCTAssertEqual(count, 3)
             let first = try await Book.fetchOne(writer, where: ["pages": 730])
             XCTAssertEqual(first?.title, "Ulysses")
+            let bySQL = try await engine.fetchBooks(sql: "SELECT * FROM books WHERE pages > 450 ORDER BY id")
+            XCTAssertEqual(bySQL.map(\.title), ["Dune", "Emma", "Ulysses"])  // Dune has 500 pages by now
 
             let deleted = try await Book.delete(writer, id: ulyssesID)
             XCTAssertTrue(deleted)

@@ -36,6 +36,10 @@ protocol ContractEngine: AnyObject {
     /// PostgreSQL pool whose connections see the test's schema.
     var writer: any AsyncDatabaseWriter { get }
 
+    /// `Book.fetch(writer, sql:)` through the engine's writer: the SQL form each engine takes with its own
+    /// argument type.
+    func fetchBooks(sql: String) async throws -> [Book]
+
     /// The first row of `request`'s selection decoded as `type`, by the engine's `fetchOne(_:as:)`.
     func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T?
 
@@ -56,6 +60,8 @@ final class SQLiteContractEngine: ContractEngine {
     init() throws { queue = try DatabaseQueue() }
 
     var writer: any AsyncDatabaseWriter { queue }
+
+    func fetchBooks(sql: String) async throws -> [Book] { try await Book.fetch(queue, sql: sql) }
 
     func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         try queue.write { db in try body(db) }
@@ -98,6 +104,8 @@ final class PostgresContractEngine: ContractEngine {
     let pool: PostgresPool
     var name: String { "PostgreSQL" }
     var writer: any AsyncDatabaseWriter { pool }
+
+    func fetchBooks(sql: String) async throws -> [Book] { try await Book.fetch(pool, sql: sql) }
     var isSQLite: Bool { false }
 
     init() throws {
