@@ -48,7 +48,9 @@
         ) throws {
             let migrator = PostgresSampleSchema.migrator
             if try !connection.columns(of: Country.tableName).isEmpty {
-                let migrated = try migrator.migrate(connection)
+                let before = Set(try migrator.appliedMigrations(in: connection))
+                try migrator.migrate(connection)
+                let migrated = try migrator.appliedMigrations(in: connection).filter { !before.contains($0) }
                 try PostgresSampleSchema.validateModels(connection)
                 output("Database: \(displayName)")
                 if !migrated.isEmpty {

@@ -9,8 +9,8 @@
         /// The tables, then their indexes. `cities.country_id` references `countries.id`, so a city cannot
         /// point at a country that does not exist. City names have no full-text index here: `--search` needs
         /// the query interface, which the PostgreSQL path does not use.
-        static let migrator: PostgresMigrator = {
-            var migrator = PostgresMigrator()
+        static let migrator: DatabaseMigrator<PostgresConnection> = {
+            var migrator = DatabaseMigrator<PostgresConnection>()
             migrator.registerMigration("1 countries and cities") { connection in
                 try connection.execute(
                     """

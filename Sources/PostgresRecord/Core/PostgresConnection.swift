@@ -132,6 +132,15 @@ public final class PostgresConnection {
     /// The server's process id for this session (`PQbackendPID`): what `pg_terminate_backend` takes.
     public var backendPID: Int32 { PQbackendPID(handle) }
 
+    /// The server and database of the session, as `host:port/dbname` (`PQhost`, `PQport`, `PQdb`; a Unix
+    /// socket's directory as the host): for messages, without the password or the other parameters.
+    public var serverLocation: String {
+        let host = PQhost(handle).map { String(cString: $0) } ?? ""
+        let port = PQport(handle).map { String(cString: $0) } ?? ""
+        let database = PQdb(handle).map { String(cString: $0) } ?? ""
+        return host + (port.isEmpty ? "" : ":" + port) + "/" + database
+    }
+
     /// Where the session stands between transactions (`PQtransactionStatus`).
     public var transactionStatus: TransactionStatus {
         switch PQtransactionStatus(handle) {

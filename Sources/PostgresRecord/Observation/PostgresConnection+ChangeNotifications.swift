@@ -33,7 +33,7 @@ extension PostgresConnection {
     /// It creates (or replaces) the trigger function ``changeNotificationTrigger`` in the session's current
     /// schema, then drops and creates the trigger of that name on each table, in one transaction (a savepoint
     /// inside the caller's): run it again at will, as a migration step that follows the table's creation.
-    /// It first takes the migrations' advisory lock (``PostgresMigrator/advisoryLockKey``), so that sessions
+    /// It first takes the migrations' advisory lock (``PostgresConnection/migrationLockKey``), so that sessions
     /// that install at once, or while another migrates, run one after the other.
     /// It needs the rights DDL needs (owning the tables, `CREATE` on the schema), which an app's runtime role
     /// often lacks: that is why it is a call of its own and not something an observation does.
@@ -76,12 +76,12 @@ extension PostgresConnection {
         }
     }
 
-    /// Waits for the migrations' advisory lock (``PostgresMigrator/advisoryLockKey``) until the transaction
+    /// Waits for the migrations' advisory lock (``PostgresConnection/migrationLockKey``) until the transaction
     /// ends: two sessions that replace the trigger function at once fail otherwise ("tuple concurrently
     /// updated", XX000), and two that take the tables' trigger locks in other orders deadlock. Inside a
     /// migration the session holds the lock already, and takes it again at once.
     private func lockSchemaChanges() throws {
-        _ = try query("SELECT pg_advisory_xact_lock($1)", [PostgresValue(PostgresMigrator.advisoryLockKey)])
+        _ = try query("SELECT pg_advisory_xact_lock($1)", [PostgresValue(Self.migrationLockKey)])
     }
 
     /// The channel of the table named by the SQL text expression `qualifiedName` (its schema, a dot, its

@@ -88,7 +88,7 @@ extension QueryInterfaceRequest {
                 table: table,
                 reason: "a search needs the full-text index of \(Base.self), the tsvector column \"\(index)\", "
                     + "which the table does not have: create it with try \(Base.self).createFullTextIndex(in: "
-                    + "connection), or in a PostgresMigrator with migrator.registerFullTextIndex(\"...\", for: "
+                    + "connection), or in a DatabaseMigrator<PostgresConnection> with migrator.registerFullTextIndex(\"...\", for: "
                     + "\(Base.self).self)")
         }
     }

@@ -16,19 +16,14 @@ import SQLiteRecord
 /// <https://www.postgresql.org/docs/current/textsearch-tables.html> and
 /// <https://www.postgresql.org/docs/current/ddl-generated-columns.html>.
 extension FullTextSearchable {
-    /// Creates the full-text index on PostgreSQL, in one transaction: the `unaccent` extension and the
-    /// text search configuration when the tokenizer folds accents (each only if missing), the `tsvector`
-    /// column named `fullTextTableName` (`ALTER TABLE ... ADD COLUMN ... GENERATED
-    /// ALWAYS AS (...) STORED`, which computes it for the rows already there), and its GIN index. Run it
-    /// once, in a migration (``PostgresMigrator/registerFullTextIndex(_:for:)``).
-    ///
-    /// - Parameter connection: the connection; inside a transaction the index is created in a savepoint.
-    /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the index names no column or its tokenizer
-    ///   has no PostgreSQL configuration, ``RecordError/unknownColumn(table:column:columns:)`` for a column
-    ///   that is not in the table, `RecordError.identifierTooLong` for a table or column name over PostgreSQL's 63
-    ///   bytes (nothing runs then), or ``PostgresError`` (42701 when the index exists
-    ///   already; 42P01 for a missing table; 42501 when the role may not create the extension).
-    public static func createFullTextIndex(in connection: PostgresConnection) throws {
+    /// PostgreSQL's full-text index, in one transaction: the `unaccent` extension and the text search
+    /// configuration when the tokenizer folds accents (each only if missing), the `tsvector` column named
+    /// `fullTextTableName` (`ALTER TABLE ... ADD COLUMN ... GENERATED ALWAYS AS (...) STORED`, which computes
+    /// it for the rows already there), and its GIN index: what `createFullTextIndex(in:)` runs on this
+    /// engine. Errors: 42701 when the index exists already; 42P01 for a missing table; 42501 when the role
+    /// may not create the extension; `RecordError.invalidQuery` for a tokenizer with no PostgreSQL
+    /// configuration.
+    static func createTSVectorIndex(in connection: PostgresConnection) throws {
         let statements = try postgresCreateFullTextIndexSQL()
         try connection.checkColumns(fullTextIndex.columns, of: tableName)
         try connection.transaction {
@@ -88,8 +83,7 @@ extension FullTextSearchable {
 
     /// Drops the index's column (and with it its GIN index), if it exists; the table's other columns and rows
     /// are untouched, and so are the extension and the configuration, which other indexes may use.
-    /// - Throws: ``PostgresError`` (42P01 for a missing table).
-    public static func dropFullTextIndex(in connection: PostgresConnection) throws {
+    static func dropTSVectorIndex(in connection: PostgresConnection) throws {
         try connection.execute(
             "ALTER TABLE \(SQLIdentifier.quoted(tableName)) DROP COLUMN IF EXISTS "
                 + SQLIdentifier.quoted(fullTextTableName))
@@ -119,29 +113,6 @@ extension FullTextSearchable {
         || dictionary || ', \(base.dictionary)'; \
         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$
         """
-    }
-}
-
-/// The migration step that creates a record type's full-text index on PostgreSQL.
-extension PostgresMigrator {
-    /// Registers a migration that creates `type`'s full-text index
-    /// (`createFullTextIndex(in:)`): the `tsvector` column, its GIN
-    /// index, and the `unaccent` extension and configuration it needs. Register it after the migration that
-    /// creates the table.
-    ///
-    /// ```swift
-    /// migrator.registerFullTextIndex("index places", for: Place.self)
-    /// ```
-    ///
-    /// Like any migration, it must not change once shipped: the index's columns and tokenizer are read from
-    /// `type` when the migration runs.
-    /// - Parameters:
-    ///   - name: the migration's name, unique within the migrator.
-    ///   - type: the record type whose index to create.
-    public mutating func registerFullTextIndex<T: FullTextSearchable & SendableMetatype>(
-        _ name: String, for type: T.Type
-    ) {
-        registerMigration(name) { connection in try T.createFullTextIndex(in: connection) }
     }
 }
 #endif

@@ -34,4 +34,11 @@ public protocol AsyncDatabaseWriter<Connection>: AnyObject, Sendable {
     ///   (PostgreSQL's `connectionLost` during COMMIT: the outcome is unknown); `CancellationError` (or
     ///   SQLite's `SQLITE_INTERRUPT`) when the task was cancelled, and nothing is committed then.
     func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
+
+    /// Runs `body` on the connection that writes, serialized with the other writes as `write` is, but
+    /// outside any transaction: `body` opens its own (a ``DatabaseMigrator`` runs each migration in one,
+    /// and on SQLite turns `PRAGMA foreign_keys` off between them), and each statement it runs outside one
+    /// commits on its own.
+    /// - Throws: what `body` throws; `CancellationError` when the task was cancelled before `body` started.
+    func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 }

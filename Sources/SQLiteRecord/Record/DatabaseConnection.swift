@@ -25,7 +25,7 @@
 ///
 /// The library's engines are its only conformers: the requirements an engine implements are not part of the
 /// public interface, and a type outside the library cannot conform.
-public protocol DatabaseConnection: AnyObject {
+public protocol DatabaseConnection: AnyObject, SendableMetatype {
     /// Inserts `record`'s row as the statements of this engine write it, with no callback: the Record layer
     /// calls ``Record/willSave(_:)`` before and ``Record/didInsert(rowID:)`` after.
     /// - Parameters:
@@ -224,6 +224,67 @@ public protocol DatabaseConnection: AnyObject {
     /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.
     @_spi(RecordEngine)
     func inWriteTransaction<T>(_ body: () throws -> T) throws -> T
+
+    // MARK: Schema
+
+    /// Runs `sql`, one statement or several separated by semicolons, with no arguments: a migration's DDL,
+    /// written once for both engines (`try db.execute(sql: "CREATE INDEX ...")`).
+    /// - Throws: the engine's error naming the statement: SQLite's ``DatabaseError``, PostgreSQL's
+    ///   `PostgresError` (with its SQLSTATE).
+    func execute(sql: String) throws
+
+    /// Creates `type`'s table, as ``Record/createTable(in:ifNotExists:)`` documents, in this engine's types.
+    /// - Throws: as ``Record/createTable(in:ifNotExists:)``.
+    @_spi(RecordEngine)
+    func createTable<R: Record>(for type: R.Type, ifNotExists: Bool) throws
+
+    /// Creates `type`'s full-text index in this engine's form (SQLite: an FTS5 table and its triggers;
+    /// PostgreSQL: a generated `tsvector` column and its GIN index).
+    /// - Throws: as ``FullTextSearchable/createFullTextIndex(in:)``.
+    @_spi(RecordEngine)
+    func createFullTextIndex<T: FullTextSearchable>(for type: T.Type) throws
+
+    /// Drops what ``createFullTextIndex(for:)`` created; the table's rows stay.
+    /// - Throws: the engine's error.
+    @_spi(RecordEngine)
+    func dropFullTextIndex<T: FullTextSearchable>(for type: T.Type) throws
+
+    /// The rows `request` selects with an excerpt of each, ranked as the engine ranks matches.
+    /// - Throws: as ``QueryInterfaceRequest/fetchMatches(_:excerpt:)``.
+    @_spi(RecordEngine)
+    func fetchFullTextMatches<Base: FullTextSearchable>(_ request: QueryInterfaceRequest<Base>, excerpt: FullTextExcerpt)
+        throws -> [FullTextMatch<Base>]
+
+    // MARK: Migrations
+
+    /// Where the database is, for messages: SQLite's file path, PostgreSQL's `host:port/dbname`.
+    @_spi(RecordEngine)
+    var databaseLocation: String { get }
+
+    /// The identifiers this engine's migration ledger records, in the order applied; empty when there is no
+    /// ledger yet.
+    /// - Throws: the engine's error reading the ledger.
+    @_spi(RecordEngine)
+    func appliedMigrationIdentifiers() throws -> [String]
+
+    /// Refuses, before anything runs, pending migrations this connection cannot run now (SQLite: one that
+    /// needs foreign keys off, inside a transaction of the caller's).
+    /// - Throws: ``MigrationError``.
+    @_spi(RecordEngine)
+    func checkPendingMigrations(_ pending: [(identifier: String, foreignKeyChecks: MigrationForeignKeyChecks)])
+        throws
+
+    /// Runs `migrate` and records `identifier` in the ledger in one transaction (a savepoint inside the
+    /// caller's) that first takes the engine's write lock; skips both, returning false, when `isApplied`
+    /// (called under the lock) says another process applied it meanwhile.
+    /// - Throws: what `migrate` or `isApplied` throws, after the rollback; ``MigrationError`` for the
+    ///   engine's own checks; the engine's error from BEGIN, COMMIT or the ledger.
+    @_spi(RecordEngine)
+    @discardableResult
+    func applyMigration(
+        _ identifier: String, foreignKeyChecks: MigrationForeignKeyChecks, isApplied: () throws -> Bool,
+        migrate: () throws -> Void
+    ) throws -> Bool
 
     /// Throws `CancellationError` when the task of the async call running on this connection was cancelled.
     /// The library's loops over records call it before each record.

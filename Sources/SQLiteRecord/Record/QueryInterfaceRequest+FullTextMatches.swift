@@ -11,7 +11,12 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the request is not a search (no
     ///   ``matching(_:)``), ``RecordError/unknownColumn(table:column:columns:)`` for an excerpt of a column
     ///   the index does not hold, and what ``fetch(_:)`` throws.
-    public func fetchMatches(_ db: Database, excerpt: FullTextExcerpt) throws -> [FullTextMatch<Base>] {
+    public func fetchMatches(_ db: some DatabaseConnection, excerpt: FullTextExcerpt) throws -> [FullTextMatch<Base>] {
+        try db.fetchFullTextMatches(self, excerpt: excerpt)
+    }
+
+    /// SQLite's matches: the request compiled with the excerpt's `snippet` or `highlight` column last.
+    func fetchFTS5Matches(_ db: Database, excerpt: FullTextExcerpt) throws -> [FullTextMatch<Base>] {
         let request = try selectingExcerpt(excerpt)
         return try Base.explainingMissingTable {
             let query = try request.compiled(db, .select)
@@ -29,5 +34,17 @@ extension QueryInterfaceRequest where Base: FullTextSearchable {
                 return matches
             }
         }
+    }
+}
+
+extension QueryInterfaceRequest where Base: FullTextSearchable & Sendable {
+    /// ``fetchMatches(_:excerpt:)`` in a read of `writer`: a ``DatabaseQueue``, a ``DatabasePool`` or a
+    /// PostgreSQL pool.
+    /// - Throws: as ``fetchMatches(_:excerpt:)``, and `CancellationError` when the task was cancelled.
+    public func fetchMatches(_ writer: some AsyncDatabaseWriter, excerpt: FullTextExcerpt) async throws
+        -> [FullTextMatch<Base>]
+    {
+        let request = self
+        return try await writer.read { db in try request.fetchMatches(db, excerpt: excerpt) }
     }
 }

@@ -1,8 +1,8 @@
 /// The migration step that brings a record type's table in line with the type.
-extension DatabaseMigrator {
+extension DatabaseMigrator where Connection == Database {
     /// Registers a migration that applies `type`'s ``Record/schemaChanges(in:options:)`` plan when it runs:
     /// columns added and renamed with `ALTER TABLE`, any other change by SQLite's table rebuild, with
-    /// foreign keys off and `PRAGMA foreign_key_check` before COMMIT (``ForeignKeyChecks/deferred``; see
+    /// foreign keys off and `PRAGMA foreign_key_check` before COMMIT (``MigrationForeignKeyChecks/deferred``; see
     /// <https://www.sqlite.org/lang_altertable.html#otheralter>).
     ///
     /// ```swift

@@ -2,27 +2,23 @@ import Foundation
 
 /// Creating, rebuilding, checking and dropping a record type's full-text index.
 extension FullTextSearchable {
-    /// Creates the full-text index: the FTS5 table, with the record's table as its external content, three
-    /// triggers that keep it in step with inserts, updates and deletes, and a `rebuild` that indexes the
-    /// rows already there. Run it once, in a migration (``DatabaseMigrator/registerFullTextIndex(_:for:)``).
-    /// See <https://www.sqlite.org/fts5.html#external_content_tables>.
+    /// Creates the full-text index. On SQLite: the FTS5 table, with the record's table as its external
+    /// content, three triggers that keep it in step with inserts, updates and deletes, and a `rebuild` that
+    /// indexes the rows already there (see <https://www.sqlite.org/fts5.html#external_content_tables>). On
+    /// PostgreSQL: a stored generated `tsvector` column over the indexed columns and its GIN index, with the
+    /// `unaccent` extension and configuration the tokenizer needs (see the PostgreSQL article). Run it once,
+    /// in a migration (``DatabaseMigrator/registerFullTextIndex(_:for:)``).
     ///
     /// - Parameter db: the connection; inside a transaction the index is created in it.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the index names no column,
-    ///   ``RecordError/unknownColumn(table:column:columns:)`` for a column that is not in the table, or
-    ///   ``DatabaseError`` from SQLite (the index exists already; an unknown tokenizer; the table is
-    ///   missing).
-    public static func createFullTextIndex(in db: Database) throws {
-        try explainingMissingTable {
-            let statements = try createFullTextIndexSQL()
-            try checkColumns(db, fullTextIndex.columns, aliases: [])
-            for sql in statements { try db.execute(sql: sql) }
-            try rebuildFullTextIndex(db)
-        }
+    ///   ``RecordError/unknownColumn(table:column:columns:)`` for a column that is not in the table, or the
+    ///   engine's error (the index exists already; an unknown tokenizer; the table is missing).
+    public static func createFullTextIndex(in db: some DatabaseConnection) throws {
+        try db.createFullTextIndex(for: Self.self)
     }
 
-    /// The statements ``createFullTextIndex(in:)`` runs before its `rebuild`, in order, to read or to paste
-    /// into a migration: `CREATE VIRTUAL TABLE ... USING fts5(...)` and the three triggers.
+    /// The statements ``createFullTextIndex(in:)`` runs on SQLite before its `rebuild`, in order, to read or
+    /// to paste into a migration: `CREATE VIRTUAL TABLE ... USING fts5(...)` and the three triggers.
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` when the index names no column.
     public static func createFullTextIndexSQL() throws -> [String] {
         let index = fullTextIndex
@@ -69,9 +65,25 @@ extension FullTextSearchable {
         try db.execute(sql: "INSERT INTO \(fts)(\(fts), rank) VALUES ('integrity-check', 1)")
     }
 
-    /// Drops the index and its triggers, if they exist; the record's table and rows are untouched.
-    /// - Throws: ``DatabaseError`` from SQLite.
-    public static func dropFullTextIndex(in db: Database) throws {
+    /// Drops the index (on SQLite its FTS5 table and triggers, on PostgreSQL its column and GIN index), if
+    /// it exists; the record's table and rows are untouched.
+    /// - Throws: the engine's error.
+    public static func dropFullTextIndex(in db: some DatabaseConnection) throws {
+        try db.dropFullTextIndex(for: Self.self)
+    }
+
+    /// SQLite's full-text index: the statements of ``createFullTextIndexSQL()``, then a `rebuild`.
+    static func createFTS5Index(in db: Database) throws {
+        try explainingMissingTable {
+            let statements = try createFullTextIndexSQL()
+            try checkColumns(db, fullTextIndex.columns, aliases: [])
+            for sql in statements { try db.execute(sql: sql) }
+            try rebuildFullTextIndex(db)
+        }
+    }
+
+    /// Drops SQLite's FTS5 table and its triggers, if they exist.
+    static func dropFTS5Index(in db: Database) throws {
         for suffix in ["ai", "ad", "au"] { try db.execute(sql: "DROP TRIGGER IF EXISTS \(triggerName(suffix))") }
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(fullTextTableName))")
     }

@@ -83,7 +83,7 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
     ///
     /// A plan that ``requiresRebuild`` needs foreign keys off (SQLite's procedure turns them off so that
     /// dropping the old table does not delete or rewrite its children's rows); run it in a migration
-    /// registered with ``DatabaseMigrator/ForeignKeyChecks/deferred``, as
+    /// registered with ``MigrationForeignKeyChecks/deferred``, as
     /// ``DatabaseMigrator/registerSchemaChanges(_:for:options:)`` does.
     /// - Throws: the first of ``refusals`` before anything is written;
     ///   ``SchemaChangeError/valuesWouldChange(table:column:rows:)`` when the rebuild's copy would store a

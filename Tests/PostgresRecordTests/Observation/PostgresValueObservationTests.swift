@@ -98,7 +98,7 @@ final class PostgresValueObservationTests: PostgresTestCase {
     /// pool that ends its loop.
     func testTheArticleExample() async throws {
         let pool = self.pool!
-        var migrator = PostgresMigrator()
+        var migrator = DatabaseMigrator<PostgresConnection>()
         migrator.registerMigration("create countries") { connection in try Country.createTable(in: connection) }
         migrator.registerMigration("notify countries") { connection in
             try Country.installChangeNotifications(in: connection)

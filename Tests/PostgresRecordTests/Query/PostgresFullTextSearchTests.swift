@@ -32,7 +32,7 @@ final class PostgresFullTextSearchTests: PostgresTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        var migrator = PostgresMigrator()
+        var migrator = DatabaseMigrator<PostgresConnection>()
         migrator.registerMigration("places") { connection in try Place.createTable(in: connection) }
         migrator.registerFullTextIndex("index places", for: Place.self)
         try migrator.migrate(connection)
@@ -164,7 +164,7 @@ final class PostgresFullTextSearchTests: PostgresTestCase {
         try Place.dropFullTextIndex(in: connection)
         let reason =
             "a search needs the full-text index of Place, the tsvector column \"places_fts\", which the table does "
-            + "not have: create it with try Place.createFullTextIndex(in: connection), or in a PostgresMigrator with "
+            + "not have: create it with try Place.createFullTextIndex(in: connection), or in a DatabaseMigrator<PostgresConnection> with "
             + "migrator.registerFullTextIndex(\"...\", for: Place.self)"
         XCTAssertThrowsError(try Place.search("lima").fetch(connection)) {
             XCTAssertEqual($0 as? RecordError, .invalidQuery(table: "places", reason: reason))

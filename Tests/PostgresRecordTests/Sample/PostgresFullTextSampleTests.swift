@@ -43,7 +43,7 @@ final class PostgresFullTextSampleTests: PostgresTestCase {
         try super.setUpWithError()
         var cities = try Self.cities()
         XCTAssertEqual(cities.count, 5_604)
-        var migrator = PostgresMigrator()
+        var migrator = DatabaseMigrator<PostgresConnection>()
         migrator.registerMigration("cities") { connection in try SampleCity.createTable(in: connection) }
         migrator.registerFullTextIndex("index cities", for: SampleCity.self)
         try migrator.migrate(connection)

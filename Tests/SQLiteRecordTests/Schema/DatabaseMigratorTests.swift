@@ -35,7 +35,7 @@ final class DatabaseMigratorTests: XCTestCase {
         ),
     ]
 
-    static func migrator(steps: Int = history.count, counter: SharedCounter? = nil) -> DatabaseMigrator {
+    static func migrator(steps: Int = history.count, counter: SharedCounter? = nil) -> DatabaseMigrator<Database> {
         var migrator = DatabaseMigrator()
         for step in history.prefix(steps) {
             migrator.registerMigration(step.identifier, foreignKeyChecks: step.foreignKeyChecks) { db in

@@ -8,7 +8,7 @@ import XCTest
 final class MigrationForeignKeyTests: XCTestCase {
     /// Authors and their books; a book's author is `ON DELETE CASCADE`, so dropping `authors` with foreign
     /// keys on deletes every book.
-    private static func migratorWithBooks() -> DatabaseMigrator {
+    private static func migratorWithBooks() -> DatabaseMigrator<Database> {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("1 authors and books") { db in
             try db.execute(

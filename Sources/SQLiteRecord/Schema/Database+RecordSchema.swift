@@ -1,0 +1,32 @@
+/// SQLite's side of the schema calls a record type makes: its `CREATE TABLE`, its FTS5 index, and raw DDL.
+extension Database {
+    /// Runs `sql`, one statement or several separated by semicolons, with no arguments: what
+    /// ``DatabaseConnection/execute(sql:)`` requires, so that a migration written for both engines runs
+    /// raw DDL. ``execute(sql:arguments:)`` with its default arguments is the same call.
+    /// - Throws: ``DatabaseError`` with SQLite's result code and the statement.
+    public func execute(sql: String) throws {
+        try execute(sql: sql, arguments: [])
+    }
+
+    @_spi(RecordEngine)
+    public func createTable<R: Record>(for type: R.Type, ifNotExists: Bool) throws {
+        try execute(sql: R.createTableSQL(ifNotExists: ifNotExists))
+    }
+
+    @_spi(RecordEngine)
+    public func createFullTextIndex<T: FullTextSearchable>(for type: T.Type) throws {
+        try T.createFTS5Index(in: self)
+    }
+
+    @_spi(RecordEngine)
+    public func dropFullTextIndex<T: FullTextSearchable>(for type: T.Type) throws {
+        try T.dropFTS5Index(in: self)
+    }
+
+    @_spi(RecordEngine)
+    public func fetchFullTextMatches<Base: FullTextSearchable>(
+        _ request: QueryInterfaceRequest<Base>, excerpt: FullTextExcerpt
+    ) throws -> [FullTextMatch<Base>] {
+        try request.fetchFTS5Matches(self, excerpt: excerpt)
+    }
+}
