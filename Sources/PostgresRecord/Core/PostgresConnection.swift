@@ -41,6 +41,9 @@ public final class PostgresConnection {
     private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
+    /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
+    /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
+    var identityCatchUps: [String: Int] = [:]
     /// The column layout of each SQL text's results, for reading their rows (``columnLayout(for:sql:)``).
     var columnLayouts: [String: PostgresColumnLayout] = [:]
     /// How many savepoints deep the library's transactions are.
@@ -175,8 +178,10 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` with the SQLSTATE and the SQL; of kind `.connectionLost` when the
     ///   connection is gone.
     public func execute(_ sql: String) throws {
-        // The SQL may change tables: the columns read for where: checks are read again.
+        // The SQL may change tables: the columns read for where: checks are read again, and identities
+        // are caught up again before the next insert without an id.
         tableColumnsCache.removeAll()
+        identityCatchUps.removeAll()
         _ = try cancellable(sql) { try check(PQexec(handle, sql), sql: sql) }
     }
 
@@ -190,7 +195,9 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` as ``execute(_:)``.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [PostgresValue]) throws -> Int {
-        try run(sql, arguments).affectedRows
+        // It may write ids: identities are caught up again before the next insert without an id.
+        identityCatchUps.removeAll()
+        return try run(sql, arguments).affectedRows
     }
 
     /// Runs one query with `$1`, `$2`... bound to `arguments`, and returns its rows (read in binary form).

@@ -48,7 +48,7 @@ extension PostgresConnection {
     {
         let (sql, arguments, _) = try request.postgresSQL(
             self, assignments == nil ? .delete : .update, assignments: assignments ?? [])
-        return try execute(sql, arguments)
+        return try run(sql, arguments).affectedRows
     }
 }
 

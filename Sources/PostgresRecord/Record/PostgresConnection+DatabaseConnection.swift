@@ -13,6 +13,7 @@ extension PostgresConnection: DatabaseConnection {
         // violation still fails, as PostgreSQL has no way to skip those.
         let ignoring = conflict == .ignore ? " ON CONFLICT DO NOTHING" : ""
         if case .rowID(let column) = shape.key, record.hasNilRowID {
+            try catchUpIdentity(of: shape)
             let sql = conflict == .ignore ? shape.insertWithoutKeyIgnoringSQL : shape.insertWithoutKeySQL
             let result = try shape.run(sql, record, shape.nonKeyColumnsPlan, on: self)
             guard result.rowCount == 1 else { return nil }
@@ -22,6 +23,7 @@ extension PostgresConnection: DatabaseConnection {
         // No RETURNING: the command tag's row count (`INSERT 0 1`) tells that the row went in; a conflict, a
         // trigger or a rule that skipped it leaves 0.
         let result = try shape.run(shape.insertSQL + ignoring, record, shape.columnsPlan, on: self)
+        shape.identityCatchUp?.noteExplicitWrite()
         guard result.affectedRows == 1 else { return nil }
         return record.rowIDIfAny ?? 0
     }
@@ -60,6 +62,7 @@ extension PostgresConnection: DatabaseConnection {
         // No RETURNING: an upsert inserts or updates its row (or, when every column is a key column, leaves
         // the row that is there), so there is nothing to read back.
         let result = try shape.run(shape.upsertSQL, record, shape.columnsPlan, on: self)
+        shape.identityCatchUp?.noteExplicitWrite()
         if result.affectedRows == 0, shape.columns.count > shape.key.columns.count,
             try !recordExists(R.self, id: record.id)
         {
@@ -88,6 +91,7 @@ extension PostgresConnection: DatabaseConnection {
             // 42P10: no unique or exclusion constraint matches the ON CONFLICT target.
             throw RecordError.conflictTargetNotUnique(table: shape.table, columns: upsert.target)
         }
+        if !record.hasNilRowID { shape.identityCatchUp?.noteExplicitWrite() }
         if result.rowCount == 1 {
             let inserted = result.bool(row: 0, column: 0) == true
             return (inserted ? .inserted : .updated, upsert.returnsRowID ? result.int64(row: 0, column: 1) : nil)
@@ -103,7 +107,7 @@ extension PostgresConnection: DatabaseConnection {
     public func deleteRow<R: Record>(_ type: R.Type, id: R.ID) throws -> Bool {
         let shape = try PostgresRecordShape.of(R.self)
         let key = try shape.keyValues(id)
-        if try execute(shape.deleteSQL, key) > 0 { return true }
+        if try run(shape.deleteSQL, key).affectedRows > 0 { return true }
         // No row deleted: none had the key, or a trigger skipped the delete.
         if try recordExists(R.self, id: id) {
             throw RecordError.rowNotDeleted(table: shape.table, id: R.keyDescription(id))
@@ -156,7 +160,7 @@ extension PostgresConnection: DatabaseConnection {
     public func deleteRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
         let shape = try PostgresRecordShape.of(R.self)
         let filter = try PostgresFilter(conditions, shape: shape, connection: self)
-        return try execute(RecordSQL.delete(from: shape.table, condition: filter.condition), filter.arguments)
+        return try run(RecordSQL.delete(from: shape.table, condition: filter.condition), filter.arguments).affectedRows
     }
 
     @_spi(RecordEngine)

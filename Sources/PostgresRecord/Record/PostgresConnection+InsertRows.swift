@@ -16,6 +16,7 @@ extension PostgresConnection {
         // The identity column of the records whose row chooses its id; nil for a record inserted with its key.
         var identityColumns: [String?] = []
         identityColumns.reserveCapacity(records.count)
+        var hasExplicitRowID = false
         // Every record's values in one buffer, all written before anything is sent.
         let encoder = PostgresRecordEncoder(
             jsonEncoder: shape.jsonEncoder, capacity: records.count * shape.columns.count)
@@ -31,8 +32,11 @@ extension PostgresConnection {
                     (shape.insertSQL, try shape.namingTable { try encoder.append(record, plan: shape.columnsPlan) }))
                 identityColumns.append(nil)
                 rowIDs.append(record.rowIDIfAny ?? 0)
+                hasExplicitRowID = true
             }
         }
+        if identityColumns.contains(where: { $0 != nil }) { try catchUpIdentity(of: shape) }
+        if hasExplicitRowID { shape.identityCatchUp?.noteExplicitWrite() }
         // Each answer is checked as it is read, and let go: the batch keeps no result past its check.
         try runPipelined(statements, encoder.takeParameters()) { index, result in
             // The command tag's row count: RETURNING's rows for an identity, `INSERT 0 1` otherwise.

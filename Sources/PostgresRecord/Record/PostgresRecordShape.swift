@@ -65,6 +65,8 @@ final class PostgresRecordShape: Sendable {
     /// The type's ``Record/primaryKeyColumn`` when the shape was made: with ``table``, what a kept shape is
     /// checked against.
     let primaryKeyColumn: String
+    /// A rowid key's identity catch-up (see ``PostgresConnection/catchUpIdentity(of:)``); nil for another key.
+    let identityCatchUp: IdentityCatchUp?
 
     // One shape per record type, valid while the type's table name and key column are the ones it was made
     // with: a type whose `tableName` is computed gets a new shape when the name changes. The columns come from
@@ -78,7 +80,7 @@ final class PostgresRecordShape: Sendable {
         selectOneSQL: String, existsSQL: String, keyUpsert: Upsert, nonKeyColumns: [String], orderedKeys: [(key: String, column: String)],
         columnsPlan: PostgresEncodingPlan, nonKeyColumnsPlan: PostgresEncodingPlan, jsonEncoder: JSONEncoder,
         jsonDecoder: JSONDecoder
-    ) {
+    ) throws {
         self.table = table
         self.primaryKeyColumn = primaryKeyColumn
         self.key = key
@@ -100,6 +102,11 @@ final class PostgresRecordShape: Sendable {
         self.nonKeyColumnsPlan = nonKeyColumnsPlan
         self.jsonEncoder = jsonEncoder
         self.jsonDecoder = jsonDecoder
+        if case .rowID(let column) = key {
+            identityCatchUp = try IdentityCatchUp(table: table, column: column)
+        } else {
+            identityCatchUp = nil
+        }
     }
 
     static func of<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
@@ -146,7 +153,7 @@ final class PostgresRecordShape: Sendable {
         let returning = RecordSQL.returning(keyColumns)
         let orderedKeys = probed.map { (key: $0.key, column: $0.name) }
         let columnsPlan = PostgresEncodingPlan(columns: columns, orderedKeys: orderedKeys, encoderNames: encoderNames)
-        return PostgresRecordShape(
+        return try PostgresRecordShape(
             table: table, primaryKeyColumn: R.primaryKeyColumn, key: key, columns: columns, encoderNames: encoderNames, decoderNames: decoderNames,
             insertSQL: RecordSQL.insert(into: table, columns: columns, dialect: .postgres),
             insertWithoutKeySQL: RecordSQL.insert(into: table, columns: nonKey, dialect: .postgres) + returning,

@@ -21,7 +21,13 @@ extension PostgresConnection {
     @_spi(RecordEngine)
     public func appliedMigrationIdentifiers() throws -> [String] {
         let ledger = SQLIdentifier.quoted(Self.migrationLedgerTable)
-        let exists = try query("SELECT to_regclass($1) IS NOT NULL", [try PostgresValue(text: ledger)])
+        // The catalog read with the statement's snapshot, not `to_regclass`: that one looks the name up in the
+        // session's catalog cache, which taking an advisory lock does not refresh, so a migration waiting on
+        // the lock would not see the ledger another instance created meanwhile, and run again.
+        let exists = try query(
+            "SELECT EXISTS (SELECT FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+                + "ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = current_schema())",
+            [try PostgresValue(text: Self.migrationLedgerTable)])
         guard try exists[0].decode(Bool.self, at: 0) else { return [] }
         // ctid breaks ties between the entries of one transaction, which share `applied_at`: an append-only
         // table keeps its rows in the order they were inserted.
