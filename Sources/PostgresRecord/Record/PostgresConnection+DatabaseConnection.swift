@@ -140,8 +140,10 @@ extension PostgresConnection: DatabaseConnection {
         let filter = try PostgresFilter(conditions, shape: shape, connection: self)
         try checkColumns(ordering.map(\.column), of: shape.table)
         var arguments = filter.arguments
-        if let limit { arguments.append(PostgresValue(Int64(limit))) }
-        if let offset { arguments.append(PostgresValue(Int64(offset))) }
+        // A negative limit or offset is none, as in a request and as SQLite reads them: NULL is PostgreSQL's
+        // `LIMIT ALL` and `OFFSET 0`.
+        if let limit { arguments.append(limit >= 0 ? PostgresValue(Int64(limit)) : .null) }
+        if let offset { arguments.append(offset >= 0 ? PostgresValue(Int64(offset)) : .null) }
         let form = SelectTexts.Form(
             dialect: .postgres, table: shape.table, columns: filter.columns, forms: filter.nulls.map { $0 ? 0 : 1 },
             ordering: ordering, hasLimit: limit != nil, hasOffset: offset != nil)

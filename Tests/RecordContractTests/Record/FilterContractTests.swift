@@ -46,6 +46,21 @@ final class FilterContractTests: RecordContractTestCase {
         }
     }
 
+    func testANegativeLimitIsNoneAndANegativeOffsetIsNone() {
+        onEachEngine { engine in
+            try self.fill(engine)
+            let names = try engine.write { db in
+                try Title.fetch(db, where: ["genre": Genre.novel], orderBy: [.ascending("name")], limit: -1, offset: -3)
+                    .map(\.name)
+            }
+            XCTAssertEqual(names, ["Emma", "Persuasion"])
+            let request = try engine.write { db in
+                try Title.all().order(Column("name")).limit(-1, offset: -3).fetch(db).map(\.name)
+            }
+            XCTAssertEqual(request, ["A Room of One's Own", "Emma", "Persuasion", "Untitled"])
+        }
+    }
+
     func testDeleteAllByValuesDeletesOnlyThoseRows() {
         onEachEngine { engine in
             try fill(engine)
