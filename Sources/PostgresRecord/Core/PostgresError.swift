@@ -62,8 +62,10 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.batchIndex = batchIndex
     }
 
-    /// `PostgreSQL error 23505: duplicate key value violates unique constraint "countries_iso_key"
-    /// (Key (iso)=(FR) already exists.) - while executing: INSERT ...`.
+    /// `PostgreSQL error 23505: duplicate key value violates unique constraint "countries_iso_key" - while
+    /// executing: INSERT ...`. The server's ``detail`` is left out: it holds the row's values (`Key (iso)=(FR)
+    /// already exists.`, `Failing row contains (...)`), which a log must not receive by default, as SQLite's
+    /// messages name columns but never values; read ``detail`` where you want them.
     public var description: String {
         var text: String
         switch kind {
@@ -72,7 +74,6 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case .connectionLost: text = "PostgreSQL connection lost: \(message)"
         case .client: text = "PostgresRecord: \(message)"
         }
-        if let detail { text += " (\(detail))" }
         if let batchIndex { text += " - at index \(batchIndex) of the batch" }
         if let sql { text += " - while executing: \(sql)" }
         return text

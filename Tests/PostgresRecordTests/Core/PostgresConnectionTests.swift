@@ -27,7 +27,7 @@ final class PostgresConnectionTests: PostgresTestCase {
             XCTAssertEqual(
                 error.description,
                 "PostgreSQL error 23505: duplicate key value violates unique constraint \"countries_iso_key\" "
-                    + "(Key (iso)=(FR) already exists.) - while executing: INSERT INTO countries VALUES ($1, $2)")
+                    + "- while executing: INSERT INTO countries VALUES ($1, $2)")
         }
     }
 
