@@ -73,7 +73,7 @@ extension FetchableRecord where Self: Record & Equatable {
     @discardableResult
     public static func checkRowInitializer(_ db: Database) throws -> Int {
         try check(
-            db, sql: "SELECT * FROM " + SQLIdentifier.quoted(tableName), arguments: [], tableName: tableName,
+            db, sql: RecordSQL.selectAll(from: tableName), arguments: [], tableName: tableName,
             decoder: rowDecoder)
     }
 }

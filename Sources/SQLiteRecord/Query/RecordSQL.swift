@@ -145,4 +145,28 @@ package enum RecordSQL {
                 .joined(separator: ", ")
         return insert(into: table, columns: columns, dialect: dialect) + " ON CONFLICT (\(target)) " + action
     }
+
+    /// `SELECT * FROM "table"`: every row of a table, as a row initializer's check reads them.
+    static func selectAll(from table: String) -> String {
+        "SELECT * FROM " + SQLIdentifier.quoted(table)
+    }
+
+    /// `SELECT 1 FROM "table" WHERE "a" = ? AND "b" = ? LIMIT 1`: whether a row holds the values, as a
+    /// failed foreign key's parent row is looked for.
+    static func selectOneIfAny(from table: String, whereEqual columns: [String]) -> String {
+        let condition = columns.map { SQLIdentifier.quoted($0) + " = ?" }.joined(separator: " AND ")
+        return "SELECT 1 FROM " + SQLIdentifier.quoted(table) + " WHERE " + condition + " LIMIT 1"
+    }
+
+    /// `SELECT ? AS "a", ? AS "b"`: a row of bound values under the given column names, which the row
+    /// decoder reads as it reads a table's.
+    static func selectParameters(named columns: [String]) -> String {
+        "SELECT " + columns.map { "? AS " + SQLIdentifier.quoted($0) }.joined(separator: ", ")
+    }
+
+    /// ` FROM "child" WHERE <condition>`: the start of the body of a correlated subquery on a parent row's
+    /// children, which the caller ends (with `AND (filter)` and the closing parenthesis).
+    static func correlatedFrom(_ table: String, where condition: String) -> String {
+        " FROM " + SQLIdentifier.quoted(table) + " WHERE " + condition
+    }
 }

@@ -50,7 +50,7 @@ extension AssociationLink {
     ///   or what compiling `children`'s filter throws (a value that does not encode).
     func subqueryBody<Child: Record>(_ children: QueryInterfaceRequest<Child>) throws -> (String, StatementArguments) {
         if isComposite { try checkColumnCounts() }
-        var sql = " FROM " + SQLIdentifier.quoted(childTable) + " WHERE " + joinCondition(childTable, parentTable)
+        var sql = RecordSQL.correlatedFrom(childTable, where: joinCondition(childTable, parentTable))
         guard let filter = children.filter else { return (sql + ")", []) }
         var compiler = RequestCompiler(binding: RecordRequestBinding<Child>(), table: childTable, isWriting: true)
         compiler.qualifier = childTable

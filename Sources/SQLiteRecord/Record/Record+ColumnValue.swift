@@ -52,7 +52,7 @@ extension Record {
         let columns = try Self.recordEncoder.encode(self)
         var values = columns.values
         for (column, value) in zip(names, newValues) { values[try Self.index(of: column, in: columns)] = value }
-        let sql = "SELECT " + columns.names.map { "? AS " + SQLIdentifier.quoted($0) }.joined(separator: ", ")
+        let sql = RecordSQL.selectParameters(named: columns.names)
         return try db.withStatement(sql: sql, arguments: StatementArguments(values)) { statement in
             _ = try statement.step()
             // The SELECT has the encoded columns only: one read but never written is missing from it.

@@ -43,8 +43,7 @@ extension Record {
             }
             parentColumns = primaryKey
         }
-        let condition = parentColumns.map { SQLIdentifier.quoted($0) + " = ?" }.joined(separator: " AND ")
-        let sql = "SELECT 1 FROM " + SQLIdentifier.quoted(key.parentTable) + " WHERE " + condition + " LIMIT 1"
+        let sql = RecordSQL.selectOneIfAny(from: key.parentTable, whereEqual: parentColumns)
         let found: Int?
         do {
             found = try db.scalar(Int.self, sql: sql, arguments: StatementArguments(values))
