@@ -57,8 +57,7 @@ enum PostgresValueWriter {
             value,
             EncodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "Cannot store NaN in \(column): NaN is refused on every engine (SQLite stores it as "
-                    + "NULL), in stored values and in filters"))
+                debugDescription: "Cannot store Double NaN in \(column): " + RecordError.nanRefusal))
     }
 
     static func direct(_ value: Any, codingPath: [any CodingKey]) throws -> PostgresValue? {

@@ -61,12 +61,16 @@ struct PostgresFilter {
         var nulls: [Bool] = []
         nulls.reserveCapacity(names.count)
         for name in names {
-            // Named as a save's refusal is: the column and the table.
-            let value = try shape.namingTable {
-                try conditions[name].flatMap { $0 }.map {
+            // Refused as a request's filter value is on both engines: the table, the column, the type, why.
+            let value: PostgresValue
+            do {
+                value = try conditions[name].flatMap { $0 }.map {
                     try PostgresValueWriter.value(
                         $0, codingPath: [PostgresColumnKey(name)], jsonEncoder: shape.jsonEncoder)
                 } ?? .null
+            } catch let EncodingError.invalidValue(refused, context) {
+                throw RecordError.invalidQueryValue(
+                    table: shape.table, column: name, type: "\(type(of: refused))", reason: context.debugDescription)
             }
             nulls.append(value.isNull)
             if !value.isNull { arguments.append(value) }

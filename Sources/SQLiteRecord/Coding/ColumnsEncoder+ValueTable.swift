@@ -24,7 +24,7 @@ extension ColumnsEncoder {
                 value,
                 .init(
                     codingPath: [key],
-                    debugDescription: "Cannot store \(type) NaN in \(describeColumn(key)): SQLite stores NaN as NULL"))
+                    debugDescription: "Cannot store \(type) NaN in \(describeColumn(key)): " + RecordError.nanRefusal))
         }
         return .real(value)
     }

@@ -128,3 +128,10 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension RecordError {
+    /// Why NaN is refused, in a stored value and in a filter, in the same words on every engine.
+    package static let nanRefusal =
+        "NaN is refused on every engine (SQLite would store it as NULL, PostgreSQL would match it in a filter and "
+        + "sort it above every number)"
+}

@@ -10,7 +10,7 @@ final class ValueContractTests: RecordContractTestCase {
         static let tableName = "readings"
     }
 
-    func testNaNIsRefusedInAStoredValueAndInAFilterAndNothingIsWritten() {
+    func testNaNIsRefusedInAStoredValueAndInAFilterInTheSameWordsAndNothingIsWritten() {
         onEachEngine { engine in
             try engine.createTable(Reading.self)
             var reading = Reading(id: nil, value: .nan)
@@ -24,9 +24,24 @@ final class ValueContractTests: RecordContractTestCase {
             var one = Reading(id: nil, value: 1)
             try engine.write { db in try one.insert(db) }
             let filtered = error { _ = try engine.write { db in try Reading.fetch(db, where: ["value": Double.nan]) } }
-            XCTAssertNotNil(filtered)
             let deleted = error { _ = try engine.write { db in try Reading.deleteAll(db, where: ["value": Double.nan]) } }
-            XCTAssertNotNil(deleted)
+            let requested = error {
+                _ = try engine.write { db in try Reading.filter(Column("value") == Double.nan).fetch(db) }
+            }
+            // A filter value is refused as a filter's (the table, the column, the type, why); a stored value as
+            // the encoder's, in the same words.
+            XCTAssertTrue(context.debugDescription.hasSuffix(
+                "NaN is refused on every engine (SQLite would store it as NULL, PostgreSQL would match it in a "
+                    + "filter and sort it above every number)"), context.debugDescription)
+            for refused in [filtered, deleted, requested] {
+                guard case RecordError.invalidQueryValue(let table, let column, let type, let reason)? = refused else {
+                    XCTFail("expected RecordError.invalidQueryValue, got \(String(describing: refused))")
+                    continue
+                }
+                XCTAssertEqual([table, column, type], ["readings", "value", "Double"])
+                XCTAssertTrue(reason.hasPrefix("Cannot store Double NaN in column \"value\""), reason)
+                XCTAssertTrue(reason.hasSuffix("sort it above every number)"), reason)
+            }
             XCTAssertEqual(try engine.integer("SELECT count(*) FROM readings"), 1)
         }
     }
