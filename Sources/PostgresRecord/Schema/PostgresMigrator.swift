@@ -74,14 +74,25 @@ public struct PostgresMigrator: Sendable {
 }
 
 extension Record {
-    /// Creates the type's table on PostgreSQL: the statements of ``postgresCreateTableSQL(ifNotExists:)``, in one
-    /// transaction.
-    /// - Throws: ``PostgresError`` (42P07 when the table exists and `ifNotExists` is false), and what
-    ///   `createTableSQL` throws: `RecordError.identifierTooLong` for a table, column or index name of more
-    ///   than 63 bytes, before anything runs.
-    public static func createTable(in connection: PostgresConnection, ifNotExists: Bool = false) throws {
+    /// Creates the type's table on PostgreSQL: the statements of ``postgresCreateTableSQL(ifNotExists:)``, then,
+    /// unless `notifiesChanges` is false, the change notifications a `ValueObservation` listens to (the
+    /// trigger of ``PostgresConnection/installChangeNotifications(for:)``), in one transaction.
+    /// - Parameters:
+    ///   - ifNotExists: true leaves an existing table as it is (its change notifications are installed all
+    ///     the same, unless `notifiesChanges` is false).
+    ///   - notifiesChanges: false creates no trigger: no observation hears of the table's commits until
+    ///     ``PostgresConnection/installChangeNotifications(for:)`` runs (an observation that may install it
+    ///     does so itself).
+    /// - Throws: ``PostgresError`` (42P07 when the table exists and `ifNotExists` is false; 42501 when the
+    ///   session may not create the trigger function in its current schema), and what `createTableSQL`
+    ///   throws: `RecordError.identifierTooLong` for a table, column or index name of more than 63 bytes,
+    ///   before anything runs.
+    public static func createTable(
+        in connection: PostgresConnection, ifNotExists: Bool = false, notifiesChanges: Bool = true
+    ) throws {
         try connection.transaction {
             try connection.execute(try createTableSQL(ifNotExists: ifNotExists, dialect: .postgres))
+            if notifiesChanges { try connection.installChangeNotifications(for: [tableName]) }
         }
     }
 

@@ -34,4 +34,10 @@ public protocol AsyncDatabaseWriter<Connection>: AnyObject, Sendable {
     ///   (PostgreSQL's `connectionLost` during COMMIT: the outcome is unknown); `CancellationError` (or
     ///   SQLite's `SQLITE_INTERRUPT`) when the task was cancelled, and nothing is committed then.
     func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
+
+    /// Starts observing `values`' observation in this writer: the engine hears commits and finds the
+    /// tables each read used its own way, reads with ``ObservedValues/read(on:)``, hands values to
+    /// ``ObservedValues/deliver(_:)``, and stops when ``ObservedValues/onStop(_:)`` says. See ``ValueObservation``.
+    @_spi(RecordEngine)
+    func observe<Value: Sendable>(_ values: ObservedValues<Value>)
 }
