@@ -36,7 +36,7 @@ extension PostgresConnection {
     /// It first takes the migrations' advisory lock (``PostgresMigrator/advisoryLockKey``), so that sessions
     /// that install at once, or while another migrates, run one after the other.
     /// It needs the rights DDL needs (owning the tables, `CREATE` on the schema), which an app's runtime role
-    /// often lacks. ``Record/createTable(in:ifNotExists:notifiesChanges:)`` runs it for the tables it creates,
+    /// often lacks. `Record.createTable(in:ifNotExists:notifiesChanges:)` runs it for the tables it creates,
     /// and an observation whose read uses a table without the trigger runs it on that table when the pool's
     /// role may; when it may not, the observation ends with an error that gives this call and its SQL.
     ///

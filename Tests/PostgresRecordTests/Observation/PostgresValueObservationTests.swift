@@ -316,6 +316,20 @@ final class PostgresValueObservationTests: PostgresTestCase {
         try await fixed.wait { $0 == [1] }
     }
 
+    #if canImport(Observation)
+    func testAReleasedLiveQueryClosesItsListener() async throws {
+        guard #available(macOS 14, iOS 17, *) else { throw XCTSkip("the Observation framework needs macOS 14") }
+        var query: LiveQuery<[Note]>? = await LiveQuery(Note.all(), in: pool)
+        let listening = try await waitForListeners { $0.count == 1 }
+        XCTAssertEqual(listening.count, 1)
+        weak let released = query
+        query = nil
+        XCTAssertNil(released)
+        let left = try await waitForListeners { $0.isEmpty }
+        XCTAssertEqual(left, [])
+    }
+    #endif
+
     func testATableCreatedWithoutNotificationsHasNoTrigger() throws {
         struct Tag: Record { var id: Int64?; var name: String; static let tableName = "tags" }
         try Tag.createTable(in: connection, notifiesChanges: false)
