@@ -93,7 +93,7 @@ enum SwiftNames {
         "FTS", "FTS5Pattern", "FetchableRecord", "FetchedRow", "FetchedRowReadable", "ForeignKeyAction", "ForeignKeyInfo",
         "FullTextExcerpt", "FullTextIndex", "FullTextMatch", "FullTextSearchable", "FullTextTokenizer",
         "HasManyAssociation", "HasOneAssociation", "IncludingAllRequest", "IndexInfo", "JoinedRequest",
-        "MigrationError", "Ordering", "ParentAssociation", "QueryInterfaceRequest", "Record", "RecordCursor",
+        "LiveFetch", "LiveQuery", "MigrationError", "ObservedValues", "Ordering", "ParentAssociation", "QueryInterfaceRequest", "Record", "RecordCursor",
         "RecordEncoder", "RecordError", "RecordStore", "ResultCode", "Row", "RowCursor", "RowDecoder",
         "RowInitializerMismatch", "SQLCollation", "SQLExpressible", "SQLExpression", "SQLIdentifier", "SQLOrdering",
         "SQLOrderingTerm", "SQLiteDateFormat", "SQLiteValue", "SQLiteValueConvertible", "SQLiteValueReadable",

@@ -330,6 +330,36 @@ final class PostgresValueObservationTests: PostgresTestCase {
     }
     #endif
 
+    func testAReadWrittenForTheOtherEngineEndsTheSequenceSayingSo() async throws {
+        // Over SQLite's Database, in a PostgreSQL pool.
+        let sqliteRead = ValueObservation.tracking { (db: Database) in try db.scalar(Int.self, sql: "SELECT 1") }
+        var onPool = sqliteRead.values(in: pool).makeAsyncIterator()
+        do {
+            _ = try await onPool.next()
+            XCTFail("no error")
+        } catch let error as DatabaseError {
+            XCTAssertEqual(error.resultCode, .misuse)
+            XCTAssertEqual(
+                error.message,
+                "this observation's read takes SQLite's Database, and it was given a PostgresConnection: observe "
+                    + "it in a DatabaseQueue or a DatabasePool, or write the read over the connection it is given "
+                    + "(some DatabaseConnection)")
+        }
+        // Over a PostgresConnection, in a SQLite queue.
+        let postgresRead = ValueObservation.tracking { connection in try connection.query("SELECT 1").count }
+        var onQueue = postgresRead.values(in: try DatabaseQueue()).makeAsyncIterator()
+        do {
+            _ = try await onQueue.next()
+            XCTFail("no error")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.kind, .client)
+            XCTAssertEqual(
+                error.message,
+                "this observation's read takes a PostgresConnection, and it was given a Database: observe it in a "
+                    + "PostgresPool, or write the read over the connection it is given (some DatabaseConnection)")
+        }
+    }
+
     func testATableCreatedWithoutNotificationsHasNoTrigger() throws {
         struct Tag: Record { var id: Int64?; var name: String; static let tableName = "tags" }
         try Tag.createTable(in: connection, notifiesChanges: false)
