@@ -7,8 +7,9 @@ import Foundation
 /// through a dispatch read source on its socket (how a commit is heard), and the observed read, run on the
 /// pool, with the tables it locked (which tables it used).
 ///
-/// Everything but ``stop()`` runs on `queue`, a serial dispatch queue of the observer's own, never on Swift's
-/// cooperative pool: libpq's calls block. The order that makes the guarantees:
+/// Everything runs on `queue` (the stop of the iteration, from any thread, hands it the listener's close), a
+/// serial dispatch queue of the observer's own, never on Swift's cooperative pool: libpq's calls block. The
+/// order that makes the guarantees:
 /// - A value is delivered only when every table its read used was listened to before the read began: a
 ///   read that finds a table not listened to yet `LISTEN`s on its channel and reads again, so the first
 ///   value, and every later one, is never older than a commit the observer did not hear of.

@@ -113,6 +113,21 @@ public struct ValueObservation<Value: Sendable>: Sendable {
             writer.observe(values)
         }
     }
+
+    /// ``values(in:bufferingPolicy:)`` in a reader typed as SQLite's ``DatabaseReader`` (a ``DatabaseQueue``
+    /// or a ``DatabasePool``), as code written before the observation took any writer has it.
+    /// - Parameters:
+    ///   - reader: a ``DatabaseQueue`` or a ``DatabasePool``.
+    ///   - bufferingPolicy: what to keep of values the iteration has not taken yet; by default every value.
+    @_disfavoredOverload
+    public func values(
+        in reader: some DatabaseReader,
+        bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncValueObservation<Value> {
+        AsyncValueObservation(observation: self, bufferingPolicy: bufferingPolicy) { values in
+            ValueObserver(values: values, reader: reader).start()
+        }
+    }
 }
 
 extension ValueObservation where Value: Equatable {
