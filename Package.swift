@@ -105,6 +105,8 @@ let package = Package(
             exclude: ["NotesList.plist"]
         ),
         .testTarget(name: "NotesTests", dependencies: ["Notes", "SQLiteRecord"]),
+        // A SwiftUI window whose list follows the database through @LiveFetch; an app only where SwiftUI exists.
+        .executableTarget(name: "LiveQuerySample", dependencies: ["SQLiteRecord"], path: "Examples/LiveQuerySample"),
         // Generates types from sample databases (GeoNames from the CountriesCities import) and compiles them.
         .testTarget(
             name: "SQLiteRecordGenTests",

@@ -2,6 +2,7 @@
 import CPostgresRecord
 import Foundation
 import PostgresRecord
+import SQLiteRecord
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ import PostgresRecord
 /// W9 on PostgreSQL: what observation costs across clients. A writer, a connection of its own (another app
 /// instance), makes ``commits`` single-row commits, each waited for until the observer has its value, timed
 /// from the moment the commit returned to the moment the observer has the fresh `count(*)`: through
-/// ``PostgresValueObservation`` on a pool, and through a hand-written libpq loop (`LISTEN` on a connection of
+/// `ValueObservation` on a pool, and through a hand-written libpq loop (`LISTEN` on a connection of
 /// its own, `poll` on its socket, `PQconsumeInput`/`PQnotifies`, then the same count on a second connection),
 /// both fed by the trigger `installChangeNotifications(for:)` installs. Then the writer's own time per
 /// commit, ``commits`` commits back to back, three ways: no trigger, the trigger with nobody listening, and
@@ -108,7 +109,7 @@ enum PostgresObservationWorkload {
 
     private static let insert = "INSERT INTO \(schema).ticks (at) VALUES ($1)"
 
-    private static var countTicks: PostgresValueObservation<Int64> {
+    private static var countTicks: ValueObservation<Int64> {
         .tracking { connection in
             try connection.query("SELECT count(*) FROM \(schema).ticks")[0].decode(Int64.self, at: 0)
         }

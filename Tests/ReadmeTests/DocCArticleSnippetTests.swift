@@ -179,6 +179,48 @@ extension Review: FetchableRecord {
     }
 }
 
+// ObservingChanges.md: live queries.
+
+#if canImport(Observation)
+import Observation
+
+@available(macOS 14, iOS 17, *)
+@MainActor
+func printTitles(of query: LiveQuery<[Book]>) {
+    withObservationTracking {
+        print(query.isLoading ? ["loading"] : query.value?.map(\.title) ?? [])
+    } onChange: {
+        // Called before the change: print again once it is made.
+        Task { @MainActor in printTitles(of: query) }
+    }
+}
+
+@available(macOS 14, iOS 17, *)
+@MainActor
+func watchBooks(in queue: DatabaseQueue) -> LiveQuery<[Book]> {
+    let query = LiveQuery(Book.all().order(Column("title")), in: queue)  // or a pool, or a PostgresPool
+    printTitles(of: query)
+    return query  // the observation lasts as long as the query
+}
+#endif
+
+#if canImport(SwiftUI)
+import SwiftUI
+
+@available(macOS 14, iOS 17, *)
+struct BookList: View {
+    @LiveFetch var books: [Book]?
+
+    init(queue: DatabaseQueue) {
+        _books = LiveFetch(Book.all().order(Column("title")), in: queue)
+    }
+
+    var body: some View {
+        List(books ?? [], id: \.title) { Text($0.title) }
+    }
+}
+#endif
+
 // ObservingChanges.md: the SwiftUI example, compiled where SwiftUI exists.
 
 #if canImport(SwiftUI)
@@ -956,6 +998,24 @@ final class DocCArticleSnippetTests: XCTestCase {
         XCTAssertTrue((1...3).contains(seen.count), "\(seen)")
     }
 
+    /// ObservingChanges.md: the live query follows the books' titles.
+    @MainActor
+    func testTheObservingChangesLiveQueryRuns() async throws {
+        guard #available(macOS 14, iOS 17, *) else { throw XCTSkip("the Observation framework needs macOS 14") }
+        let queue = try DatabaseQueue()
+        try await queue.write { db in try Book.createTable(in: db) }
+        let query = watchBooks(in: queue)
+        try await queue.write { db in
+            var book = Book(title: "Camilla")
+            try book.save(db)
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while query.value?.map(\.title) != ["Camilla"] && Date() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        XCTAssertEqual(query.value?.map(\.title), ["Camilla"])
+    }
+
     /// ObservingChanges.md: the SwiftUI example's model loop, on the main actor, on a pool.
     @MainActor
     func testTheObservingChangesModelLoopRuns() async throws {
@@ -1138,7 +1198,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 49, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 51, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.

@@ -41,7 +41,44 @@ struct CountryWithCities: Decodable {
 
 import XCTest
 
+// The README's live query ("Observing changes").
+#if canImport(Observation)
+@available(macOS 14, iOS 17, *)
+@MainActor
+func largestCountry(in writer: some AsyncDatabaseWriter) -> LiveQuery<[Country]> {
+    let query = LiveQuery(Country.all().order(Column("population").descending).limit(1), in: writer)
+    // query.isLoading, then query.value == [the largest country], again after each commit to countries
+    return query
+}
+#endif
+
 final class ReadmeTourTests: XCTestCase {
+    #if canImport(Observation)
+    /// The README's live query: loading, then the largest country, then the new largest after a commit.
+    @MainActor
+    func testTheLiveQueryFollowsTheLargestCountry() async throws {
+        guard #available(macOS 14, iOS 17, *) else { throw XCTSkip("the Observation framework needs macOS 14") }
+        let queue = try DatabaseQueue()
+        try await queue.write { db in try Country.createTable(in: db) }
+        var france = Country(id: nil, name: "France", iso: "FR", population: 68_000_000)
+        try await france.insert(queue)
+        let query = largestCountry(in: queue)
+        XCTAssertTrue(query.isLoading)
+        try await waitForLargest("France", query)
+        var germany = Country(id: nil, name: "Germany", iso: "DE", population: 84_000_000)
+        try await germany.insert(queue)
+        try await waitForLargest("Germany", query)
+    }
+
+    @available(macOS 14, iOS 17, *)
+    @MainActor
+    private func waitForLargest(_ name: String, _ query: LiveQuery<[Country]>) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while query.value?.map(\.name) != [name] && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertEqual(query.value?.map(\.name), [name])
+    }
+    #endif
+
     private var folder: URL!
     private var previousDirectory = ""
 
@@ -281,7 +318,7 @@ final class ReadmeTourTests: XCTestCase {
         let blocks = outsidePostgres.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        XCTAssertEqual(blocks.count, 9)
+        XCTAssertEqual(blocks.count, 10)
         for block in blocks {
             let lines = Self.codeLines(block)
             let found = sourceLines.indices.contains { start in

@@ -24,7 +24,7 @@ extension PostgresConnection {
     /// The name of the trigger (and of its function) that ``installChangeNotifications(for:)`` installs.
     public static let changeNotificationTrigger = "postgresrecord_notify_change"
 
-    /// Installs the change notifications an observation (``PostgresValueObservation``) listens to, on each
+    /// Installs the change notifications an observation (`ValueObservation`) listens to, on each
     /// table of `tables`: a statement-level trigger, `AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE`, that
     /// calls `pg_notify` on the table's channel. The channel is the table's schema and name, `schema.table`
     /// (`public.notes`), or, when that is longer than PostgreSQL's 63-byte identifiers, `postgresrecord_`
@@ -36,7 +36,9 @@ extension PostgresConnection {
     /// It first takes the migrations' advisory lock (``PostgresConnection/migrationLockKey``), so that sessions
     /// that install at once, or while another migrates, run one after the other.
     /// It needs the rights DDL needs (owning the tables, `CREATE` on the schema), which an app's runtime role
-    /// often lacks: that is why it is a call of its own and not something an observation does.
+    /// often lacks. `Record.createTable(in:ifNotExists:notifiesChanges:)` runs it for the tables it creates,
+    /// and an observation whose read uses a table without the trigger runs it on that table when the pool's
+    /// role may; when it may not, the observation ends with an error that gives this call and its SQL.
     ///
     /// Every commit that wrote one of the tables then notifies, whoever made it (another app instance, psql,
     /// a script). `NOTIFY` is transactional: the notification is sent when the transaction commits, never when
@@ -48,18 +50,29 @@ extension PostgresConnection {
     /// - Throws: ``PostgresError`` when a table does not exist (SQLSTATE 42P01) or the session lacks the
     ///   rights (42501).
     public func installChangeNotifications(for tables: [String]) throws {
+        try installChangeNotifications(quotedTables: tables.map(SQLIdentifier.quoted))
+    }
+
+    /// ``installChangeNotifications(for:)`` on tables named as SQL (`"public"."notes"`, quoted already).
+    func installChangeNotifications(quotedTables: [String]) throws {
         try transaction {
             try lockSchemaChanges()
-            try execute(Self.changeNotificationFunctionSQL)
-            for table in tables {
-                let quoted = SQLIdentifier.quoted(table)
-                let trigger = SQLIdentifier.quoted(Self.changeNotificationTrigger)
-                try execute("DROP TRIGGER IF EXISTS \(trigger) ON \(quoted)")
-                try execute(
-                    "CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quoted) "
-                        + "FOR EACH STATEMENT EXECUTE FUNCTION \(trigger)()")
-            }
+            for statement in Self.changeNotificationSQL(quotedTables: quotedTables) { try execute(statement) }
         }
+    }
+
+    /// The statements that install the change notifications on `quotedTables` (SQL names, quoted already):
+    /// the trigger function, then for each table the trigger dropped and created again.
+    static func changeNotificationSQL(quotedTables: [String]) -> [String] {
+        let trigger = SQLIdentifier.quoted(changeNotificationTrigger)
+        return [changeNotificationFunctionSQL]
+            + quotedTables.flatMap { quoted in
+                [
+                    "DROP TRIGGER IF EXISTS \(trigger) ON \(quoted)",
+                    "CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quoted) "
+                        + "FOR EACH STATEMENT EXECUTE FUNCTION \(trigger)()",
+                ]
+            }
     }
 
     /// Removes the triggers ``installChangeNotifications(for:)`` installed on `tables` (the function stays:

@@ -1,127 +1,91 @@
 #if PostgreSQL
-/// A read of the server whose result is followed as the tables it used change: the current value first, then
-/// a fresh one after each commit, by any client, that wrote one of those tables. SQLiteRecord's
-/// `ValueObservation` on PostgreSQL.
-///
-/// ```swift
-/// let observation = PostgresValueObservation.tracking { connection in
-///     try Note.all().order(Column("title")).fetch(connection)
-/// }
-/// for try await notes in observation.removeDuplicates().values(in: pool) {
-///     print(notes.map(\.title))
-/// }
-/// ```
-///
-/// Commits are heard through `LISTEN`/`NOTIFY`: each table the read used must carry the trigger that
-/// ``PostgresConnection/installChangeNotifications(for:)`` installs (a migration step), which notifies the
-/// table's channel in every transaction that writes it. `NOTIFY` is sent at commit only, so a transaction
-/// that rolls back delivers nothing. The tables are those the read's statements locked, as the server's
-/// `pg_locks` reports them at the end of each read (raw SQL, joins and views included), and they are
-/// found again at each read. See <https://www.postgresql.org/docs/current/sql-notify.html>.
-public struct PostgresValueObservation<Value: Sendable>: Sendable {
-    /// The observed read.
-    let fetch: @Sendable (PostgresConnection) throws -> Value
-    /// Tells two values apart; nil delivers every fresh value.
-    var isDuplicate: (@Sendable (Value, Value) -> Bool)?
-    /// The wait before a lost listener first connects again, in seconds: none, since the server that ended
-    /// one session mostly takes the next at once. The tests lengthen it to commit while no session listens.
-    var firstReconnectionDelay = 0.0
+@_spi(RecordEngine) import SQLiteRecord
 
-    /// An observation of `fetch`, a read: run when iteration starts, and again after each commit that wrote a
-    /// table it used. It runs in a read-only `REPEATABLE READ` transaction of the pool, so that all its
-    /// statements read one snapshot.
-    /// - Parameter fetch: the read; what it throws ends the observation's sequence with that error, but for a
-    ///   lost connection, which is read again (see ``values(in:listeningOn:bufferingPolicy:)``).
+extension ValueObservation {
+    /// An observation of `fetch`, a read that uses what only PostgreSQL's ``PostgresConnection`` has
+    /// (`connection.query`). Chosen when the read's body needs a ``PostgresConnection``; a read that any
+    /// engine can run takes `tracking(_:)` over `any DatabaseConnection`.
+    ///
+    /// Observed in a ``PostgresPool`` or a ``PostgresReplicaPool``; in a writer of another engine the
+    /// sequence ends at once with ``PostgresError`` of kind `.client`, which says so.
+    /// - Parameter fetch: the read; what it throws ends the observation's sequence with that error.
+    @_disfavoredOverload
     public static func tracking(
         _ fetch: @escaping @Sendable (PostgresConnection) throws -> Value
-    ) -> PostgresValueObservation {
-        PostgresValueObservation(fetch: fetch)
+    ) -> ValueObservation {
+        tracking { (connection: any DatabaseConnection) in
+            guard let postgres = connection as? PostgresConnection else {
+                throw PostgresError(
+                    kind: .client,
+                    message: "this observation's read takes a PostgresConnection, and it was given a "
+                        + "\(type(of: connection)): observe it in a PostgresPool, or write the read over the "
+                        + "connection it is given (some DatabaseConnection)")
+            }
+            return try fetch(postgres)
+        }
     }
 
-    /// The same observation, delivering a fresh value only when it differs from the last one delivered (as
-    /// `isDuplicate` tells).
-    /// - Parameter isDuplicate: true when two values are the same to the observer.
-    public func removeDuplicates(
-        by isDuplicate: @escaping @Sendable (Value, Value) -> Bool
-    ) -> PostgresValueObservation {
-        var observation = self
-        observation.isDuplicate = isDuplicate
-        return observation
-    }
-
-    /// The observed values as an asynchronous sequence: the current value, then a fresh value after each
-    /// commit that wrote a table the read used.
+    /// The observed values in `pool`, with the listener reaching the server through
+    /// `listenerConfiguration`: the current value, then a fresh value after each commit that wrote a table
+    /// the read used. ``ValueObservation/values(in:bufferingPolicy:)`` on a `PostgresPool` listens through
+    /// the pool's own configuration.
     ///
     /// Each iteration opens a connection of its own, the listener, which `LISTEN`s on the tables' channels;
-    /// the reads run on connections of `pool`. `LISTEN` needs a session of its own: behind a pooler in
-    /// transaction mode (pgbouncer's `pool_mode = transaction`) the listener must reach the server directly,
-    /// through `listeningOn`. Ending the iteration (a `break`, the end of its task, its cancellation) closes
-    /// the listener. A lost listener (the server ended its session, or restarted) connects again, listens
-    /// again, and reads the value again, since a commit may have gone unheard; when no connection opens for
-    /// 30 seconds, the sequence ends with the connection's error. A read whose connection is lost or cannot
-    /// open (`PostgresError` of kind `.connectionLost` or `.connectionFailed`: a server that restarts while
-    /// the read runs) takes the same way, so a restart costs a late value, never the sequence: the listener
-    /// connects again and the value is read again, for up to 30 seconds from the loss. Any other error of the
-    /// read ends the sequence with that error, and so does a table the read used that has no change
-    /// notifications.
+    /// the reads run on connections of `pool`, in a read-only `REPEATABLE READ` transaction. `LISTEN` needs a
+    /// session of its own: behind a pooler in transaction mode (pgbouncer's `pool_mode = transaction`) the
+    /// listener must reach the server directly, through `listenerConfiguration`. Ending the iteration (a
+    /// `break`, the end of its task, its cancellation) closes the listener. A lost listener (the server
+    /// ended its session, or restarted) connects again, listens again, and reads the value again, since a
+    /// commit may have gone unheard; when no connection opens for 30 seconds, the sequence ends with the
+    /// connection's error. A read whose connection is lost or cannot open (`PostgresError` of kind
+    /// `.connectionLost` or `.connectionFailed`: a server that restarts while the read runs) takes the same
+    /// way, so a restart costs a late value, never the sequence. Any other error of the read ends the
+    /// sequence with that error, and so does a table the read used that has no change notifications and
+    /// that the reading session may not give them (see ``PostgresConnection/installChangeNotifications(for:)``).
+    /// See <https://www.postgresql.org/docs/current/sql-notify.html>.
     /// - Parameters:
     ///   - pool: the pool whose connections run the reads.
-    ///   - listenerConfiguration: how the listener connects (`listeningOn:`, a server reached directly, not
-    ///     through a transaction pooler); nil uses the pool's configuration.
+    ///   - listenerConfiguration: how the listener connects (a server reached directly, not through a
+    ///     transaction pooler).
     ///   - bufferingPolicy: what to keep of values the iteration has not taken yet; by default every value.
     public func values(
-        in pool: PostgresPool, listeningOn listenerConfiguration: PostgresConfiguration? = nil,
+        in pool: PostgresPool, listeningOn listenerConfiguration: PostgresConfiguration,
         bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy = .unbounded
-    ) -> PostgresAsyncValueObservation<Value> {
-        PostgresAsyncValueObservation(
-            observation: self, pool: pool, listenerConfiguration: listenerConfiguration ?? pool.configuration,
-            bufferingPolicy: bufferingPolicy)
-    }
-}
-
-extension PostgresValueObservation where Value: Equatable {
-    /// The same observation, delivering a fresh value only when it differs from the last one delivered.
-    public func removeDuplicates() -> PostgresValueObservation {
-        removeDuplicates(by: ==)
-    }
-}
-
-/// The values of a ``PostgresValueObservation`` in a pool, as an `AsyncSequence`: made by
-/// ``PostgresValueObservation/values(in:listeningOn:bufferingPolicy:)``.
-///
-/// Each iteration starts an observation of its own, with a listening connection of its own, which ends with
-/// the iteration: leaving the loop, or cancelling its task, stops it and closes that connection.
-public struct PostgresAsyncValueObservation<Value: Sendable>: AsyncSequence, Sendable {
-    /// The type of the values.
-    public typealias Element = Value
-
-    let observation: PostgresValueObservation<Value>
-    let pool: PostgresPool
-    let listenerConfiguration: PostgresConfiguration
-    let bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy
-
-    /// Starts the observation and returns the iterator of its values.
-    public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(
-            bufferingPolicy: bufferingPolicy)
-        let observer = PostgresValueObserver(
-            observation: observation, pool: pool, listenerConfiguration: listenerConfiguration,
-            continuation: continuation)
-        continuation.onTermination = { _ in observer.stop() }
-        observer.start()
-        return Iterator(base: stream.makeAsyncIterator())
+    ) -> AsyncValueObservation<Value> {
+        values(in: pool, listeningOn: listenerConfiguration, firstReconnectionDelay: 0, bufferingPolicy: bufferingPolicy)
     }
 
-    /// Iterates an observation's values.
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Value, any Error>.Iterator
-
-        /// The next value: waits for a commit that writes a table the read used.
-        /// - Throws: the error the observed read threw, or a connection error that lasted 30 seconds (the
-        ///   listener's, or the read's); the sequence ends with it.
-        public mutating func next() async throws -> Value? {
-            try await base.next()
+    /// ``values(in:listeningOn:bufferingPolicy:)`` whose lost listener first waits `firstReconnectionDelay`
+    /// seconds before it connects again: the tests commit while no session listens.
+    func values(
+        in pool: PostgresPool, listeningOn listenerConfiguration: PostgresConfiguration?,
+        firstReconnectionDelay: Double,
+        bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncValueObservation<Value> {
+        AsyncValueObservation(observation: self, bufferingPolicy: bufferingPolicy) { values in
+            PostgresValueObserver(
+                values: values, pool: pool, listenerConfiguration: listenerConfiguration ?? pool.configuration,
+                firstReconnectionDelay: firstReconnectionDelay
+            ).start()
         }
+    }
+}
+
+extension PostgresPool {
+    /// PostgreSQL's observation: a listener of its own hears commits through `LISTEN`/`NOTIFY`, and
+    /// `pg_locks` tells the tables each read used (``PostgresValueObserver``).
+    @_spi(RecordEngine)
+    public func observe<Value: Sendable>(_ values: ObservedValues<Value>) {
+        PostgresValueObserver(values: values, pool: self, listenerConfiguration: configuration).start()
+    }
+}
+
+extension PostgresReplicaPool {
+    /// Observed on ``primary``: a standby sends no notification, and a replica's read may be older than
+    /// the commit it was notified of.
+    @_spi(RecordEngine)
+    public func observe<Value: Sendable>(_ values: ObservedValues<Value>) {
+        primary.observe(values)
     }
 }
 #endif

@@ -1,13 +1,15 @@
 #if PostgreSQL
 import Dispatch
 import Foundation
-import SQLiteRecord
+@_spi(RecordEngine) import SQLiteRecord
 
-/// The engine of one iteration of a ``PostgresAsyncValueObservation``: a listening connection of its own,
-/// waited on through a dispatch read source on its socket, and the observed read, run on the pool.
+/// PostgreSQL's side of one iteration of a `ValueObservation`: a listening connection of its own, waited on
+/// through a dispatch read source on its socket (how a commit is heard), and the observed read, run on the
+/// pool, with the tables it locked (which tables it used).
 ///
-/// Everything but ``stop()`` runs on `queue`, a serial dispatch queue of the observer's own, never on Swift's
-/// cooperative pool: libpq's calls block. The order that makes the guarantees:
+/// Everything runs on `queue` (the stop of the iteration, from any thread, hands it the listener's close), a
+/// serial dispatch queue of the observer's own, never on Swift's cooperative pool: libpq's calls block. The
+/// order that makes the guarantees:
 /// - A value is delivered only when every table its read used was listened to before the read began: a
 ///   read that finds a table not listened to yet `LISTEN`s on its channel and reads again, so the first
 ///   value, and every later one, is never older than a commit the observer did not hear of.
@@ -20,15 +22,15 @@ import SQLiteRecord
 ///   is lost too, and its notifications with it, so only a new listener and a read after it are sure to see
 ///   every commit. The reconnection ends only with a read that succeeded.
 final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `isStopped` and `continuation` are read and written with `lock` held; every other
-    // `var` is used only on `queue` (serial).
-    private let lock = NSLock()
+    // @unchecked Sendable: every `var` is used only on `queue` (serial); the iteration's state is kept by
+    // `values`, which locks its own.
     private let queue = DispatchQueue(label: "PostgresRecord.ValueObservation")
-    private let observation: PostgresValueObservation<Value>
+    private let values: ObservedValues<Value>
     private let pool: PostgresPool
     private let listenerConfiguration: PostgresConfiguration
-    private var continuation: AsyncThrowingStream<Value, any Error>.Continuation?
-    private var isStopped = false
+    /// The wait before a lost listener first connects again, in seconds: none, since the server that ended
+    /// one session mostly takes the next at once. The tests lengthen it to commit while no session listens.
+    private let firstReconnectionDelay: Double
 
     /// The listening session; nil before it opens, while it is being replaced, and after the end.
     private var listener: PostgresConnection?
@@ -43,8 +45,9 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     private var lostSince: DispatchTime?
     /// The next wait before connecting again, in seconds.
     private var reconnectionDelay = 0.0
-    /// The last value delivered, kept when duplicates are removed.
-    private var lastValue: Value?
+    /// The tables this observation installed change notifications on: one that is still silent afterwards
+    /// (its trigger disabled again) ends the sequence instead of installing forever.
+    private var installedTables: Set<ObservedTable> = []
 
     /// The `application_name` of the listening sessions, as `pg_stat_activity` shows them.
     static var applicationName: String { "PostgresRecord listener" }
@@ -57,18 +60,19 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     }
 
     init(
-        observation: PostgresValueObservation<Value>, pool: PostgresPool,
-        listenerConfiguration: PostgresConfiguration,
-        continuation: AsyncThrowingStream<Value, any Error>.Continuation
+        values: ObservedValues<Value>, pool: PostgresPool, listenerConfiguration: PostgresConfiguration,
+        firstReconnectionDelay: Double = 0
     ) {
-        self.observation = observation
+        self.values = values
         self.pool = pool
         self.listenerConfiguration = listenerConfiguration
-        self.continuation = continuation
+        self.firstReconnectionDelay = firstReconnectionDelay
     }
 
-    /// Opens the listener and reads the first value; a listener that cannot open ends the sequence.
+    /// Opens the listener and reads the first value; a listener that cannot open ends the sequence. Once
+    /// the iteration stops, the listener closes on `queue` as soon as a read running now has ended.
     func start() {
+        values.onStop { self.queue.async { self.closeListener() } }
         queue.async {
             do {
                 try self.openListener()
@@ -79,26 +83,11 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Stops the observation, from any thread: the sequence finishes, and the listener closes on `queue` as
-    /// soon as a read running now has ended.
-    func stop() {
-        let continuation: AsyncThrowingStream<Value, any Error>.Continuation? = lock.withLock {
-            guard !isStopped else { return nil }
-            isStopped = true
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.finish()
-        queue.async { self.closeListener() }
-    }
-
-    private var stopped: Bool { lock.withLock { isStopped } }
+    private var stopped: Bool { values.isFinished }
 
     /// Ends the sequence with `error` and stops the observation.
     private func end(throwing error: any Error) {
-        let continuation = lock.withLock { isStopped ? nil : self.continuation }
-        continuation?.finish(throwing: error)
-        stop()
+        values.finish(throwing: error)
     }
 
     /// Opens a listening session, names it, listens to `lostChannels`, and waits on its socket.
@@ -158,11 +147,20 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
                 return end(throwing: error)
             }
             lostSince = nil
-            if let silent = tables.filter({ !$0.notifiesChanges }).min(by: { $0.channel < $1.channel }) {
-                return end(throwing: Self.missingNotifications(silent))
+            let silent = tables.filter { !$0.notifiesChanges }
+            if !silent.isEmpty {
+                do {
+                    try installNotifications(on: silent)
+                } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed {
+                    return listenerWasLost(error)
+                } catch {
+                    return end(throwing: error)
+                }
+                // Read again: the trigger notifies from now on, and the channel is listened to below.
+                continue
             }
             let fresh = Set(tables.map(\.channel)).subtracting(channels)
-            if fresh.isEmpty { return deliver(value) }
+            if fresh.isEmpty { return values.deliver(value) }
             do {
                 for channel in fresh.sorted() {
                     try listener.execute("LISTEN " + SQLIdentifier.quoted(channel))
@@ -179,21 +177,11 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
 
     /// The observed read and the tables it used, in one read-only snapshot of the pool.
     private func read() throws -> (Value, Set<ObservedTable>) {
-        let fetch = observation.fetch
+        let values = self.values
         return try pool.read(isolation: .repeatableRead) { connection in
-            let value = try fetch(connection)
+            let value = try values.read(on: connection)
             return (value, try connection.observedTables())
         }
-    }
-
-    /// Hands `value` to the iteration unless it is a duplicate of the last one delivered.
-    private func deliver(_ value: Value) {
-        if let isDuplicate = observation.isDuplicate {
-            if let lastValue, isDuplicate(lastValue, value) { return }
-            lastValue = value
-        }
-        let continuation = lock.withLock { isStopped ? nil : self.continuation }
-        continuation?.yield(value)
     }
 
     /// Closes the lost listener and connects again, at once, then after waits that double from 0.05 to 2
@@ -205,7 +193,7 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         if lostSince == nil {
             lostSince = now
             lostChannels = channels
-            reconnectionDelay = observation.firstReconnectionDelay
+            reconnectionDelay = firstReconnectionDelay
         }
         closeListener()
         guard !stopped else { return }
@@ -226,17 +214,47 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
         refresh()
     }
 
-    /// The error for a table the read used that sends no notifications. The install resolves a bare name
-    /// through the search path: for a table the reading session does not find by its name (another schema),
-    /// the message says which connection the call needs, so that it does not land on another table.
-    private static func missingNotifications(_ table: ObservedTable) -> PostgresError {
-        PostgresError(
+    /// Installs the change notifications on `tables`, which the read used and which have none, through a
+    /// connection of the pool.
+    /// - Throws: a `connectionLost`/`connectionFailed` ``PostgresError`` as it came; for any other failure
+    ///   (the pool's role does not own the table, or may not create the function: 42501; a read-only
+    ///   server: 25006), ``missingNotifications(_:cause:)``, which says what to run; the same when a table is
+    ///   still silent after this observation installed its notifications.
+    private func installNotifications(on tables: Set<ObservedTable>) throws {
+        let sorted = tables.sorted { $0.channel < $1.channel }
+        if let again = sorted.first(where: installedTables.contains) {
+            throw Self.missingNotifications(again, cause: nil)
+        }
+        let quoted = sorted.map { SQLIdentifier.quoted($0.schema) + "." + SQLIdentifier.quoted($0.name) }
+        do {
+            try pool.writeWithoutTransaction { connection in
+                try connection.installChangeNotifications(quotedTables: quoted)
+            }
+        } catch let error as PostgresError where error.kind == .connectionLost || error.kind == .connectionFailed {
+            throw error
+        } catch {
+            throw Self.missingNotifications(sorted[0], cause: error)
+        }
+        installedTables.formUnion(sorted)
+    }
+
+    /// The error for a table the read used that sends no notifications, which the observation could not
+    /// install (`cause` says why; nil: installed, and silent again). The message gives the call and the
+    /// SQL that install them. The call resolves a bare name through the search path: for a table the
+    /// reading session does not find by its name (another schema), the message says which connection the
+    /// call needs, so that it does not land on another table; the SQL names the table with its schema.
+    static func missingNotifications(_ table: ObservedTable, cause: (any Error)?) -> PostgresError {
+        let quoted = SQLIdentifier.quoted(table.schema) + "." + SQLIdentifier.quoted(table.name)
+        let statements = PostgresConnection.changeNotificationSQL(quotedTables: [quoted])
+        let why = cause.map { "the pool's session could not install them (\($0)), " } ?? "its trigger was installed and is disabled again, "
+        return PostgresError(
             kind: .client,
             message: "the observed read used the table \(table.schema).\(table.name), which has no change "
-                + "notifications, so its commits would go unseen: install them with "
-                + "PostgresConnection.installChangeNotifications(for: [\"\(table.name)\"]) (a migration step)"
+                + "notifications, so its commits would go unseen; " + why + "so install them as a role that owns "
+                + "the table with PostgresConnection.installChangeNotifications(for: [\"\(table.name)\"]) (a migration step)"
                 + (table.isFoundByName
-                    ? "" : " on a connection whose search_path finds \(table.schema).\(table.name) under that name"),
+                    ? "" : " on a connection whose search_path finds \(table.schema).\(table.name) under that name")
+                + ", which runs:\n" + statements.joined(separator: ";\n") + ";",
             table: table.name)
     }
 }

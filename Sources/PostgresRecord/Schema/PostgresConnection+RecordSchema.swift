@@ -14,8 +14,17 @@ extension PostgresConnection {
 
     @_spi(RecordEngine)
     public func createTable<R: Record>(for type: R.Type, ifNotExists: Bool) throws {
+        try createTable(R.self, ifNotExists: ifNotExists, notifiesChanges: true)
+    }
+
+    /// `type`'s table and, unless `notifiesChanges` is false, the change notifications a `ValueObservation`
+    /// listens to, in one transaction.
+    func createTable<R: Record>(_ type: R.Type, ifNotExists: Bool, notifiesChanges: Bool) throws {
         let sql = try R.postgresCreateTableSQL(ifNotExists: ifNotExists)
-        try transaction { try execute(sql) }
+        try transaction {
+            try execute(sql)
+            if notifiesChanges { try installChangeNotifications(for: [R.tableName]) }
+        }
     }
 
     @_spi(RecordEngine)
@@ -37,6 +46,26 @@ extension PostgresConnection {
 }
 
 extension Record {
+    /// Creates the type's table on PostgreSQL, as `createTable(in:ifNotExists:)` does, choosing whether the
+    /// change notifications a `ValueObservation` listens to (the trigger of
+    /// ``PostgresConnection/installChangeNotifications(for:)``) are installed with it, in one transaction;
+    /// `createTable(in:)` installs them.
+    /// - Parameters:
+    ///   - ifNotExists: true leaves an existing table as it is (its change notifications are installed all
+    ///     the same, unless `notifiesChanges` is false).
+    ///   - notifiesChanges: false creates no trigger: no observation hears of the table's commits until
+    ///     ``PostgresConnection/installChangeNotifications(for:)`` runs (an observation that may install it
+    ///     does so itself).
+    /// - Throws: ``PostgresError`` (42P07 when the table exists and `ifNotExists` is false; 42501 when the
+    ///   session may not create the trigger function in its current schema), and what `createTableSQL`
+    ///   throws: `RecordError.identifierTooLong` for a table, column or index name of more than 63 bytes,
+    ///   before anything runs.
+    public static func createTable(
+        in connection: PostgresConnection, ifNotExists: Bool = false, notifiesChanges: Bool
+    ) throws {
+        try connection.createTable(Self.self, ifNotExists: ifNotExists, notifiesChanges: notifiesChanges)
+    }
+
     /// The PostgreSQL `CREATE TABLE` statement (and `CREATE INDEX` for each parent association) that
     /// `createTable(in:)` runs on a PostgreSQL connection: columns typed by the value table (`BIGINT`,
     /// `TEXT`, `TIMESTAMPTZ`, `UUID`, `NUMERIC`, `JSONB`...), NOT NULL for non-optional properties, a rowid

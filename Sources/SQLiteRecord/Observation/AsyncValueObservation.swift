@@ -1,4 +1,4 @@
-/// The values of a ``ValueObservation`` in a queue or pool, as an `AsyncSequence`: made by
+/// The values of a ``ValueObservation`` in a writer, as an `AsyncSequence`: made by
 /// ``ValueObservation/values(in:bufferingPolicy:)``.
 ///
 /// Each iteration starts an observation of its own, which ends with the iteration: leaving the loop, or
@@ -8,15 +8,29 @@ public struct AsyncValueObservation<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
 
     let observation: ValueObservation<Value>
-    let reader: any DatabaseReader
     let bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy
+    /// Hands the iteration's ``ObservedValues`` to the engine, which starts observing.
+    let start: @Sendable (ObservedValues<Value>) -> Void
+
+    /// An observation's sequence whose iterations `start` observes: an engine's own way to observe
+    /// (PostgreSQL's listener on another server).
+    @_spi(RecordEngine)
+    public init(
+        observation: ValueObservation<Value>,
+        bufferingPolicy: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy,
+        start: @escaping @Sendable (ObservedValues<Value>) -> Void
+    ) {
+        self.observation = observation
+        self.bufferingPolicy = bufferingPolicy
+        self.start = start
+    }
 
     /// Starts the observation and returns the iterator of its values.
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: bufferingPolicy)
-        let observer = ValueObserver(observation: observation, reader: reader, continuation: continuation)
-        continuation.onTermination = { _ in observer.stop() }
-        observer.start()
+        let values = ObservedValues(observation: observation, continuation: continuation)
+        continuation.onTermination = { _ in values.stop() }
+        start(values)
         return Iterator(base: stream.makeAsyncIterator())
     }
 

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 
-/// The engine of one iteration of an ``AsyncValueObservation``: it registers with the writer connection's
-/// ``ChangeTracker``, reads the value at start and after each commit that concerns it, checks for other
-/// connections' commits at an interval, and hands values to the iteration's stream.
+/// SQLite's side of one iteration of an ``AsyncValueObservation``: it registers with the writer connection's
+/// ``ChangeTracker`` (how a commit is heard), notes the tables each read used through the authorizer, reads
+/// the value at start and after each commit that concerns it, checks for other connections' commits at an
+/// interval, and hands values to the iteration's ``ObservedValues``.
 ///
 /// On a ``DatabaseQueue`` the value is read on the queue itself, in the block of the write that committed,
 /// right after the write ended (and the first value in the block that registers): a queue has one connection,
@@ -14,18 +15,17 @@ import Foundation
 /// arrive while a read runs make one more read, never one per commit. Checks of other connections' commits
 /// read on that dispatch queue too.
 final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked Sendable {
-    // @unchecked Sendable: every `var` below is read and written with `lock` held, except `lastValue` and
-    // `versionReader`. `lastValue` is used only by `deliver`, whose calls run one at a time in the order of
-    // their reads: on a queue, inside blocks of the queue's serial dispatch queue (a read and its delivery in
-    // the same block); on a pool, on `fetchQueue` (serial). `versionReader` is used only on `fetchQueue`.
+    // @unchecked Sendable: every `var` below is read and written with `lock` held, except `versionReader`,
+    // used only on `fetchQueue`. The calls of `deliver` run one at a time in the order of their reads, as
+    // ``ObservedValues/deliver(_:)`` needs: on a queue, inside blocks of the queue's serial dispatch queue (a
+    // read and its delivery in the same block); on a pool, on `fetchQueue` (serial).
     private let lock = NSLock()
     private let fetchQueue = DispatchQueue(label: "SQLiteRecord.ValueObservation")
-    private let observation: ValueObservation<Value>
+    private let values: ObservedValues<Value>
     /// True when the observed reader is a ``DatabaseQueue``: the value is read on the writer connection in
     /// ``databaseDidCommit(_:in:)``.
     private let readsOnCommit: Bool
     private var reader: (any DatabaseReader)?
-    private var continuation: AsyncThrowingStream<Value, any Error>.Continuation?
     /// The writer connection's tracker this observer is registered with; nil before and after.
     private var tracker: ChangeTracker?
     /// The tables the last read used; nil before the first read ends (every commit then concerns it).
@@ -36,24 +36,20 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     private var timer: (any DispatchSourceTimer)?
     /// `PRAGMA data_version` on the writer connection at the last check.
     private var dataVersion: Int64?
-    /// The last value delivered, kept when duplicates are removed; see the note on Sendable above.
-    private var lastValue: Value?
     /// The connection that reads `data_version` for a read-only pool, which has no writer: a number of one
     /// connection's, so always the same one, opened read-only for the observation. `fetchQueue` only.
     private var versionReader: Database?
 
-    init(
-        observation: ValueObservation<Value>, reader: any DatabaseReader,
-        continuation: AsyncThrowingStream<Value, any Error>.Continuation
-    ) {
-        self.observation = observation
+    init(values: ObservedValues<Value>, reader: any DatabaseReader) {
+        self.values = values
         self.reader = reader
-        self.continuation = continuation
         readsOnCommit = reader is DatabaseQueue
     }
 
-    /// Registers with the writer, reads the first value, and starts the checks of other connections.
+    /// Registers with the writer, reads the first value, and starts the checks of other connections; stops
+    /// when the iteration stops.
     func start() {
+        values.onStop { self.stop() }
         fetchQueue.async {
             self.register()
             if !self.readsOnCommit { self.fetchIfNeeded() }
@@ -61,8 +57,8 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         }
     }
 
-    /// Stops the observation, from any thread: no commit reaches it any more, its checks end, and it lets
-    /// the queue or pool go (a read running now finishes first).
+    /// Stops the observation, from any thread (``ObservedValues/stop()`` calls it): no commit reaches it any
+    /// more, its checks end, and it lets the queue or pool go (a read running now finishes first).
     func stop() {
         lock.lock()
         guard !isStopped else {
@@ -72,15 +68,12 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         isStopped = true
         let tracker = self.tracker
         let timer = self.timer
-        let continuation = self.continuation
         self.tracker = nil
         self.timer = nil
-        self.continuation = nil
         reader = nil
         lock.unlock()
         tracker?.remove(self)
         timer?.cancel()
-        continuation?.finish()
     }
 
     func databaseDidCommit(_ change: DatabaseChange, in db: Database) {
@@ -158,11 +151,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
 
     /// Ends the sequence with `error` and stops the observation.
     private func end(throwing error: any Error) {
-        lock.lock()
-        let continuation = isStopped ? nil : self.continuation
-        lock.unlock()
-        continuation?.finish(throwing: error)
-        stop()
+        values.finish(throwing: error)
     }
 
     /// Reads the value when a commit, a check or the start asked for it, and delivers it; on `fetchQueue`.
@@ -175,14 +164,14 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         needsFetch = false
         isFetching = true
         lock.unlock()
-        let fetch = observation.fetch
+        let values = self.values
         do {
             // Delivered inside the read: on a queue, the block orders it with the deliveries of commits.
             try reader.read { db in
                 var tables: Set<String> = []
                 let value: Value
                 do {
-                    value = try db.changeTracker.recordingReads(into: &tables) { try fetch(db) }
+                    value = try db.changeTracker.recordingReads(into: &tables) { try values.read(on: db) }
                 } catch {
                     return end(throwing: error)
                 }
@@ -201,38 +190,31 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     /// Reads the value on `db`, the queue's connection, in a read snapshot of its own, and delivers it.
     /// A read's error ends the sequence with that error.
     private func fetchAndDeliver(in db: Database) {
-        let fetch = observation.fetch
+        let values = self.values
         var tables: Set<String> = []
         let value: Value
         do {
-            value = try db.readSnapshot { try db.changeTracker.recordingReads(into: &tables) { try fetch(db) } }
+            value = try db.readSnapshot {
+                try db.changeTracker.recordingReads(into: &tables) { try values.read(on: db) }
+            }
         } catch {
             return end(throwing: error)
         }
         deliver(value, reading: tables)
     }
 
-    /// Keeps `tables`, those the read of `value` used, and hands `value` to the iteration unless it is a
-    /// duplicate of the last one.
+    /// Keeps `tables`, those the read of `value` used, and hands `value` to the iteration.
     private func deliver(_ value: Value, reading tables: Set<String>) {
-        var isNew = true
-        if let isDuplicate = observation.isDuplicate {
-            if let lastValue, isDuplicate(lastValue, value) {
-                isNew = false
-            } else {
-                lastValue = value
-            }
-        }
         lock.lock()
         region = tables
-        let continuation = isNew && !isStopped ? self.continuation : nil
+        let stopped = isStopped
         lock.unlock()
-        continuation?.yield(value)
+        if !stopped { values.deliver(value) }
     }
 
     /// Starts checking `PRAGMA data_version` at the observation's interval, for a file database.
     private func startChecks() {
-        guard let interval = observation.otherConnectionsInterval else { return }
+        guard let interval = values.otherConnectionsInterval else { return }
         lock.lock()
         let checks = !isStopped && dataVersion != nil
         lock.unlock()
@@ -272,6 +254,14 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         if changed { needsFetch = true }
         lock.unlock()
         if changed { fetchIfNeeded() }
+    }
+}
+
+extension DatabaseWriter {
+    /// SQLite's observation: a ``ValueObserver`` registered with the writer connection's ``ChangeTracker``.
+    @_spi(RecordEngine)
+    public func observe<Value: Sendable>(_ values: ObservedValues<Value>) {
+        ValueObserver(values: values, reader: self).start()
     }
 }
 

@@ -41,4 +41,10 @@ public protocol AsyncDatabaseWriter<Connection>: AnyObject, Sendable {
     /// commits on its own.
     /// - Throws: what `body` throws; `CancellationError` when the task was cancelled before `body` started.
     func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
+
+    /// Starts observing `values`' observation in this writer: the engine hears commits and finds the
+    /// tables each read used its own way, reads with ``ObservedValues/read(on:)``, hands values to
+    /// ``ObservedValues/deliver(_:)``, and stops when ``ObservedValues/onStop(_:)`` says. See ``ValueObservation``.
+    @_spi(RecordEngine)
+    func observe<Value: Sendable>(_ values: ObservedValues<Value>)
 }

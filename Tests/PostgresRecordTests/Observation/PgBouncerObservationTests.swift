@@ -48,7 +48,7 @@ final class PgBouncerObservationTests: XCTestCase {
 
     func testReadsThroughTheBouncerAndListensDirectly() async throws {
         let pool = try bouncerPool()
-        let observation = PostgresValueObservation.tracking { connection in
+        let observation = ValueObservation.tracking { connection in
             try Note.all().order(Column("title")).fetch(connection).map(\.title)
         }
         let seen = TestLocked<[[String]]>([])

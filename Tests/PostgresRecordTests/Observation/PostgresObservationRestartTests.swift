@@ -27,7 +27,7 @@ final class PostgresObservationRestartTests: XCTestCase {
         try setUp.installChangeNotifications(for: ["notes"])
         try setUp.execute("INSERT INTO notes VALUES ('a')")
         let pool = PostgresPool(cluster.connectionString, maximumConnections: 2)
-        let observation = PostgresValueObservation.tracking { connection in
+        let observation = ValueObservation.tracking { connection in
             // Taken once: the held read is the one after the gate is set.
             if let held = gate.withLock({ current in defer { current = nil }; return current }) {
                 held.arriveAndWait()

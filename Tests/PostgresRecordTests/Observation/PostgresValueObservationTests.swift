@@ -16,14 +16,13 @@ final class PostgresValueObservationTests: PostgresTestCase {
     }
 
     /// The titles of the notes, in order: the observed read of most tests.
-    private var titles: PostgresValueObservation<[String]> {
+    private var titles: ValueObservation<[String]> {
         .tracking { connection in try Note.all().order(Column("title")).fetch(connection).map(\.title) }
     }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try Note.createTable(in: connection)
-        try Note.installChangeNotifications(in: connection)
         try connection.execute("INSERT INTO notes (title) VALUES ('a')")
     }
 
@@ -107,7 +106,7 @@ final class PostgresValueObservationTests: PostgresTestCase {
 
         let printed = TestLocked<[[String]]>([])
         let loop = Task {
-            let observation = PostgresValueObservation.tracking { connection in
+            let observation = ValueObservation.tracking { connection in
                 try Country.all().order(Column("name")).fetch(connection).map(\.name)
             }
             for try await names in observation.removeDuplicates().values(in: pool) {
@@ -140,7 +139,7 @@ final class PostgresValueObservationTests: PostgresTestCase {
         // The first read commits a row from another session once it has read: that commit comes before the
         // observation knows its tables, so only a read after its LISTEN sees it.
         let writer = TestLocked<PostgresConnection?>(try PostgresConnection(configuration: configuration()))
-        let observation = PostgresValueObservation.tracking { connection in
+        let observation = ValueObservation.tracking { connection in
             let titles = try Note.all().order(Column("title")).fetch(connection).map(\.title)
             writer.withLock { session in
                 _ = try? session?.execute("INSERT INTO notes (title) VALUES ('during the first read')")
@@ -156,9 +155,9 @@ final class PostgresValueObservationTests: PostgresTestCase {
     }
 
     func testTheShortcutsOfARequestAndOfARecordByKey() async throws {
-        let notes = Collector(Note.all().order(Column("title")).postgresObservation().values(in: pool))
+        let notes = Collector(Note.all().order(Column("title")).observation().values(in: pool))
         defer { notes.task?.cancel() }
-        let second = Collector(Note.postgresObservation(id: 2).values(in: pool))
+        let second = Collector(Note.observation(id: 2).values(in: pool))
         defer { second.task?.cancel() }
         try await notes.wait { $0.count == 1 }
         try await second.wait { $0.count == 1 }
@@ -211,10 +210,10 @@ final class PostgresValueObservationTests: PostgresTestCase {
     }
 
     func testALostListenerListensAgainAndReadsAgain() async throws {
-        var observation = titles.removeDuplicates()
+        let observation = titles.removeDuplicates()
         // Long enough to commit while no session listens.
-        observation.firstReconnectionDelay = 0.3
-        let collector = Collector(observation.values(in: pool))
+        let collector = Collector(
+            observation.values(in: pool, listeningOn: nil, firstReconnectionDelay: 0.3))
         defer { collector.task?.cancel() }
         try await collector.wait { $0.count == 1 }
         let killed = try await waitForListeners { $0.count == 1 }
@@ -261,24 +260,115 @@ final class PostgresValueObservationTests: PostgresTestCase {
         XCTAssertEqual(left, [])
     }
 
-    func testATableWithoutNotificationsEndsTheSequence() async throws {
+    func testATableWithoutNotificationsGetsThemWhenThePoolMay() async throws {
         try connection.execute("CREATE TABLE tags (name TEXT)")
-        let observation = PostgresValueObservation.tracking { connection in
+        let observation = ValueObservation.tracking { connection in
+            try connection.query("SELECT count(*) FROM tags")[0].decode(Int64.self, at: 0)
+        }
+        let counts = Collector(observation.values(in: pool))
+        defer { counts.task?.cancel() }
+        try await counts.wait { $0 == [0] }
+        XCTAssertEqual(
+            try text("SELECT string_agg(tgname, ',') FROM pg_trigger WHERE tgrelid = 'tags'::regclass"),
+            "postgresrecord_notify_change")
+        try connection.execute("INSERT INTO tags VALUES ('x')")
+        try await counts.wait { $0 == [0, 1] }
+    }
+
+    func testATableWithoutNotificationsThePoolMayNotChangeEndsTheSequenceSayingWhatToRun() async throws {
+        // The pool's sessions run as a role that may read `tags` but does not own it.
+        let role = schema + "_reader"
+        try connection.execute("CREATE TABLE tags (name TEXT)")
+        try connection.execute("CREATE ROLE \"\(role)\" NOLOGIN")
+        defer { try? connection.execute("DROP OWNED BY \"\(role)\"; DROP ROLE \"\(role)\"") }
+        try connection.execute("GRANT USAGE ON SCHEMA \"\(schema)\" TO \"\(role)\"")
+        try connection.execute("GRANT SELECT ON notes, tags TO \"\(role)\"")
+        let reader = PostgresPool(
+            configuration: PostgresConfiguration(
+                connectionString: configuration().connectionString + "%20-crole%3D\(role)"))
+        let observation = ValueObservation.tracking { connection in
             try connection.query("SELECT count(*) FROM notes, tags").count
         }
-        var iterator = observation.values(in: pool).makeAsyncIterator()
+        var iterator = observation.values(in: reader).makeAsyncIterator()
         do {
             _ = try await iterator.next()
             XCTFail("no error")
         } catch let error as PostgresError {
             XCTAssertEqual(error.kind, .client)
             XCTAssertEqual(error.table, "tags")
+            let prefix =
+                "the observed read used the table \(schema).tags, which has no change notifications, so its "
+                + "commits would go unseen; the pool's session could not install them ("
+            XCTAssertTrue(error.message.hasPrefix(prefix), error.message)
+            XCTAssertTrue(error.message.contains("42501"), error.message)
+            let suffix =
+                "), so install them as a role that owns the table with "
+                + "PostgresConnection.installChangeNotifications(for: [\"tags\"]) (a migration step), which runs:\n"
+                + PostgresConnection.changeNotificationSQL(quotedTables: ["\"\(schema)\".\"tags\""])
+                .joined(separator: ";\n") + ";"
+            XCTAssertTrue(error.message.hasSuffix(suffix), error.message)
+            XCTAssertTrue(suffix.contains("CREATE TRIGGER \"postgresrecord_notify_change\" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \"\(schema)\".\"tags\""))
+        }
+        // Done as the message says, the observation runs.
+        try connection.installChangeNotifications(for: ["tags"])
+        let fixed = Collector(observation.values(in: reader))
+        defer { fixed.task?.cancel() }
+        try await fixed.wait { $0 == [1] }
+    }
+
+    #if canImport(Observation)
+    func testAReleasedLiveQueryClosesItsListener() async throws {
+        guard #available(macOS 14, iOS 17, *) else { throw XCTSkip("the Observation framework needs macOS 14") }
+        var query: LiveQuery<[Note]>? = await LiveQuery(Note.all(), in: pool)
+        let listening = try await waitForListeners { $0.count == 1 }
+        XCTAssertEqual(listening.count, 1)
+        weak let released = query
+        query = nil
+        XCTAssertNil(released)
+        let left = try await waitForListeners { $0.isEmpty }
+        XCTAssertEqual(left, [])
+    }
+    #endif
+
+    func testAReadWrittenForTheOtherEngineEndsTheSequenceSayingSo() async throws {
+        // Over SQLite's Database, in a PostgreSQL pool.
+        let sqliteRead = ValueObservation.tracking { (db: Database) in try db.scalar(Int.self, sql: "SELECT 1") }
+        var onPool = sqliteRead.values(in: pool).makeAsyncIterator()
+        do {
+            _ = try await onPool.next()
+            XCTFail("no error")
+        } catch let error as DatabaseError {
+            XCTAssertEqual(error.resultCode, .misuse)
             XCTAssertEqual(
                 error.message,
-                "the observed read used the table \(schema).tags, which has no change notifications, so its "
-                    + "commits would go unseen: install them with "
-                    + "PostgresConnection.installChangeNotifications(for: [\"tags\"]) (a migration step)")
+                "this observation's read takes SQLite's Database, and it was given a PostgresConnection: observe "
+                    + "it in a DatabaseQueue or a DatabasePool, or write the read over the connection it is given "
+                    + "(some DatabaseConnection)")
         }
+        // Over a PostgresConnection, in a SQLite queue.
+        let postgresRead = ValueObservation.tracking { connection in try connection.query("SELECT 1").count }
+        var onQueue = postgresRead.values(in: try DatabaseQueue()).makeAsyncIterator()
+        do {
+            _ = try await onQueue.next()
+            XCTFail("no error")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.kind, .client)
+            XCTAssertEqual(
+                error.message,
+                "this observation's read takes a PostgresConnection, and it was given a Database: observe it in a "
+                    + "PostgresPool, or write the read over the connection it is given (some DatabaseConnection)")
+        }
+    }
+
+    func testATableCreatedWithoutNotificationsHasNoTrigger() throws {
+        struct Tag: Record { var id: Int64?; var name: String; static let tableName = "tags" }
+        try Tag.createTable(in: connection, notifiesChanges: false)
+        XCTAssertEqual(try text("SELECT count(*)::text FROM pg_trigger WHERE tgrelid = 'tags'::regclass"), "0")
+        try connection.execute("DROP TABLE tags")
+        try Tag.createTable(in: connection)
+        XCTAssertEqual(
+            try text("SELECT string_agg(tgname, ',') FROM pg_trigger WHERE tgrelid = 'tags'::regclass"),
+            "postgresrecord_notify_change")
     }
 
     func testTheTriggerNotifiesTheTableChannelOncePerTransaction() async throws {

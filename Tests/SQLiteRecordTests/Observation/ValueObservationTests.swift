@@ -172,6 +172,17 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
 
+    func testAReaderTypedAsDatabaseReaderIsObserved() async throws {
+        let reader: any DatabaseReader = try makeQueue()
+        let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: reader))
+        _ = try await observed.wait(count: 1)
+        let queue = try XCTUnwrap(reader as? DatabaseQueue)
+        try await queue.write { db in try db.execute(sql: "INSERT INTO items(name) VALUES ('a')") }
+        let values = try await observed.wait(count: 2)
+        XCTAssertEqual(values, [[], ["a"]])
+        observed.cancel()
+    }
+
     func testCancellingTheTaskStopsTheObservation() async throws {
         let queue = try makeQueue()
         let observed = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))
