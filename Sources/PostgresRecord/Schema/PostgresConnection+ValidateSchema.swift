@@ -35,7 +35,7 @@ extension Record {
                     .missingColumn(column.name, key: column.key, valueType: column.valueType, isOptional: column.isOptional))
                 continue
             }
-            if let reason = incompatibility(kind: column.kind, valueType: column.valueType, oid: type.oid) {
+            if let reason = PostgresSchemaCheck.incompatibility(kind: column.kind, valueType: column.valueType, oid: type.oid) {
                 mismatches.append(
                     .incompatibleColumn(column.name, declaredType: type.name, valueType: column.valueType, reason: reason))
             }
@@ -52,6 +52,10 @@ extension Record {
         }
     }
 
+}
+
+/// The rule the schema check and the schema diff share, so that a type that validates gets no retype.
+enum PostgresSchemaCheck {
     /// Why a column of type `oid` can never hold the values of a property, or nil when it can (the read
     /// side of the value table: PostgresValueReader).
     static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32) -> String? {

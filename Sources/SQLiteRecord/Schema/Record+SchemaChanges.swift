@@ -65,6 +65,10 @@ extension Record {
             decoder: rowDecoder)
     }
 
+    /// True when the key is the rowid (`id` is `Int64?`): SQLite's `INTEGER PRIMARY KEY`, PostgreSQL's identity
+    /// column. For another engine's schema diff.
+    package static var schemaKeyIsRowID: Bool { keyIsRowID }
+
     /// `options` with what ``tableDefinition`` declares added: its UNIQUE keys and unique indexes as
     /// ``SchemaChangeOptions/uniqueKeys``, its CHECK constraints as ``SchemaChangeOptions/checks``, and its
     /// value DEFAULTs as ``SchemaChangeOptions/defaults`` for the columns `options` gives none. A DEFAULT
@@ -72,7 +76,7 @@ extension Record {
     /// a value default fills an added NOT NULL column.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a declared column the type does
     ///   not encode.
-    static func declaredOptions(_ options: SchemaChangeOptions, probed: [RecordColumn]) throws -> SchemaChangeOptions {
+    package static func declaredOptions(_ options: SchemaChangeOptions, probed: [RecordColumn]) throws -> SchemaChangeOptions {
         let definition = tableDefinition
         var options = options
         let declaredKeys =

@@ -149,6 +149,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// `count` rows fail the CHECK constraint the plan adds (`check`, its expression): SQLite would refuse
     /// the rebuild's copy of them. `rows` names up to ten, as the other refusals do.
     case checkViolations(table: String, check: String, count: Int, rows: [String])
+    /// The plan was made on another engine (`engine`, its name) and holds that engine's SQL: apply it through
+    /// a connection of that engine.
+    case plannedForAnotherEngine(table: String, engine: String)
 
     /// One message for a log.
     public var description: String {
@@ -174,6 +177,8 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
                 + "\(valueType) cannot read: \(rows(list))\(count > list.count ? ", ..." : "")"
         case .foreignKeyViolations(let table, let list):
             return "the rebuild of table \"\(table)\" leaves rows whose foreign key references no row: \(rows(list))"
+        case .plannedForAnotherEngine(let table, let engine):
+            return "the schema changes of table \"\(table)\" were planned on \(engine): apply them there"
         case .checkViolations(let table, let check, let count, let list):
             return "CHECK (\(check)) cannot be added to table \"\(table)\": \(count) row\(count == 1 ? "" : "s") "
                 + "fail\(count == 1 ? "s" : "") it: \(rows(list))\(count > list.count ? ", ..." : "")"
