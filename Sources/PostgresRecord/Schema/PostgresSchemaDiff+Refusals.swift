@@ -104,8 +104,11 @@ extension PostgresSchemaDiff {
         throws
     {
         let count = try integer("SELECT count(*) FROM \(quotedTable) WHERE \(condition)")
+        // A value as SQL writes it, as SQLite's refusals show it: a number bare, anything else quoted.
+        let value = "\(SQLIdentifier.quoted(column.name))::text"
+        let shown = Self.numericTypes.contains(column.typeOID) ? value : "quote_literal(\(value))"
         let rows = try connection.query(
-            "SELECT \(rowNameSQL) || ' (' || quote_literal(\(SQLIdentifier.quoted(column.name))::text) || ')' "
+            "SELECT \(rowNameSQL) || ' (' || \(shown) || ')' "
                 + "FROM \(quotedTable) WHERE \(condition) ORDER BY \(rowOrderSQL) LIMIT 10")
         refusals.append(
             .unreadableValues(

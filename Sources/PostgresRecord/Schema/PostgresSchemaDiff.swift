@@ -41,6 +41,12 @@ struct PostgresSchemaDiff {
     /// (their expression may not apply to the old type, and the plan is refused anyway).
     var hasUnconvertibleValues = false
 
+    /// The types whose values SQL writes bare (`42`, `1.5`), in row names and messages.
+    static let numericTypes: Set<UInt32> = [
+        PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.numeric, PostgresType.float4,
+        PostgresType.float8,
+    ]
+
     static func folded(_ name: String) -> String { TableConstraintCatalog.folded(name) }
 
     /// The diff of `table`, nil when `connection` has no table of that name on its search path.
@@ -76,13 +82,9 @@ struct PostgresSchemaDiff {
         self.encoder = encoder
         self.catalog = catalog
         rowCount = Int(try connection.query("SELECT count(*) FROM \(SQLIdentifier.quoted(table))")[0].decode(Int64.self, at: 0))
-        let numeric: Set<UInt32> = [
-            PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.numeric, PostgresType.float4,
-            PostgresType.float8,
-        ]
         let keyParts = catalog.primaryKey.map { key -> String in
             let quoted = SQLIdentifier.quoted(key)
-            let isNumber = tableColumns.first { $0.name == key }.map { numeric.contains($0.typeOID) } ?? false
+            let isNumber = tableColumns.first { $0.name == key }.map { Self.numericTypes.contains($0.typeOID) } ?? false
             return isNumber ? "coalesce(\(quoted)::text, 'NULL')" : "quote_nullable(\(quoted)::text)"
         }
         rowOrderSQL = catalog.primaryKey.isEmpty ? "ctid" : catalog.primaryKey.map(SQLIdentifier.quoted).joined(separator: ", ")

@@ -54,7 +54,7 @@ struct Label: Record, Equatable {
 /// and after an applied plan a fresh plan that is empty and rows that all read.
 final class SchemaChangesContractTests: RecordContractTestCase {
     /// How the engine names the row of key `key` in a refusal.
-    private func row(_ engine: any ContractEngine, _ key: Int) -> String {
+    func row(_ engine: any ContractEngine, _ key: Int) -> String {
         engine.isSQLite ? "rowid \(key)" : "(\(key))"
     }
 
@@ -154,6 +154,67 @@ final class SchemaChangesContractTests: RecordContractTestCase {
             XCTAssertEqual(labels.map(\.title), ["a", "b", "none"])
             XCTAssertNotNil(error { try engine.execute("INSERT INTO labels (id, title) VALUES (4, NULL)") })
             XCTAssertNotNil(error { try engine.execute("INSERT INTO labels (id, title) VALUES (5, 'a')") })
+        }
+    }
+}
+
+/// A flag stored as an integer.
+struct FlagV1: Record {
+    var id: Int64?
+    var on: Int64
+    static let tableName = "flags"
+}
+
+/// The same flag read as a Bool.
+struct Flag: Record, Equatable {
+    var id: Int64?
+    var on: Bool
+    static let tableName = "flags"
+}
+
+/// A date stored as text.
+struct EventV1: Record {
+    var id: Int64?
+    var at: String
+    static let tableName = "events"
+}
+
+/// The same date read as a Date.
+struct Event: Record, Equatable {
+    var id: Int64?
+    var at: Date
+    static let tableName = "events"
+}
+
+extension SchemaChangesContractTests {
+    func testAValueTheColumnHoldsButThePropertyCannotReadIsRefusedWithoutAChangeOfType() {
+        onEachEngine { engine in
+            try engine.createTable(FlagV1.self)
+            try engine.execute("INSERT INTO flags (id, \"on\") VALUES (1, 0), (2, 2), (3, 1)")
+            let plan = try engine.schemaChanges(Flag.self, options: SchemaChangeOptions())
+            XCTAssertEqual(plan.changes, [])
+            XCTAssertEqual(
+                plan.refusals,
+                [.unreadableValues(table: "flags", column: "on", valueType: "Bool", count: 1, rows: [row(engine, 2) + " (2)"])])
+        }
+    }
+
+    func testADateTextThatLooksRightButIsNoDateIsRefused() {
+        onEachEngine { engine in
+            try engine.createTable(EventV1.self)
+            try engine.execute("INSERT INTO events (id, at) VALUES (1, '2023-01-05 10:00:00'), (2, '2023-13-01')")
+            let plan = try engine.schemaChanges(Event.self, options: SchemaChangeOptions())
+            // PostgreSQL retypes the text column TIMESTAMPTZ; SQLite reads dates from text as they are.
+            XCTAssertEqual(plan.changes, engine.isSQLite ? [] : [.changeColumnType("at", from: "text", to: "TIMESTAMPTZ")])
+            XCTAssertEqual(
+                plan.refusals,
+                [
+                    .unreadableValues(
+                        table: "events", column: "at", valueType: "Date", count: 1, rows: [row(engine, 2) + " ('2023-13-01')"])
+                ])
+            let before = try engine.snapshot(["events"])
+            XCTAssertNotNil(error { try engine.apply(plan) })
+            XCTAssertEqual(try engine.snapshot(["events"]), before)
         }
     }
 }
