@@ -218,3 +218,97 @@ extension SchemaChangesContractTests {
         }
     }
 }
+
+/// A shelf the items below belong to.
+struct Shelf: Record, Equatable {
+    var id: Int64?
+    var name: String
+    static let tableName = "shelves"
+}
+
+/// An item whose shelf is a plain column.
+struct ItemV1: Record {
+    var id: Int64?
+    var shelfID: Int64?
+    static let tableName = "items"
+    enum CodingKeys: String, CodingKey {
+        case id
+        case shelfID = "shelf_id"
+    }
+}
+
+/// The same item, its shelf now a parent association (a foreign key), and a rank every row must have.
+struct Item: Record, Equatable {
+    var id: Int64?
+    var shelfID: Int64?
+    var rank: Int64
+    static let tableName = "items"
+    static let shelf = belongsTo(Shelf.self, using: "shelf_id")
+    static let parentAssociations: [any ParentAssociation] = [shelf]
+    enum CodingKeys: String, CodingKey {
+        case id, rank
+        case shelfID = "shelf_id"
+    }
+}
+
+extension SchemaChangesContractTests {
+    func testANewForeignKeyOverOrphansAndANotNullColumnWithoutADefaultAreRefused() {
+        onEachEngine { engine in
+            try engine.createTable(Shelf.self)
+            try engine.createTable(ItemV1.self)
+            try engine.execute("INSERT INTO shelves (id, name) VALUES (1, 'top')")
+            try engine.execute("INSERT INTO items (id, shelf_id) VALUES (1, 1), (2, 7), (3, NULL)")
+            let plan = try engine.schemaChanges(Item.self, options: SchemaChangeOptions())
+            XCTAssertEqual(
+                plan.changes,
+                [
+                    .addColumn("rank", definition: engine.isSQLite ? #""rank" INTEGER NOT NULL"# : #""rank" BIGINT NOT NULL"#),
+                    .addForeignKey("shelf_id", references: #"REFERENCES "shelves" ("id")"#),
+                ])
+            XCTAssertEqual(
+                plan.refusals,
+                [
+                    .missingDefault(table: "items", column: "rank", rowCount: 3),
+                    .foreignKeyViolations(table: "items", rows: ["items " + row(engine, 2)]),
+                ])
+            let before = try engine.snapshot(["shelves", "items"])
+            XCTAssertEqual(
+                error { try engine.applySchemaChanges(Item.self, options: SchemaChangeOptions()) } as? SchemaChangeError,
+                .missingDefault(table: "items", column: "rank", rowCount: 3))
+            XCTAssertEqual(try engine.snapshot(["shelves", "items"]), before)
+
+            try engine.execute("UPDATE items SET shelf_id = 1 WHERE id = 2")
+            let options = SchemaChangeOptions(defaults: ["rank": .integer(0)])
+            try engine.applySchemaChanges(Item.self, options: options)
+            XCTAssertTrue(try engine.schemaChanges(Item.self, options: options).isEmpty)
+            try engine.write { db in try Item.validateSchema(in: db) }
+            let items = try engine.write { db in try Item.all().fetch(db) }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+            XCTAssertEqual(items.map(\.shelfID), [1, 1, nil])
+            XCTAssertEqual(items.map(\.rank), [0, 0, 0])
+            XCTAssertNotNil(error { try engine.execute("INSERT INTO items (id, shelf_id, rank) VALUES (4, 9, 0)") })
+        }
+    }
+
+    func testAColumnTheTypeNoLongerHasIsKeptWhileItHoldsValuesAndDroppedWhenAsked() {
+        onEachEngine { engine in
+            try engine.createTable(PartV1.self)
+            try engine.execute("INSERT INTO parts (id, code, weight) VALUES (1, 'a', 5)")
+            let plan = try engine.schemaChanges(GaugeLikePart.self, options: SchemaChangeOptions())
+            XCTAssertEqual(plan.changes, [.keepColumn("code", valueCount: 1)])
+            XCTAssertTrue(plan.isEmpty)
+            let dropping = SchemaChangeOptions(dropsColumns: true)
+            XCTAssertEqual(try engine.schemaChanges(GaugeLikePart.self, options: dropping).changes, [.dropColumn("code")])
+            try engine.applySchemaChanges(GaugeLikePart.self, options: dropping)
+            XCTAssertTrue(try engine.schemaChanges(GaugeLikePart.self, options: SchemaChangeOptions()).isEmpty)
+            let parts = try engine.write { db in try GaugeLikePart.all().fetch(db) }
+            XCTAssertEqual(parts.map(\.weight), [5])
+        }
+    }
+}
+
+/// The parts table without its code column.
+struct GaugeLikePart: Record, Equatable {
+    var id: Int64?
+    var weight: Int64
+    static let tableName = "parts"
+}
