@@ -21,11 +21,20 @@ struct CreateTableClauses {
     private(set) var tableChecks: [String] = []
     /// Every CHECK expression, the columns' and the table's, as ``squeezed(_:)`` writes it.
     private(set) var checkExpressions: Set<String> = []
+    /// True when a `PRIMARY KEY` declares `AUTOINCREMENT` (the keyword after `KEY`, its order or its conflict
+    /// clause; a column named "autoincrement" is not one).
+    private(set) var hasAutoincrement = false
 
     init(sql: String) {
         let bytes = Array(sql.utf8)
         let tokens = Self.tokens(bytes)
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        let before: Set<String> = ["KEY", "ASC", "DESC", "ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"]
+        hasAutoincrement = tokens.indices.dropFirst().contains { index in
+            tokens[index].kind == .word && tokens[index - 1].kind == .word
+                && text(tokens[index].range).uppercased() == "AUTOINCREMENT"
+                && before.contains(text(tokens[index - 1].range).uppercased())
+        }
         func word(_ token: Token) -> String? {
             token.kind == .word ? text(token.range).uppercased() : nil
         }

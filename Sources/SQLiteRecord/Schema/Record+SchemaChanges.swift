@@ -38,9 +38,10 @@ extension Record {
     /// A rebuild keeps what the table declares: its columns' collations and CHECK constraints and its own
     /// CHECK constraints (read from its CREATE TABLE text, renamed columns written with their new names),
     /// its indexes (partial and expression ones too), triggers, UNIQUE constraints, DEFAULTs, foreign keys,
-    /// WITHOUT ROWID and STRICT. Generated columns, AUTOINCREMENT, and a table CHECK naming a column the
-    /// plan drops, are not rebuilt from `PRAGMA table_xinfo`: a plan that needs a rebuild of such a table
-    /// is refused with ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
+    /// WITHOUT ROWID, STRICT, and AUTOINCREMENT on a rowid key that stays, with its sequence (the largest rowid
+    /// handed out, kept in `sqlite_sequence`). Generated columns (told by `PRAGMA table_xinfo`) and a table
+    /// CHECK naming a column the plan drops are not rebuilt: a plan that needs a rebuild of such a table is
+    /// refused with ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
     /// triggers whose SQL names the table are dropped before the rebuild and recreated after it (the plan's
     /// ``SchemaChangePlan/statements`` list both).
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``

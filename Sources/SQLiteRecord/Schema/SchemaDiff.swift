@@ -300,12 +300,8 @@ struct SchemaDiff {
     private func makeRebuild(leading: inout [String]) throws -> SchemaChangePlan.Rebuild {
         let folded = Self.folded
         let quotedTable = SQLIdentifier.quoted(table)
-        let upper = tableSQL.uppercased()
-        for (pattern, what) in [
-            ("\\bAUTOINCREMENT\\b", "AUTOINCREMENT"), ("\\bGENERATED\\b|\\bAS\\s*\\(", "a generated column"),
-        ] where upper.range(of: pattern, options: .regularExpression) != nil {
-            throw SchemaChangeError.cannotRebuild(table: table, reason: "its CREATE TABLE declares \(what)")
-        }
+        // Generated columns are told by `PRAGMA table_xinfo`, not by the text (a column may be named
+        // "generated").
         if columns.contains(where: \.isGenerated) {
             throw SchemaChangeError.cannotRebuild(table: table, reason: "it has generated columns")
         }
@@ -330,6 +326,12 @@ struct SchemaDiff {
             case .numeric: return "ANY"
             }
         }
+        // AUTOINCREMENT stays on a rowid alias that stays, and so does the sequence it guards: the largest
+        // rowid ever handed out, which deleted rows may have held (<https://www.sqlite.org/autoinc.html>).
+        let shape = try db.tableShape(table)
+        let keepsAutoincrement =
+            clauses.hasAutoincrement && targetRowIDAlias != nil
+            && shape.rowIDAlias.map { folded(renamed($0)) } == targetRowIDAlias.map(folded)
         let keySet = targetKey.map(folded)
         let kept = Set(all.map { folded($0.name) })
         var definitions = all.map { column -> String in
@@ -341,7 +343,7 @@ struct SchemaDiff {
                 ? (clauses.columnClauses[folded(old)] ?? []).map { CreateTableClauses.renaming(renames, in: $0) } : []
             let tail = carried.map { " " + $0 }.joined()
             if let alias = targetRowIDAlias, folded(alias) == folded(column.name) {
-                return text + " INTEGER PRIMARY KEY" + tail
+                return text + " INTEGER PRIMARY KEY" + (keepsAutoincrement ? " AUTOINCREMENT" : "") + tail
             }
             let declared = strictType(column.declaredType)
             if !declared.isEmpty { text += " " + declared }
@@ -397,7 +399,7 @@ struct SchemaDiff {
             "CREATE TABLE \(SQLIdentifier.quoted(newTable)) (" + definitions.joined(separator: ", ") + ")"
             + (tableOptions.isEmpty ? "" : " " + tableOptions.joined(separator: ", "))
         let copied = targets.filter(\.isCopied).map(\.name)
-        let oldHasRowID = try db.tableShape(table).hasRowID
+        let oldHasRowID = shape.hasRowID
         // A rowid table keeps its rowids, which other tables or the app may hold.
         let keepsRowID = oldHasRowID && !targetWithoutRowID && targetRowIDAlias == nil
         let copyColumns = (keepsRowID ? ["rowid"] : []) + copied.map(SQLIdentifier.quoted)
@@ -414,7 +416,12 @@ struct SchemaDiff {
         return SchemaChangePlan.Rebuild(
             newTable: newTable, createSQL: createSQL, copySQL: copySQL, checkedColumns: checked, rowKey: rowKey,
             keptColumns: kept,
-            dropAndRename: [
+            dropAndRename: (keepsAutoincrement
+                ? [
+                    "DELETE FROM sqlite_sequence WHERE name = \(Self.literal(.text(newTable)))",
+                    "INSERT INTO sqlite_sequence (name, seq) SELECT \(Self.literal(.text(newTable))), seq "
+                        + "FROM sqlite_sequence WHERE name = \(Self.literal(.text(table)))",
+                ] : []) + [
                 "DROP TABLE \(quotedTable)",
                 "ALTER TABLE \(SQLIdentifier.quoted(newTable)) RENAME TO \(quotedTable)",
             ], recreate: objects.statements)
