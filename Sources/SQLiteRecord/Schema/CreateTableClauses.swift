@@ -21,6 +21,9 @@ struct CreateTableClauses {
     private(set) var tableChecks: [String] = []
     /// Every CHECK expression, the columns' and the table's, as ``squeezed(_:)`` writes it.
     private(set) var checkExpressions: Set<String> = []
+    /// Every CHECK constraint, the columns' and the table's, in order: its `CONSTRAINT` name and its expression
+    /// as written.
+    private(set) var checks: [TableDefinition.Check] = []
     /// True when a `PRIMARY KEY` declares `AUTOINCREMENT` (the keyword after `KEY`, its order or its conflict
     /// clause; a column named "autoincrement" is not one).
     private(set) var hasAutoincrement = false
@@ -59,10 +62,13 @@ struct CreateTableClauses {
             var clauses: [String] = []
             var index = isTableConstraint ? 0 : 1
             var constraintStart: Int?
+            var constraintName: String?
             while index < part.count {
                 let keyword = word(part[index])
                 if keyword == "CONSTRAINT" {
                     constraintStart = part[index].range.lowerBound
+                    constraintName =
+                        index + 1 < part.count ? Self.identifier(text(part[index + 1].range), kind: part[index + 1].kind) : nil
                     index += 2
                     continue
                 }
@@ -71,10 +77,12 @@ struct CreateTableClauses {
                 {
                     let start = constraintStart ?? part[index].range.lowerBound
                     clauses.append(text(start..<part[close].range.upperBound))
-                    checkExpressions.insert(
-                        Self.squeezed(text(part[index + 1].range.upperBound..<part[close].range.lowerBound)))
+                    let expression = text(part[index + 1].range.upperBound..<part[close].range.lowerBound)
+                    checkExpressions.insert(Self.squeezed(expression))
+                    checks.append(TableDefinition.Check(name: constraintName, sql: expression))
                     index = close + 1
                     constraintStart = nil
+                    constraintName = nil
                     continue
                 }
                 if keyword == "COLLATE", index + 1 < part.count, !isTableConstraint {

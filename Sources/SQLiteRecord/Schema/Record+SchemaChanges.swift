@@ -106,6 +106,13 @@ extension Record {
 /// ``Record/schemaChanges(in:options:)`` runs, and what `sqlite-record-gen diff` runs for the tables of a
 /// reference database, so that both plan by one rule.
 package enum SchemaChangePlanner {
+    /// The CHECK constraints a CREATE TABLE statement declares, the columns' and the table's, in order, each
+    /// with its `CONSTRAINT` name and its expression as written: what `sqlite-record-gen diff` asks of a
+    /// table, as a type's ``Record/tableDefinition`` would.
+    package static func checks(inCreateTableSQL sql: String) -> [TableDefinition.Check] {
+        CreateTableClauses(sql: sql).checks
+    }
+
     /// The plan that makes `table` in `db` hold `columns` with the key `keyColumns`.
     /// - Parameters:
     ///   - references: the one-column foreign keys the table must have: column, parent table, parent key,
