@@ -22,6 +22,27 @@ final class PostgresSchemaTests: PostgresTestCase {
         try Country.validateSchema(in: connection)
     }
 
+    /// A plan holds its engine's SQL: applied through the other engine it throws before anything runs.
+    func testAPlanAppliesOnlyOnTheEngineItWasMadeOn() throws {
+        let postgresPlan = try Country.schemaChanges(in: connection)
+        XCTAssertEqual(postgresPlan.changes, [.createTable("countries")])
+        let queue = try DatabaseQueue()
+        XCTAssertThrowsError(try queue.write { db in try postgresPlan.apply(db) }) { error in
+            XCTAssertEqual(
+                error as? SchemaChangeError, .plannedForAnotherEngine(table: "countries", engine: "PostgreSQL"))
+            XCTAssertEqual(
+                "\(error)", #"the schema changes of table "countries" were planned on PostgreSQL: apply them there"#)
+        }
+        XCTAssertFalse(try queue.read { db in try db.tableExists("countries") })
+        let sqlitePlan = try queue.read { db in try Country.schemaChanges(in: db) }
+        XCTAssertThrowsError(try sqlitePlan.apply(connection)) { error in
+            XCTAssertEqual(error as? SchemaChangeError, .plannedForAnotherEngine(table: "countries", engine: "SQLite"))
+        }
+        try postgresPlan.apply(connection)
+        try Country.validateSchema(in: connection)
+        XCTAssertTrue(try Country.schemaChanges(in: connection).isEmpty)
+    }
+
     func testValidateSchemaListsEveryMismatch() throws {
         XCTAssertThrowsError(try Country.validateSchema(in: connection)) { error in
             XCTAssertEqual((error as? SchemaValidationError)?.mismatches, [.missingTable("countries")])
