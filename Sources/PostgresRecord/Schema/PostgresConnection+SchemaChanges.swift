@@ -6,11 +6,12 @@ extension Record {
     /// Compares the type with its PostgreSQL table and returns the changes that would make the table hold
     /// the type, with the SQL that makes them: SQLite's `schemaChanges(in:options:)`, by the same rules and
     /// with the same ``SchemaChangePlan``, ``SchemaChange`` and ``SchemaChangeError`` values, over
-    /// PostgreSQL's `ALTER TABLE`. Print it (a dry run), then apply it (``SchemaChangePlan/apply(_:)-(PostgresConnection)``
-    /// or a ``PostgresMigrator`` migration, ``PostgresMigrator/registerSchemaChanges(_:for:options:)``).
+    /// PostgreSQL's `ALTER TABLE`. Print it (a dry run), then apply it (`SchemaChangePlan.apply(_:)` with the
+    /// connection, or a ``PostgresMigrator`` migration, ``PostgresMigrator/registerSchemaChanges(_:for:options:)``).
     ///
     /// ```swift
-    /// let plan = try City.schemaChanges(in: connection, options: SchemaChangeOptions(renamedColumns: ["name": "title"]))
+    /// let options = SchemaChangeOptions(renamedColumns: ["name": "title"])
+    /// let plan = try City.schemaChanges(in: connection, options: options)
     /// print(plan)  // - rename column "name" to "title" ... ALTER TABLE "cities" RENAME COLUMN "name" TO "title";
     /// try plan.apply(connection)
     /// ```

@@ -65,8 +65,8 @@ extension PostgresConnection {
             """, [try PostgresValue(text: table)])
         return try (0..<rows.count).map { index in
             let row = rows[index]
-            let columns = try row.decode(String.self, at: 5).split(separator: "\u{1f}", omittingEmptySubsequences: false)
-                .map { $0.isEmpty ? nil : String($0) }
+            let columns = try row.decode(String.self, at: 5)
+                .split(separator: "\u{1f}", omittingEmptySubsequences: false).map { $0.isEmpty ? nil : String($0) }
             let origin: IndexInfo.Origin =
                 try row.decode(Bool.self, at: 2)
                 ? .primaryKeyConstraint : try row.decode(Bool.self, at: 4) ? .uniqueConstraint : .createIndex
@@ -100,7 +100,8 @@ extension PostgresConnection {
             let row = rows[index]
             let split = { (text: String) in text.split(separator: "\u{1f}").map(String.init) }
             return ForeignKeyInfo(
-                id: index, parentTable: try row.decode(String.self, at: 0), columns: split(try row.decode(String.self, at: 1)),
+                id: index, parentTable: try row.decode(String.self, at: 0),
+                columns: split(try row.decode(String.self, at: 1)),
                 parentColumns: split(try row.decode(String.self, at: 2)),
                 onUpdate: actions[try row.decode(String.self, at: 3)] ?? "NO ACTION",
                 onDelete: actions[try row.decode(String.self, at: 4)] ?? "NO ACTION")
@@ -124,7 +125,10 @@ extension PostgresConnection {
                 var end = index + 1
                 while end < characters.count {
                     if characters[end] == "'" {
-                        if end + 1 < characters.count, characters[end + 1] == "'" { end += 2; continue }
+                        if end + 1 < characters.count, characters[end + 1] == "'" {
+                            end += 2
+                            continue
+                        }
                         break
                     }
                     end += 1

@@ -61,7 +61,8 @@ extension PostgresSchemaDiff {
             let text = try distinct[index].decode(String.self, at: 0)
             let conversion = Self.conversion(of: "$1::\(column.typeName)", from: column.typeOID, to: wanted)
             do {
-                try connection.transaction { _ = try connection.query("SELECT \(conversion)", [try PostgresValue(text: text)]) }
+                let argument = try PostgresValue(text: text)
+                try connection.transaction { _ = try connection.query("SELECT \(conversion)", [argument]) }
             } catch {
                 failing.append("'" + text.replacingOccurrences(of: "'", with: "''") + "'")
             }
@@ -143,10 +144,10 @@ extension PostgresSchemaDiff {
 
     /// Adds a refusal naming the rows whose `column` (after renames) references no row of `parent`.
     mutating func refuseOrphans(column: String, parent: String, parentKey: String) throws {
-        guard let stored = tableColumn(column)?.name,
-            try connection.query("SELECT to_regclass(quote_ident($1)) IS NOT NULL", [try PostgresValue(text: parent)])[0]
-                .decode(Bool.self, at: 0)
-        else { return }
+        let parentExists = try connection.query(
+            "SELECT to_regclass(quote_ident($1)) IS NOT NULL", [try PostgresValue(text: parent)])[0]
+            .decode(Bool.self, at: 0)
+        guard let stored = tableColumn(column)?.name, parentExists else { return }
         let child = "\(quotedTable).\(SQLIdentifier.quoted(stored))"
         let rows = try rowNames(
             where: "\(child) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(parent)) AS p "

@@ -47,7 +47,9 @@ struct PostgresSchemaDiff {
         PostgresType.float8,
     ]
 
-    static func folded(_ name: String) -> String { TableConstraintCatalog.folded(name) }
+    /// A name as PostgreSQL matches a quoted identifier: exactly, as the schema check (`validateSchema(in:)`)
+    /// matches columns on PostgreSQL, so that the plan and the check agree ("Name" is not "name").
+    static func folded(_ name: String) -> String { name }
 
     /// The diff of `table`, nil when `connection` has no table of that name on its search path.
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view; ``PostgresError`` when the catalog cannot
@@ -81,13 +83,15 @@ struct PostgresSchemaDiff {
         self.options = options
         self.encoder = encoder
         self.catalog = catalog
-        rowCount = Int(try connection.query("SELECT count(*) FROM \(SQLIdentifier.quoted(table))")[0].decode(Int64.self, at: 0))
+        rowCount = Int(
+            try connection.query("SELECT count(*) FROM \(SQLIdentifier.quoted(table))")[0].decode(Int64.self, at: 0))
         let keyParts = catalog.primaryKey.map { key -> String in
             let quoted = SQLIdentifier.quoted(key)
             let isNumber = tableColumns.first { $0.name == key }.map { Self.numericTypes.contains($0.typeOID) } ?? false
             return isNumber ? "coalesce(\(quoted)::text, 'NULL')" : "quote_nullable(\(quoted)::text)"
         }
-        rowOrderSQL = catalog.primaryKey.isEmpty ? "ctid" : catalog.primaryKey.map(SQLIdentifier.quoted).joined(separator: ", ")
+        rowOrderSQL =
+            catalog.primaryKey.isEmpty ? "ctid" : catalog.primaryKey.map(SQLIdentifier.quoted).joined(separator: ", ")
         rowNameSQL =
             keyParts.isEmpty
             ? "'ctid ' || ctid::text" : "'(' || " + keyParts.joined(separator: " || ', ' || ") + " || ')'"
@@ -122,7 +126,8 @@ struct PostgresSchemaDiff {
             renames.append((column.name, new))
             changes.append(.renameColumn(from: column.name, to: new))
             statements.append(
-                "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLIdentifier.quoted(column.name)) TO \(SQLIdentifier.quoted(new))")
+                "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLIdentifier.quoted(column.name)) TO "
+                    + SQLIdentifier.quoted(new))
         }
         let keySet = Set(keyColumns.map(folded))
         for column in columns {

@@ -68,7 +68,8 @@ struct CreateTableClauses {
                 if keyword == "CONSTRAINT" {
                     constraintStart = part[index].range.lowerBound
                     constraintName =
-                        index + 1 < part.count ? Self.identifier(text(part[index + 1].range), kind: part[index + 1].kind) : nil
+                        index + 1 < part.count
+                        ? Self.identifier(text(part[index + 1].range), kind: part[index + 1].kind) : nil
                     index += 2
                     continue
                 }

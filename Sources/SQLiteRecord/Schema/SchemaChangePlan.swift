@@ -123,7 +123,9 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
     ///   ``SchemaChangeError/cannotRebuild(table:reason:)`` when foreign keys are on for a rebuild;
     ///   ``DatabaseError`` from SQLite, with nothing written.
     public func apply(_ db: Database) throws {
-        guard dialect == .sqlite else { throw SchemaChangeError.plannedForAnotherEngine(table: table, engine: "PostgreSQL") }
+        guard dialect == .sqlite else {
+            throw SchemaChangeError.plannedForAnotherEngine(table: table, engine: "PostgreSQL")
+        }
         if let refusal = refusals.first { throw refusal }
         if rebuild != nil, try db.integerScalar(sql: "PRAGMA foreign_keys") == 1 {
             throw SchemaChangeError.cannotRebuild(
