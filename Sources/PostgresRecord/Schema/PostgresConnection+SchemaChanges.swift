@@ -5,7 +5,7 @@ import Foundation
 extension Record {
     /// Compares the type with its PostgreSQL table and returns the changes that would make the table hold
     /// the type, with the SQL that makes them: SQLite's `schemaChanges(in:options:)`, by the same rules and
-    /// with the same ``SchemaChangePlan``, ``SchemaChange`` and ``SchemaChangeError`` values, over
+    /// with the same `SchemaChangePlan`, `SchemaChange` and `SchemaChangeError` values, over
     /// PostgreSQL's `ALTER TABLE`. Print it (a dry run), then apply it (`SchemaChangePlan.apply(_:)` with the
     /// connection, or a ``PostgresMigrator`` migration, ``PostgresMigrator/registerSchemaChanges(_:for:options:)``).
     ///
@@ -16,27 +16,27 @@ extension Record {
     /// try plan.apply(connection)
     /// ```
     ///
-    /// Compared as on SQLite: columns to add (`ADD COLUMN`), renamed (``SchemaChangeOptions/renamedColumns``:
+    /// Compared as on SQLite: columns to add (`ADD COLUMN`), renamed (`SchemaChangeOptions.renamedColumns`:
     /// `RENAME COLUMN`, which keeps the column's NOT NULL, DEFAULT, CHECK, UNIQUE, indexes and foreign keys),
-    /// dropped or kept (`DROP COLUMN`); a column whose type ``validateSchema(in:)`` refuses for the property
+    /// dropped or kept (`DROP COLUMN`); a column whose type `validateSchema(in:)` refuses for the property
     /// (`ALTER COLUMN ... TYPE ... USING "column"::text::TYPE`, the type `createTable(in:)` declares), so
     /// that a type that validates gets no retype; NOT NULL against Optional (`SET`/`DROP NOT NULL`); the
-    /// primary key (`DROP CONSTRAINT`, `ADD PRIMARY KEY`); the foreign keys of ``parentAssociations``
+    /// primary key (`DROP CONSTRAINT`, `ADD PRIMARY KEY`); the foreign keys of `parentAssociations`
     /// (`ADD FOREIGN KEY`); UNIQUE constraints (`CREATE UNIQUE INDEX`) and CHECK constraints (`ADD CHECK`, found
-    /// by their text as PostgreSQL deparses it), the caller's and the type's ``tableDefinition``'s.
+    /// by their text as PostgreSQL deparses it), the caller's and the type's `tableDefinition`'s.
     ///
     /// Stored values are checked before anything is written, by reading only: values a retyped column would
     /// not convert (`'A1'` for a BIGINT) or its property cannot read (`2` for a `Bool` over an integer
     /// column), NULL in a column that must become NOT NULL, rows sharing a value that must become unique,
     /// rows that fail a CHECK to add, rows whose new foreign key references no row, a NOT NULL column
-    /// without a default for a table with rows. Each is one of the plan's ``SchemaChangePlan/refusals``,
+    /// without a default for a table with rows. Each is one of the plan's `SchemaChangePlan.refusals`,
     /// counting or naming up to ten rows by their primary key (`(42)`, `('EUR')`; `ctid (0,1)` without one).
     /// PostgreSQL's DDL is transactional, so a plan runs in one transaction and no table is rebuilt
-    /// (``SchemaChangePlan/requiresRebuild`` is false). See
+    /// (`SchemaChangePlan.requiresRebuild` is false). See
     /// <https://www.postgresql.org/docs/current/sql-altertable.html>.
-    /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view; `SchemaProbeError` when the type cannot be
-    ///   probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding key names
-    ///   ``primaryKeyColumn``; ``PostgresError`` when the catalog cannot be read.
+    /// - Throws: `SchemaChangeError.notATable` for a view; `SchemaProbeError` when the type cannot be
+    ///   probed; `RecordError.missingPrimaryKey` when no coding key names
+    ///   `primaryKeyColumn`; ``PostgresError`` when the catalog cannot be read.
     public static func schemaChanges(
         in connection: PostgresConnection, options: SchemaChangeOptions = SchemaChangeOptions()
     ) throws -> SchemaChangePlan {
@@ -68,8 +68,8 @@ extension SchemaChangePlan {
     /// Applies a plan made on PostgreSQL (`schemaChanges(in:options:)` through a ``PostgresConnection``) in
     /// one transaction, a savepoint inside the caller's: everything or nothing. A statement PostgreSQL
     /// refuses (a value that does not convert, a NULL where NOT NULL is set) rolls back every other.
-    /// - Throws: ``SchemaChangeError/plannedForAnotherEngine(table:engine:)`` for a plan made on SQLite; the
-    ///   first of ``refusals`` before anything is written; ``PostgresError`` from the server, with nothing
+    /// - Throws: `SchemaChangeError.plannedForAnotherEngine` for a plan made on SQLite; the
+    ///   first of `refusals` before anything is written; ``PostgresError`` from the server, with nothing
     ///   written.
     public func apply(_ connection: PostgresConnection) throws {
         guard dialect == .postgres else {

@@ -99,7 +99,7 @@ extension PostgresSchemaDiff {
         try refuse(where: condition, column: column, shownAs: name, valueType: property.valueType)
     }
 
-    /// Adds ``SchemaChangeError/unreadableValues(table:column:valueType:count:rows:)`` for the rows matching
+    /// Adds `SchemaChangeError.unreadableValues` for the rows matching
     /// `condition`: their count, and up to ten named with their values (`(3) ('A1')`).
     private mutating func refuse(where condition: String, column: TableColumn, shownAs name: String, valueType: String)
         throws

@@ -52,7 +52,7 @@ struct PostgresSchemaDiff {
     static func folded(_ name: String) -> String { name }
 
     /// The diff of `table`, nil when `connection` has no table of that name on its search path.
-    /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view; ``PostgresError`` when the catalog cannot
+    /// - Throws: `SchemaChangeError.notATable` for a view; ``PostgresError`` when the catalog cannot
     ///   be read.
     init?(table: String, connection: PostgresConnection, options: SchemaChangeOptions, encoder: RecordEncoder) throws {
         let name = try PostgresValue(text: table)
