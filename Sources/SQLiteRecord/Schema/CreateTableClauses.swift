@@ -24,6 +24,9 @@ struct CreateTableClauses {
     /// Every CHECK constraint, the columns' and the table's, in order: its `CONSTRAINT` name and its expression
     /// as written.
     private(set) var checks: [TableDefinition.Check] = []
+    /// The clause that makes each generated column, by ASCII-lowercased column name:
+    /// `[GENERATED ALWAYS] AS (expr) [STORED | VIRTUAL]`, as written.
+    private(set) var generatedClauses: [String: String] = [:]
     /// True when a `PRIMARY KEY` declares `AUTOINCREMENT` (the keyword after `KEY`, its order or its conflict
     /// clause; a column named "autoincrement" is not one).
     private(set) var hasAutoincrement = false
@@ -89,6 +92,20 @@ struct CreateTableClauses {
                 if keyword == "COLLATE", index + 1 < part.count, !isTableConstraint {
                     clauses.append(text(part[index].range.lowerBound..<part[index + 1].range.upperBound))
                     index += 2
+                    constraintStart = nil
+                    continue
+                }
+                if keyword == "GENERATED" || keyword == "AS", !isTableConstraint,
+                    let open = part[index...].firstIndex(where: { $0.kind == .open }),
+                    part[index..<open].allSatisfy({ ["GENERATED", "ALWAYS", "AS"].contains(word($0)) }),
+                    let close = Self.matchingClose(part, from: open)
+                {
+                    var end = close
+                    if close + 1 < part.count, ["STORED", "VIRTUAL"].contains(word(part[close + 1])) { end = close + 1 }
+                    let name = Self.identifier(text(part[0].range), kind: part[0].kind)
+                    generatedClauses[RowLayout.asciiLowercased(name)] = text(
+                        (constraintStart ?? part[index].range.lowerBound)..<part[end].range.upperBound)
+                    index = end + 1
                     constraintStart = nil
                     continue
                 }

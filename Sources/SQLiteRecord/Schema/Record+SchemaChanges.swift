@@ -38,10 +38,12 @@ extension Record {
     /// A rebuild keeps what the table declares: its columns' collations and CHECK constraints and its own
     /// CHECK constraints (read from its CREATE TABLE text, renamed columns written with their new names),
     /// its indexes (partial and expression ones too), triggers, UNIQUE constraints, DEFAULTs, foreign keys,
-    /// WITHOUT ROWID, STRICT, and AUTOINCREMENT on a rowid key that stays, with its sequence (the largest rowid
-    /// handed out, kept in `sqlite_sequence`). Generated columns (told by `PRAGMA table_xinfo`) and a table
-    /// CHECK naming a column the plan drops are not rebuilt: a plan that needs a rebuild of such a table is
-    /// refused with ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
+    /// WITHOUT ROWID, STRICT, AUTOINCREMENT on a rowid key that stays, with its sequence (the largest rowid
+    /// handed out, kept in `sqlite_sequence`), and generated columns (told by `PRAGMA table_xinfo`), made
+    /// again by their `AS (...)` clause, VIRTUAL or STORED, their values computed rather than copied. A
+    /// table CHECK or a generated column naming a column the plan drops, or a plan that would change a
+    /// generated column's type or NOT NULL, cannot be rebuilt: such a plan is refused with
+    /// ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
     /// triggers whose SQL names the table are dropped before the rebuild and recreated after it (the plan's
     /// ``SchemaChangePlan/statements`` list both).
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``

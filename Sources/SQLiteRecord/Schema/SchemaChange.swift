@@ -133,8 +133,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The rebuild would store these rows' values of the column differently (`'00120'` becoming `120`), or
     /// store values the property's type cannot read (`'abc'` for an `Int`).
     case valuesWouldChange(table: String, column: String, rows: [String])
-    /// The table declares something a rebuild from its columns cannot carry over (a generated column, a
-    /// CHECK constraint naming a column the plan drops), or foreign keys are on for a
+    /// The table declares something a rebuild from its columns cannot carry over (a CHECK constraint or a
+    /// generated column naming a column the plan drops, a generated column whose type or NOT NULL the plan
+    /// would change), or foreign keys are on for a
     /// rebuild: write that migration by hand.
     case cannotRebuild(table: String, reason: String)
     /// The record's table is a view or a virtual table: it has no columns to change.

@@ -538,17 +538,49 @@ final class SchemaChangesTests: XCTestCase {
         }
     }
 
-    /// A generated column is still refused, as `PRAGMA table_xinfo` tells it.
-    func testARebuildOfATableWithAGeneratedColumnIsRefused() throws {
+    /// A rebuild makes each generated column again by its clause (VIRTUAL and STORED), written with the
+    /// columns' new names, and computes its values instead of copying them.
+    func testARebuildKeepsGeneratedColumns() throws {
+        let queue = try cities(
+            """
+            CREATE TABLE cities (id INTEGER PRIMARY KEY, title TEXT NOT NULL, population TEXT NOT NULL,
+                founded_at TEXT, upper_name TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL,
+                name_length INTEGER AS (length(title)) STORED);
+            INSERT INTO cities (id, title, population) VALUES (1, 'Lyon', '516092');
+            """)
+        let options = SchemaChangeOptions(renamedColumns: ["title": "name"])
+        let plan = try queue.read { db in try EvolvedCity.schemaChanges(in: db, options: options) }
+        XCTAssertEqual(plan.refusals, [])
+        XCTAssertTrue(
+            plan.sql.contains(
+                #""upper_name" TEXT GENERATED ALWAYS AS (upper("name")) VIRTUAL, "name_length" INTEGER AS "#
+                    + #"(length("name")) STORED"#), plan.sql)
+        try migrate(queue, EvolvedCity.self, options: options)
+        try queue.write { db in
+            XCTAssertTrue(try EvolvedCity.schemaChanges(in: db).isEmpty)
+            try db.execute(sql: "INSERT INTO cities (id, name, population) VALUES (2, 'Nice', 342669)")
+            XCTAssertEqual(
+                try rendered(db, "SELECT id, name, population, upper_name, name_length FROM cities ORDER BY id"),
+                ["[1,\"Lyon\",516092,\"LYON\",4]", "[2,\"Nice\",342669,\"NICE\",4]"])
+            XCTAssertEqual(
+                try rendered(db, "SELECT name, hidden FROM pragma_table_xinfo('cities') WHERE hidden > 0"),
+                ["[\"upper_name\",2]", "[\"name_length\",3]"])
+        }
+    }
+
+    /// A generated column over a column the plan drops cannot be made again: refused before anything is written.
+    func testARebuildThatDropsAColumnAGeneratedColumnNamesIsRefused() throws {
         let queue = try cities(
             """
             CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population TEXT NOT NULL,
-                founded_at TEXT, upper_name TEXT AS (upper(name)));
+                founded_at TEXT, nickname TEXT, display_name TEXT AS (coalesce(nickname, name)));
+            INSERT INTO cities (id, name, population) VALUES (1, 'Lyon', '516092');
             """)
         XCTAssertThrowsError(try queue.read { db in try EvolvedCity.schemaChanges(in: db) }) { error in
             XCTAssertEqual(
                 "\(error)",
-                "table \"cities\" cannot be rebuilt from its columns: it has generated columns; write this migration by hand")
+                "table \"cities\" cannot be rebuilt from its columns: its generated column \"display_name\" names "
+                    + "column \"nickname\", which the plan drops; write this migration by hand")
         }
     }
 
