@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(
             name: "RecordContractTests", dependencies: ["SQLiteRecord", "PostgresRecord", "PostgresTestSupport"]),
         // Compiles and runs the README's examples (they declare their own Country and City).
-        .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord"]),
+        // With the PostgreSQL trait, the articles' PostgreSQL snippets run against the throwaway server too.
+        .testTarget(name: "ReadmeTests", dependencies: ["SQLiteRecord", "PostgresRecord", "PostgresTestSupport"]),
         .testTarget(
             name: "CountriesCitiesTests",
             dependencies: ["CountriesCities", "SQLiteRecord"],

@@ -9,7 +9,7 @@ import SQLiteRecord
 /// they make: REFERENCE is a file the app's own migrations (or `createTable(in:)`) wrote into an empty
 /// database, in a test or a step before this one. Each table of REFERENCE is read as the generator reads
 /// it (its columns, the types the generator would choose, its key, WITHOUT ROWID, its one-column foreign
-/// keys and UNIQUE constraints) and planned against DATABASE by the same schema diff as
+/// keys, UNIQUE constraints and CHECK constraints) and planned against DATABASE by the same schema diff as
 /// ``Record/schemaChanges(in:options:)``, so the SQL printed is the SQL a migration registered with
 /// ``DatabaseMigrator/registerSchemaChanges(_:for:options:)`` would run. Tables of DATABASE that REFERENCE
 /// lacks are not the types' concern and are not reported; views and virtual tables are not compared.
@@ -62,12 +62,19 @@ public enum SchemaDrift {
                 SELECT sql FROM sqlite_schema WHERE tbl_name = ? COLLATE NOCASE AND sql IS NOT NULL
                 AND type IN ('table', 'index', 'trigger') ORDER BY type = 'trigger', type = 'index', name
                 """, arguments: [table.name])
+        // CHECK constraints, which the app's types declare in their tableDefinition: found in the database by
+        // their text, as the schema diff finds a type's.
+        let tableSQL =
+            try referenceDB.scalar(
+                String.self, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                arguments: [table.name]) ?? ""
+        let checks = SchemaChangePlanner.checks(inCreateTableSQL: tableSQL)
         var keyIsRowID = false
         if case .rowID = type.key { keyIsRowID = true }
         return try SchemaChangePlanner.plan(
             table: table.name, columns: columns, keyColumns: type.keyColumns, keyIsRowID: keyIsRowID,
             withoutRowID: table.withoutRowID, references: references,
-            options: SchemaChangeOptions(uniqueKeys: uniqueKeys), createSQL: { createSQL }, in: db)
+            options: SchemaChangeOptions(uniqueKeys: uniqueKeys, checks: checks), createSQL: { createSQL }, in: db)
     }
 
     /// The probe's kind of a type the generator chooses.

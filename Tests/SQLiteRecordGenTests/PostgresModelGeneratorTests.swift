@@ -161,7 +161,8 @@
         /// The generated files compile against the library with the PostgreSQL trait, in a package of their own
         /// (`.build/generated-postgres-models-check`), plain and with the options an app uses (prefix, namespace,
         /// public, row initializers, one file per type); each program reads every row of every table and view
-        /// of the fixture schema, as many as `count(*)` finds, and every Record passes `validateSchema(in:)`.
+        /// of the fixture schema, as many as `count(*)` finds, and every Record passes `validateSchema(in:)` and
+        /// has an empty `schemaChanges(in:)` plan (the generator and the schema diff agree).
         /// Slow (it builds SQLiteRecord and PostgresRecord inside that package); SQLITE_RECORD_SKIP_COMPILE_TESTS
         /// skips it.
         func testGeneratedTypesCompileAndReadEveryRow() throws {
@@ -236,7 +237,8 @@
 
         /// A program that connects to the server its first argument names, sets the search path to the schema
         /// its second names, reads every row of every type and prints `table<TAB>count` for each, checks each
-        /// Record with `validateSchema(in:)`, then prints `valid`.
+        /// Record with `validateSchema(in:)` and prints its `schemaChanges(in:)` plan unless empty, then prints
+        /// `valid`.
         private func mainSource(_ file: ModelGenerator.File) -> String {
             var lines = [
                 "import PostgresRecord", "import SQLiteRecord", "",
@@ -248,8 +250,11 @@
                 let call = type.isRecord ? "\(name).all().fetch(connection)" : "\(name).fetchAll(connection)"
                 lines.append("print(\(SwiftNames.literal(type.table + "\t")) + String(try \(call).count))")
             }
+            // The generator and the schema diff agree: every Record validates and has an empty plan.
             for type in file.types where type.isRecord {
                 lines.append("try \(type.qualifiedName).validateSchema(in: connection)")
+                lines.append("let plan\(type.typeName) = try \(type.qualifiedName).schemaChanges(in: connection)")
+                lines.append("if !plan\(type.typeName).isEmpty { print(plan\(type.typeName)) }")
             }
             lines.append("print(\"valid\")")
             return lines.joined(separator: "\n") + "\n"

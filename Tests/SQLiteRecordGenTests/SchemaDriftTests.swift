@@ -61,6 +61,31 @@ final class SchemaDriftTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: production), bytes)
     }
 
+    /// A CHECK the reference declares and the database lacks is drift, refused over the rows that fail it.
+    func testACheckTheDatabaseLacksIsDrift() throws {
+        let reference = folder.appendingPathComponent("reference.sqlite")
+        try GeneratorFixtures.makeDatabase(
+            at: reference,
+            sql: """
+                CREATE TABLE towns (id INTEGER PRIMARY KEY, name TEXT NOT NULL CHECK (name <> ''),
+                    population INTEGER NOT NULL, CONSTRAINT positive CHECK (population >= 0));
+                """)
+        let production = folder.appendingPathComponent("production.sqlite")
+        try GeneratorFixtures.makeDatabase(
+            at: production,
+            sql: """
+                CREATE TABLE towns (id INTEGER PRIMARY KEY, name TEXT NOT NULL CHECK (name <> ''),
+                    population INTEGER NOT NULL);
+                INSERT INTO towns VALUES (1, 'Lyon', 516092), (2, 'Nowhere', -1);
+                """)
+        let plans = try SchemaDrift.plans(database: production.path, reference: reference.path)
+        XCTAssertEqual(plans.map(\.changes), [[.addCheck("population >= 0")]])
+        XCTAssertEqual(
+            plans.first?.refusals, [.checkViolations(table: "towns", check: "population >= 0", count: 1, rows: ["rowid 2"])])
+        XCTAssertEqual(GeneratorCommand.runDiff([production.path, "--reference", reference.path]), 2)
+        XCTAssertEqual(GeneratorCommand.runDiff([reference.path, "--reference", reference.path]), 0)
+    }
+
     func testTheReferenceAgainstItselfHasNoDrift() throws {
         for (index, sql) in [Self.referenceSQL, GeneratorFixtures.allTypesSQL, GeneratorFixtures.identifiersSQL].enumerated() {
             let reference = folder.appendingPathComponent("reference\(index).sqlite")

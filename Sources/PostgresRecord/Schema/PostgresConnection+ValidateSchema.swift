@@ -35,7 +35,7 @@ extension Record {
                     .missingColumn(column.name, key: column.key, valueType: column.valueType, isOptional: column.isOptional))
                 continue
             }
-            if let reason = incompatibility(kind: column.kind, valueType: column.valueType, oid: type.oid) {
+            if let reason = PostgresSchemaCheck.incompatibility(kind: column.kind, valueType: column.valueType, oid: type.oid) {
                 mismatches.append(
                     .incompatibleColumn(column.name, declaredType: type.name, valueType: column.valueType, reason: reason))
             }
@@ -43,14 +43,22 @@ extension Record {
         if Set(primaryKey) != Set(keyColumns) {
             mismatches.append(.primaryKey(keyColumns, tablePrimaryKey: primaryKey))
         }
+        // The type's tableDefinition, compared by the one rule both engines share; views have no constraints.
+        if !tableDefinition.isEmpty, let catalog = try connection.tableConstraintCatalog(tableName) {
+            mismatches += try tableDefinitionMismatches(catalog, probed: probed)
+        }
         guard mismatches.isEmpty else {
             throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
         }
     }
 
+}
+
+/// The rule the schema check and the schema diff share, so that a type that validates gets no retype.
+enum PostgresSchemaCheck {
     /// Why a column of type `oid` can never hold the values of a property, or nil when it can (the read
     /// side of the value table: PostgresValueReader).
-    private static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32) -> String? {
+    static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32) -> String? {
         let integers: Set<UInt32> = [PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid]
         let floats: Set<UInt32> = [PostgresType.float4, PostgresType.float8]
         let texts: Set<UInt32> = [PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier]

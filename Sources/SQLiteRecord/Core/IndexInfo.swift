@@ -34,4 +34,13 @@ public struct IndexInfo: Sendable, Hashable {
     public let origin: Origin
     /// True for a partial index (`CREATE INDEX ... WHERE ...`).
     public let isPartial: Bool
+
+    /// An index described by hand: what another engine's catalog gives the schema check.
+    package init(name: String, columns: [String?], isUnique: Bool, origin: Origin, isPartial: Bool) {
+        self.name = name
+        self.columns = columns
+        self.isUnique = isUnique
+        self.origin = origin
+        self.isPartial = isPartial
+    }
 }

@@ -21,11 +21,26 @@ struct CreateTableClauses {
     private(set) var tableChecks: [String] = []
     /// Every CHECK expression, the columns' and the table's, as ``squeezed(_:)`` writes it.
     private(set) var checkExpressions: Set<String> = []
+    /// Every CHECK constraint, the columns' and the table's, in order: its `CONSTRAINT` name and its expression
+    /// as written.
+    private(set) var checks: [TableDefinition.Check] = []
+    /// The clause that makes each generated column, by ASCII-lowercased column name:
+    /// `[GENERATED ALWAYS] AS (expr) [STORED | VIRTUAL]`, as written.
+    private(set) var generatedClauses: [String: String] = [:]
+    /// True when a `PRIMARY KEY` declares `AUTOINCREMENT` (the keyword after `KEY`, its order or its conflict
+    /// clause; a column named "autoincrement" is not one).
+    private(set) var hasAutoincrement = false
 
     init(sql: String) {
         let bytes = Array(sql.utf8)
         let tokens = Self.tokens(bytes)
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        let before: Set<String> = ["KEY", "ASC", "DESC", "ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"]
+        hasAutoincrement = tokens.indices.dropFirst().contains { index in
+            tokens[index].kind == .word && tokens[index - 1].kind == .word
+                && text(tokens[index].range).uppercased() == "AUTOINCREMENT"
+                && before.contains(text(tokens[index - 1].range).uppercased())
+        }
         func word(_ token: Token) -> String? {
             token.kind == .word ? text(token.range).uppercased() : nil
         }
@@ -50,10 +65,14 @@ struct CreateTableClauses {
             var clauses: [String] = []
             var index = isTableConstraint ? 0 : 1
             var constraintStart: Int?
+            var constraintName: String?
             while index < part.count {
                 let keyword = word(part[index])
                 if keyword == "CONSTRAINT" {
                     constraintStart = part[index].range.lowerBound
+                    constraintName =
+                        index + 1 < part.count
+                        ? Self.identifier(text(part[index + 1].range), kind: part[index + 1].kind) : nil
                     index += 2
                     continue
                 }
@@ -62,15 +81,31 @@ struct CreateTableClauses {
                 {
                     let start = constraintStart ?? part[index].range.lowerBound
                     clauses.append(text(start..<part[close].range.upperBound))
-                    checkExpressions.insert(
-                        Self.squeezed(text(part[index + 1].range.upperBound..<part[close].range.lowerBound)))
+                    let expression = text(part[index + 1].range.upperBound..<part[close].range.lowerBound)
+                    checkExpressions.insert(Self.squeezed(expression))
+                    checks.append(TableDefinition.Check(name: constraintName, sql: expression))
                     index = close + 1
                     constraintStart = nil
+                    constraintName = nil
                     continue
                 }
                 if keyword == "COLLATE", index + 1 < part.count, !isTableConstraint {
                     clauses.append(text(part[index].range.lowerBound..<part[index + 1].range.upperBound))
                     index += 2
+                    constraintStart = nil
+                    continue
+                }
+                if keyword == "GENERATED" || keyword == "AS", !isTableConstraint,
+                    let open = part[index...].firstIndex(where: { $0.kind == .open }),
+                    part[index..<open].allSatisfy({ ["GENERATED", "ALWAYS", "AS"].contains(word($0)) }),
+                    let close = Self.matchingClose(part, from: open)
+                {
+                    var end = close
+                    if close + 1 < part.count, ["STORED", "VIRTUAL"].contains(word(part[close + 1])) { end = close + 1 }
+                    let name = Self.identifier(text(part[0].range), kind: part[0].kind)
+                    generatedClauses[RowLayout.asciiLowercased(name)] = text(
+                        (constraintStart ?? part[index].range.lowerBound)..<part[end].range.upperBound)
+                    index = end + 1
                     constraintStart = nil
                     continue
                 }

@@ -38,9 +38,12 @@ extension Record {
     /// A rebuild keeps what the table declares: its columns' collations and CHECK constraints and its own
     /// CHECK constraints (read from its CREATE TABLE text, renamed columns written with their new names),
     /// its indexes (partial and expression ones too), triggers, UNIQUE constraints, DEFAULTs, foreign keys,
-    /// WITHOUT ROWID and STRICT. Generated columns, AUTOINCREMENT, and a table CHECK naming a column the
-    /// plan drops, are not rebuilt from `PRAGMA table_xinfo`: a plan that needs a rebuild of such a table
-    /// is refused with ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
+    /// WITHOUT ROWID, STRICT, AUTOINCREMENT on a rowid key that stays, with its sequence (the largest rowid
+    /// handed out, kept in `sqlite_sequence`), and generated columns (told by `PRAGMA table_xinfo`), made
+    /// again by their `AS (...)` clause, VIRTUAL or STORED, their values computed rather than copied. A
+    /// table CHECK or a generated column naming a column the plan drops, or a plan that would change a
+    /// generated column's type or NOT NULL, cannot be rebuilt: such a plan is refused with
+    /// ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
     /// triggers whose SQL names the table are dropped before the rebuild and recreated after it (the plan's
     /// ``SchemaChangePlan/statements`` list both).
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``
@@ -65,6 +68,10 @@ extension Record {
             decoder: rowDecoder)
     }
 
+    /// True when the key is the rowid (`id` is `Int64?`): SQLite's `INTEGER PRIMARY KEY`, PostgreSQL's identity
+    /// column. For another engine's schema diff.
+    package static var schemaKeyIsRowID: Bool { keyIsRowID }
+
     /// `options` with what ``tableDefinition`` declares added: its UNIQUE keys and unique indexes as
     /// ``SchemaChangeOptions/uniqueKeys``, its CHECK constraints as ``SchemaChangeOptions/checks``, and its
     /// value DEFAULTs as ``SchemaChangeOptions/defaults`` for the columns `options` gives none. A DEFAULT
@@ -72,7 +79,7 @@ extension Record {
     /// a value default fills an added NOT NULL column.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a declared column the type does
     ///   not encode.
-    static func declaredOptions(_ options: SchemaChangeOptions, probed: [RecordColumn]) throws -> SchemaChangeOptions {
+    package static func declaredOptions(_ options: SchemaChangeOptions, probed: [RecordColumn]) throws -> SchemaChangeOptions {
         let definition = tableDefinition
         var options = options
         let declaredKeys =
@@ -101,6 +108,13 @@ extension Record {
 /// ``Record/schemaChanges(in:options:)`` runs, and what `sqlite-record-gen diff` runs for the tables of a
 /// reference database, so that both plan by one rule.
 package enum SchemaChangePlanner {
+    /// The CHECK constraints a CREATE TABLE statement declares, the columns' and the table's, in order, each
+    /// with its `CONSTRAINT` name and its expression as written: what `sqlite-record-gen diff` asks of a
+    /// table, as a type's ``Record/tableDefinition`` would.
+    package static func checks(inCreateTableSQL sql: String) -> [TableDefinition.Check] {
+        CreateTableClauses(sql: sql).checks
+    }
+
     /// The plan that makes `table` in `db` hold `columns` with the key `keyColumns`.
     /// - Parameters:
     ///   - references: the one-column foreign keys the table must have: column, parent table, parent key,

@@ -15,7 +15,9 @@ extension Record {
         var mismatches = probed.flatMap { columnMismatches(of: $0, in: columns) }
         if let keyMismatch = try keyMismatch(keyColumns, probed: probed, db: db) { mismatches.append(keyMismatch) }
         mismatches += try foreignKeyMismatches(db)
-        mismatches += try tableDefinitionMismatches(db, probed: probed, columns: columns)
+        if !tableDefinition.isEmpty, try db.tableExists(tableName) {
+            mismatches += try tableDefinitionMismatches(tableConstraintCatalog(db, columns: columns), probed: probed)
+        }
         guard mismatches.isEmpty else {
             throw SchemaValidationError(recordType: "\(Self.self)", table: tableName, mismatches: mismatches)
         }

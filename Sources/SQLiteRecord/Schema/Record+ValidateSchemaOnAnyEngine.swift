@@ -40,7 +40,11 @@ extension Record {
     /// constraints the type does not declare, columns the type ignores.
     /// On PostgreSQL the same comparison reads `pg_catalog`: a missing table, a coding key with no column, a
     /// column whose type can never give the property's values back (by the value table: TEXT for an integer,
-    /// BOOLEAN for a Date), and key columns that are not the table's primary key.
+    /// BOOLEAN for a Date), key columns that are not the table's primary key, and ``tableDefinition`` by the
+    /// same rule as on SQLite, from `pg_index`, `pg_attrdef` and `pg_constraint`: a default or a CHECK is
+    /// compared with the expression as PostgreSQL deparses it (`pg_get_expr`), casts, parentheses, quotes and
+    /// case aside (`'x'::text` is `'x'`), so a check PostgreSQL rewrites (`kind IN ('a', 'b')` becomes
+    /// `kind = ANY (ARRAY[...])`) is reported as missing: declare it in the form PostgreSQL keeps.
     /// - Throws: ``SchemaValidationError`` with the ``SchemaMismatch`` list; ``SchemaProbeError`` when the
     ///   type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding key names
     ///   ``primaryKeyColumn``; the engine's error (``DatabaseError``, PostgreSQL's) when the schema cannot be

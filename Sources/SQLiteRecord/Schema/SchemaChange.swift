@@ -133,8 +133,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The rebuild would store these rows' values of the column differently (`'00120'` becoming `120`), or
     /// store values the property's type cannot read (`'abc'` for an `Int`).
     case valuesWouldChange(table: String, column: String, rows: [String])
-    /// The table declares something a rebuild from its columns cannot carry over (a generated column,
-    /// AUTOINCREMENT, a CHECK constraint naming a column the plan drops), or foreign keys are on for a
+    /// The table declares something a rebuild from its columns cannot carry over (a CHECK constraint or a
+    /// generated column naming a column the plan drops, a generated column whose type or NOT NULL the plan
+    /// would change), or foreign keys are on for a
     /// rebuild: write that migration by hand.
     case cannotRebuild(table: String, reason: String)
     /// The record's table is a view or a virtual table: it has no columns to change.
@@ -149,6 +150,9 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// `count` rows fail the CHECK constraint the plan adds (`check`, its expression): SQLite would refuse
     /// the rebuild's copy of them. `rows` names up to ten, as the other refusals do.
     case checkViolations(table: String, check: String, count: Int, rows: [String])
+    /// The plan was made on another engine (`engine`, its name) and holds that engine's SQL: apply it through
+    /// a connection of that engine.
+    case plannedForAnotherEngine(table: String, engine: String)
 
     /// One message for a log.
     public var description: String {
@@ -174,6 +178,8 @@ public enum SchemaChangeError: Error, Sendable, Hashable, CustomStringConvertibl
                 + "\(valueType) cannot read: \(rows(list))\(count > list.count ? ", ..." : "")"
         case .foreignKeyViolations(let table, let list):
             return "the rebuild of table \"\(table)\" leaves rows whose foreign key references no row: \(rows(list))"
+        case .plannedForAnotherEngine(let table, let engine):
+            return "the schema changes of table \"\(table)\" were planned on \(engine): apply them there"
         case .checkViolations(let table, let check, let count, let list):
             return "CHECK (\(check)) cannot be added to table \"\(table)\": \(count) row\(count == 1 ? "" : "s") "
                 + "fail\(count == 1 ? "s" : "") it: \(rows(list))\(count > list.count ? ", ..." : "")"

@@ -35,6 +35,8 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
         let readable: Set<String>?
     }
 
+    /// The engine whose SQL the plan holds: a plan applies only there.
+    package let dialect: SQLDialect
     /// The record's table.
     public let table: String
     /// Every difference found, in the order the SQL makes them.
@@ -47,6 +49,35 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
     let rebuild: Rebuild?
     /// Statements after the rebuild (added columns, UNIQUE indexes).
     let trailingStatements: [String]
+
+    /// A plan of SQLite's: `leadingStatements`, the rebuild, `trailingStatements`, run in that order.
+    init(
+        table: String, changes: [SchemaChange], refusals: [SchemaChangeError], leadingStatements: [String],
+        rebuild: Rebuild?, trailingStatements: [String]
+    ) {
+        dialect = .sqlite
+        self.table = table
+        self.changes = changes
+        self.refusals = refusals
+        self.leadingStatements = leadingStatements
+        self.rebuild = rebuild
+        self.trailingStatements = trailingStatements
+    }
+
+    /// A plan of another engine's: `statements`, run in order in one transaction (the engine's DDL is
+    /// transactional, so no rebuild is needed).
+    package init(
+        dialect: SQLDialect, table: String, changes: [SchemaChange], refusals: [SchemaChangeError],
+        statements: [String]
+    ) {
+        self.dialect = dialect
+        self.table = table
+        self.changes = changes
+        self.refusals = refusals
+        leadingStatements = statements
+        rebuild = nil
+        trailingStatements = []
+    }
 
     /// True when the table already matches the type.
     public var isEmpty: Bool { changes.allSatisfy { if case .keepColumn = $0 { return true } else { return false } } }
@@ -85,12 +116,16 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
     /// dropping the old table does not delete or rewrite its children's rows); run it in a migration
     /// registered with ``MigrationForeignKeyChecks/deferred``, as
     /// ``DatabaseMigrator/registerSchemaChanges(_:for:options:)`` does.
-    /// - Throws: the first of ``refusals`` before anything is written;
+    /// - Throws: ``SchemaChangeError/plannedForAnotherEngine(table:engine:)`` for a plan made on another
+    ///   engine; the first of ``refusals`` before anything is written;
     ///   ``SchemaChangeError/valuesWouldChange(table:column:rows:)`` when the rebuild's copy would store a
     ///   row's value differently or as a value the property cannot read (nothing stays written);
     ///   ``SchemaChangeError/cannotRebuild(table:reason:)`` when foreign keys are on for a rebuild;
     ///   ``DatabaseError`` from SQLite, with nothing written.
     public func apply(_ db: Database) throws {
+        guard dialect == .sqlite else {
+            throw SchemaChangeError.plannedForAnotherEngine(table: table, engine: "PostgreSQL")
+        }
         if let refusal = refusals.first { throw refusal }
         if rebuild != nil, try db.integerScalar(sql: "PRAGMA foreign_keys") == 1 {
             throw SchemaChangeError.cannotRebuild(

@@ -14,6 +14,9 @@ struct SchemaDiff {
         /// The storage classes the property reads, for the copy's check; nil for any.
         var readable: Set<String>?
         var isChecked: Bool
+        /// For a generated column: the clause that makes it (`AS (upper(name)) STORED`), written into the new
+        /// table instead of a copy of its values; "" when the CREATE TABLE text gives none that can be read.
+        var generatedClause: String? = nil
     }
 
     let table: String
@@ -96,9 +99,11 @@ struct SchemaDiff {
                 } else {
                     changes.append(.keepColumn(name, valueCount: values))
                     targets.append(
-                        TargetColumn(
-                            name: name, declaredType: column.declaredType, isNotNull: column.isNotNull,
-                            defaultSQL: column.defaultValueSQL, isCopied: true, readable: nil, isChecked: false))
+                        generated(
+                            TargetColumn(
+                                name: name, declaredType: column.declaredType, isNotNull: column.isNotNull,
+                                defaultSQL: column.defaultValueSQL, isCopied: true, readable: nil, isChecked: false),
+                            column))
                 }
                 continue
             }
@@ -121,7 +126,7 @@ struct SchemaDiff {
                 target.isChecked = true
                 if mustBeNotNull { try refuseNulls(in: column.name, shownAs: name) }
             }
-            targets.append(target)
+            targets.append(generated(target, column))
         }
         try refuseUnreadableValues(probed: probed, tableNames: tableNames)
         // The type's columns the table lacks, in the type's order.
@@ -221,6 +226,16 @@ struct SchemaDiff {
         }
     }
 
+    /// `target` made from the generated column `column` as the CREATE TABLE text declares it, not copied;
+    /// `target` as it is for another column.
+    private func generated(_ target: TargetColumn, _ column: ColumnInfo) -> TargetColumn {
+        guard column.isGenerated else { return target }
+        var target = target
+        target.isCopied = false
+        target.generatedClause = clauses.generatedClauses[Self.folded(column.name)] ?? ""
+        return target
+    }
+
     /// A table column's name after the renames.
     func renamed(_ name: String) -> String {
         renames.first { Self.folded($0.from) == Self.folded(name) }?.to ?? name
@@ -300,14 +315,19 @@ struct SchemaDiff {
     private func makeRebuild(leading: inout [String]) throws -> SchemaChangePlan.Rebuild {
         let folded = Self.folded
         let quotedTable = SQLIdentifier.quoted(table)
-        let upper = tableSQL.uppercased()
-        for (pattern, what) in [
-            ("\\bAUTOINCREMENT\\b", "AUTOINCREMENT"), ("\\bGENERATED\\b|\\bAS\\s*\\(", "a generated column"),
-        ] where upper.range(of: pattern, options: .regularExpression) != nil {
-            throw SchemaChangeError.cannotRebuild(table: table, reason: "its CREATE TABLE declares \(what)")
-        }
-        if columns.contains(where: \.isGenerated) {
-            throw SchemaChangeError.cannotRebuild(table: table, reason: "it has generated columns")
+        // A generated column (told by `PRAGMA table_xinfo`, not by the text: a column may be named "generated")
+        // is made again by its clause, its values computed, not copied; one whose clause cannot be read, or
+        // whose type or NULL rule the plan would change, cannot be.
+        for target in targets where target.generatedClause != nil {
+            if target.generatedClause == "" {
+                throw SchemaChangeError.cannotRebuild(
+                    table: table,
+                    reason: "its generated column \"\(target.name)\" cannot be read from its CREATE TABLE")
+            }
+            if target.isChecked {
+                throw SchemaChangeError.cannotRebuild(
+                    table: table, reason: "the plan would change generated column \"\(target.name)\"")
+            }
         }
         let newTable = "sqliterecord_new_" + table
         let all = targets + added
@@ -330,6 +350,12 @@ struct SchemaDiff {
             case .numeric: return "ANY"
             }
         }
+        // AUTOINCREMENT stays on a rowid alias that stays, and so does the sequence it guards: the largest
+        // rowid ever handed out, which deleted rows may have held (<https://www.sqlite.org/autoinc.html>).
+        let shape = try db.tableShape(table)
+        let keepsAutoincrement =
+            clauses.hasAutoincrement && targetRowIDAlias != nil
+            && shape.rowIDAlias.map { folded(renamed($0)) } == targetRowIDAlias.map(folded)
         let keySet = targetKey.map(folded)
         let kept = Set(all.map { folded($0.name) })
         var definitions = all.map { column -> String in
@@ -337,11 +363,16 @@ struct SchemaDiff {
             // A copied column keeps its collation and CHECK constraints, written with the new names.
             let old = renames.first { folded($0.to) == folded(column.name) }?.from ?? column.name
             let carried =
-                column.isCopied
+                column.isCopied || column.generatedClause != nil
                 ? (clauses.columnClauses[folded(old)] ?? []).map { CreateTableClauses.renaming(renames, in: $0) } : []
             let tail = carried.map { " " + $0 }.joined()
+            if let clause = column.generatedClause {
+                let declared = strictType(column.declaredType)
+                return text + (declared.isEmpty ? "" : " " + declared) + (column.isNotNull ? " NOT NULL" : "") + " "
+                    + CreateTableClauses.renaming(renames, in: clause) + tail
+            }
             if let alias = targetRowIDAlias, folded(alias) == folded(column.name) {
-                return text + " INTEGER PRIMARY KEY" + tail
+                return text + " INTEGER PRIMARY KEY" + (keepsAutoincrement ? " AUTOINCREMENT" : "") + tail
             }
             let declared = strictType(column.declaredType)
             if !declared.isEmpty { text += " " + declared }
@@ -351,6 +382,17 @@ struct SchemaDiff {
         }
         if targetRowIDAlias == nil, !targetKey.isEmpty {
             definitions.append("PRIMARY KEY (" + targetKey.map(SQLIdentifier.quoted).joined(separator: ", ") + ")")
+        }
+        // A generated column naming a column the plan drops cannot stay.
+        let droppedColumns = columns.map { renamed($0.name) }.filter { !kept.contains(folded($0)) }
+        for column in all {
+            guard let clause = column.generatedClause else { continue }
+            let named = Set(CreateTableClauses.identifiers(in: clause).map(folded))
+            if let dropped = droppedColumns.first(where: { named.contains(folded($0)) }) {
+                throw SchemaChangeError.cannotRebuild(
+                    table: table,
+                    reason: "its generated column \"\(column.name)\" names column \"\(dropped)\", which the plan drops")
+            }
         }
         // The table's CHECK constraints, then the new ones. One naming a column the plan drops cannot stay.
         for check in clauses.tableChecks {
@@ -397,7 +439,7 @@ struct SchemaDiff {
             "CREATE TABLE \(SQLIdentifier.quoted(newTable)) (" + definitions.joined(separator: ", ") + ")"
             + (tableOptions.isEmpty ? "" : " " + tableOptions.joined(separator: ", "))
         let copied = targets.filter(\.isCopied).map(\.name)
-        let oldHasRowID = try db.tableShape(table).hasRowID
+        let oldHasRowID = shape.hasRowID
         // A rowid table keeps its rowids, which other tables or the app may hold.
         let keepsRowID = oldHasRowID && !targetWithoutRowID && targetRowIDAlias == nil
         let copyColumns = (keepsRowID ? ["rowid"] : []) + copied.map(SQLIdentifier.quoted)
@@ -414,7 +456,12 @@ struct SchemaDiff {
         return SchemaChangePlan.Rebuild(
             newTable: newTable, createSQL: createSQL, copySQL: copySQL, checkedColumns: checked, rowKey: rowKey,
             keptColumns: kept,
-            dropAndRename: [
+            dropAndRename: (keepsAutoincrement
+                ? [
+                    "DELETE FROM sqlite_sequence WHERE name = \(Self.literal(.text(newTable)))",
+                    "INSERT INTO sqlite_sequence (name, seq) SELECT \(Self.literal(.text(newTable))), seq "
+                        + "FROM sqlite_sequence WHERE name = \(Self.literal(.text(table)))",
+                ] : []) + [
                 "DROP TABLE \(quotedTable)",
                 "ALTER TABLE \(SQLIdentifier.quoted(newTable)) RENAME TO \(quotedTable)",
             ], recreate: objects.statements)

@@ -21,7 +21,7 @@ final class SchemaContractTests: RecordContractTestCase {
                 XCTAssertEqual(missingColumns, ["isbn"])
             }
             try engine.execute("ALTER TABLE books ADD COLUMN isbn TEXT")
-            // SQLite also checks the type's tableDefinition (UNIQUE isbn); PostgreSQL does not yet.
+            // Both engines also check the type's tableDefinition (UNIQUE isbn).
             try engine.execute("CREATE UNIQUE INDEX books_isbn ON books (isbn)")
             try await Book.validateSchema(in: engine.writer)
         }

@@ -49,6 +49,21 @@ protocol ContractEngine: AnyObject {
     /// What the engine's own error says: SQLite's message (`integer overflow`), PostgreSQL's SQLSTATE
     /// (`22003`); nil for an error of another type.
     func engineErrorCode(_ error: (any Error)?) -> String?
+
+    /// `type`'s `schemaChanges(in:options:)` plan, made in a read transaction (SQLite) or on the test's
+    /// connection (PostgreSQL).
+    func schemaChanges<R: Record>(_ type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan
+
+    /// Applies `type`'s plan as an app does, in a migration registered with `registerSchemaChanges` (SQLite's
+    /// `DatabaseMigrator`, which turns foreign keys off for a rebuild; PostgreSQL's `DatabaseMigrator<PostgresConnection>`).
+    func applySchemaChanges<R: Record & SendableMetatype>(_ type: R.Type, options: SchemaChangeOptions) throws
+
+    /// `plan.apply(_:)` on the engine's connection (SQLite: in a write of the queue, foreign keys on).
+    func apply(_ plan: SchemaChangePlan) throws
+
+    /// The schema (every table's columns, constraints and indexes, as the engine's catalog holds them) and every
+    /// row of `tables`, as text: equal before and after a plan that wrote nothing.
+    func snapshot(_ tables: [String]) throws -> String
 }
 
 /// SQLite: a private in-memory database per test.
@@ -92,6 +107,41 @@ final class SQLiteContractEngine: ContractEngine {
     }
 
     func engineErrorCode(_ error: (any Error)?) -> String? { (error as? DatabaseError)?.message }
+
+    func schemaChanges<R: Record>(_ type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan {
+        try queue.read { db in try R.schemaChanges(in: db, options: options) }
+    }
+
+    func apply(_ plan: SchemaChangePlan) throws {
+        try queue.write { db in try plan.apply(db) }
+    }
+
+    func applySchemaChanges<R: Record & SendableMetatype>(_ type: R.Type, options: SchemaChangeOptions) throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerSchemaChanges("schema changes", for: R.self, options: options)
+        try migrator.migrate(queue)
+    }
+
+    func snapshot(_ tables: [String]) throws -> String {
+        try queue.read { db in
+            var lines = [
+                try db.scalar(
+                    String.self,
+                    sql: "SELECT group_concat(type || ' ' || name || ' ' || coalesce(sql, ''), char(10)) "
+                        + "FROM (SELECT * FROM sqlite_schema WHERE tbl_name NOT LIKE '%migrations' ORDER BY type, name)") ?? ""
+            ]
+            for table in tables {
+                let values = try db.columns(in: table).map { "quote(\(SQLIdentifier.quoted($0.name)))" }
+                    .joined(separator: " || '|' || ")
+                lines.append(
+                    try db.scalar(
+                        String.self,
+                        sql: "SELECT group_concat(\(values), char(10)) FROM (SELECT * FROM \(SQLIdentifier.quoted(table)) "
+                            + "ORDER BY rowid)") ?? "")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
 }
 
 #if PostgreSQL
@@ -153,6 +203,43 @@ final class PostgresContractEngine: ContractEngine {
     }
 
     func engineErrorCode(_ error: (any Error)?) -> String? { (error as? PostgresError)?.sqlState.rawValue }
+
+    func schemaChanges<R: Record>(_ type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan {
+        try R.schemaChanges(in: connection, options: options)
+    }
+
+    func apply(_ plan: SchemaChangePlan) throws {
+        try plan.apply(connection)
+    }
+
+    func applySchemaChanges<R: Record & SendableMetatype>(_ type: R.Type, options: SchemaChangeOptions) throws {
+        var migrator = DatabaseMigrator<PostgresConnection>()
+        migrator.registerSchemaChanges("schema changes", for: R.self, options: options)
+        try migrator.migrate(connection)
+    }
+
+    func snapshot(_ tables: [String]) throws -> String {
+        var lines = [
+            try text(
+                """
+                SELECT concat_ws(E'\\n',
+                    (SELECT string_agg(table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' '
+                        || coalesce(column_default, ''), E'\\n' ORDER BY table_name, ordinal_position)
+                     FROM information_schema.columns WHERE table_schema = current_schema()
+                        AND table_name NOT LIKE '%migrations'),
+                    (SELECT string_agg(conname || ' ' || pg_get_constraintdef(oid), E'\\n' ORDER BY conname)
+                     FROM pg_catalog.pg_constraint WHERE connamespace = current_schema()::regnamespace
+                        AND conrelid::regclass::text NOT LIKE '%migrations'),
+                    (SELECT string_agg(indexdef, E'\\n' ORDER BY indexname) FROM pg_catalog.pg_indexes
+                     WHERE schemaname = current_schema() AND tablename NOT LIKE '%migrations'))
+                """) ?? ""
+        ]
+        for table in tables {
+            let quoted = SQLIdentifier.quoted(table)
+            lines.append(try text("SELECT string_agg(t::text, E'\\n' ORDER BY t::text) FROM \(quoted) t") ?? "")
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 #endif
 

@@ -497,18 +497,90 @@ final class SchemaChangesTests: XCTestCase {
         }
     }
 
-    /// A CHECK constraint is carried over (SchemaChangeConstraintsTests); AUTOINCREMENT's sequence is not.
-    func testARebuildOfATableWithAutoincrementIsRefused() throws {
+    /// A rebuild keeps AUTOINCREMENT and its sequence: a row deleted before the plan leaves its id unused.
+    func testARebuildOfATableWithAutoincrementKeepsItAndItsSequence() throws {
         let queue = try cities(
             """
             CREATE TABLE cities (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL CHECK (name <> ''),
                 population TEXT NOT NULL, founded_at TEXT);
+            INSERT INTO cities (name, population) VALUES ('Lyon', '516092'), ('Nice', '342669'), ('Gone', '1');
+            DELETE FROM cities WHERE name = 'Gone';
+            """)
+        let plan = try queue.read { db in try EvolvedCity.schemaChanges(in: db) }
+        XCTAssertEqual(plan.refusals, [])
+        XCTAssertTrue(plan.sql.contains(#""id" INTEGER PRIMARY KEY AUTOINCREMENT"#), plan.sql)
+        try migrate(queue, EvolvedCity.self)
+        try queue.write { db in
+            XCTAssertTrue(try EvolvedCity.schemaChanges(in: db).isEmpty)
+            XCTAssertEqual(try rendered(db, "SELECT name, seq FROM sqlite_sequence"), ["[\"cities\",3]"])
+            var city = EvolvedCity(id: nil, name: "Caen", population: 105_403, foundedAt: nil)
+            try city.insert(db)
+            XCTAssertEqual(city.id, 4)
+            XCTAssertEqual(try EvolvedCity.fetch(db).map(\.population), [516_092, 342_669, 105_403])
+            let sql = try db.scalar(String.self, sql: "SELECT sql FROM sqlite_schema WHERE name = 'cities'") ?? ""
+            XCTAssertTrue(sql.contains("AUTOINCREMENT"), sql)
+        }
+    }
+
+    /// A column named "generated" (or "autoincrement") is an ordinary column: the table is rebuilt.
+    func testAColumnNamedGeneratedDoesNotStopARebuild() throws {
+        let queue = try cities(
+            """
+            CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population TEXT NOT NULL,
+                founded_at TEXT, generated TEXT, "autoincrement" TEXT);
+            INSERT INTO cities (id, name, population, generated, "autoincrement") VALUES (1, 'Lyon', '516092', 'x', 'y');
+            """)
+        try migrate(queue, EvolvedCity.self)
+        try queue.read { db in
+            XCTAssertTrue(try EvolvedCity.schemaChanges(in: db).isEmpty)
+            XCTAssertEqual(
+                try rendered(db, #"SELECT id, population, generated, "autoincrement" FROM cities"#), ["[1,516092,\"x\",\"y\"]"])
+        }
+    }
+
+    /// A rebuild makes each generated column again by its clause (VIRTUAL and STORED), written with the
+    /// columns' new names, and computes its values instead of copying them.
+    func testARebuildKeepsGeneratedColumns() throws {
+        let queue = try cities(
+            """
+            CREATE TABLE cities (id INTEGER PRIMARY KEY, title TEXT NOT NULL, population TEXT NOT NULL,
+                founded_at TEXT, upper_name TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL,
+                name_length INTEGER AS (length(title)) STORED);
+            INSERT INTO cities (id, title, population) VALUES (1, 'Lyon', '516092');
+            """)
+        let options = SchemaChangeOptions(renamedColumns: ["title": "name"])
+        let plan = try queue.read { db in try EvolvedCity.schemaChanges(in: db, options: options) }
+        XCTAssertEqual(plan.refusals, [])
+        XCTAssertTrue(
+            plan.sql.contains(
+                #""upper_name" TEXT GENERATED ALWAYS AS (upper("name")) VIRTUAL, "name_length" INTEGER AS "#
+                    + #"(length("name")) STORED"#), plan.sql)
+        try migrate(queue, EvolvedCity.self, options: options)
+        try queue.write { db in
+            XCTAssertTrue(try EvolvedCity.schemaChanges(in: db).isEmpty)
+            try db.execute(sql: "INSERT INTO cities (id, name, population) VALUES (2, 'Nice', 342669)")
+            XCTAssertEqual(
+                try rendered(db, "SELECT id, name, population, upper_name, name_length FROM cities ORDER BY id"),
+                ["[1,\"Lyon\",516092,\"LYON\",4]", "[2,\"Nice\",342669,\"NICE\",4]"])
+            XCTAssertEqual(
+                try rendered(db, "SELECT name, hidden FROM pragma_table_xinfo('cities') WHERE hidden > 0"),
+                ["[\"upper_name\",2]", "[\"name_length\",3]"])
+        }
+    }
+
+    /// A generated column over a column the plan drops cannot be made again: refused before anything is written.
+    func testARebuildThatDropsAColumnAGeneratedColumnNamesIsRefused() throws {
+        let queue = try cities(
+            """
+            CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, population TEXT NOT NULL,
+                founded_at TEXT, nickname TEXT, display_name TEXT AS (coalesce(nickname, name)));
+            INSERT INTO cities (id, name, population) VALUES (1, 'Lyon', '516092');
             """)
         XCTAssertThrowsError(try queue.read { db in try EvolvedCity.schemaChanges(in: db) }) { error in
             XCTAssertEqual(
                 "\(error)",
-                "table \"cities\" cannot be rebuilt from its columns: its CREATE TABLE declares AUTOINCREMENT; "
-                    + "write this migration by hand")
+                "table \"cities\" cannot be rebuilt from its columns: its generated column \"display_name\" names "
+                    + "column \"nickname\", which the plan drops; write this migration by hand")
         }
     }
 
