@@ -80,6 +80,24 @@ struct PostgresParameters {
             bytes: Array(bytes[start..<start + Int(lengths[index])]))
     }
 
+    /// Parameter `index`'s type OID, whether it is in binary form, and its bytes (text without its closing
+    /// NUL); nil bytes for NULL.
+    func field(at index: Int) -> (type: UInt32, isBinary: Bool, bytes: ArraySlice<UInt8>?) {
+        let start = offsets[index]
+        guard start >= 0 else { return (types[index], false, nil) }
+        return (types[index], formats[index] == 1, bytes[start..<start + Int(lengths[index])])
+    }
+
+    /// Appends parameter `index` as a field of PostgreSQL's binary COPY format: its length as a big-endian
+    /// 32-bit integer (-1 for NULL), then its bytes as they are (text without its closing NUL).
+    func appendCopyField(at index: Int, to buffer: inout [UInt8]) {
+        let start = offsets[index]
+        let length = start < 0 ? -1 : lengths[index]
+        withUnsafeBytes(of: length.bigEndian) { buffer.append(contentsOf: $0) }
+        guard start >= 0 else { return }
+        buffer.append(contentsOf: bytes[start..<start + Int(length)])
+    }
+
     // MARK: Setting parameter `index` (one appendNulls made); its bytes go at the buffer's end.
 
     /// SQL NULL.
