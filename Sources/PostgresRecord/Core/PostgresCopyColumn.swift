@@ -99,7 +99,9 @@ struct PostgresCopyColumn: Sendable {
             }
             Self.append(numeric, to: &buffer)
         case .uuid:
-            guard let uuid = Self.uuidBytes(bytes) else { throw Refusal(valueType: "text that is not a UUID", column: self) }
+            guard let uuid = Self.uuidBytes(bytes) else {
+                throw Refusal(valueType: "text that is not a UUID", column: self)
+            }
             Self.append(uuid, to: &buffer)
         default:
             throw Refusal(valueType: field.type == 0 ? "text" : PostgresType.name(field.type), column: self)
@@ -108,41 +110,46 @@ struct PostgresCopyColumn: Sendable {
 
     /// A binary value of another type than the column's, converted as INSERT's assignment casts would.
     private func appendConverted(binary bytes: ArraySlice<UInt8>, type: UInt32, to buffer: inout [UInt8]) throws {
-        let integer: Int64?
+        let refusal = Refusal(valueType: PostgresType.name(type), column: self)
         switch type {
-        case PostgresType.int8, PostgresType.int4, PostgresType.int2: integer = Self.bigEndianInteger(bytes)
-        default: integer = nil
-        }
-        switch (form, type) {
-        case (.int2, _) where integer != nil:
-            guard let value = Int16(exactly: integer ?? 0) else { throw Refusal(outOfRange: integer ?? 0, column: self) }
-            Self.append(PostgresValue.bigEndian(value), to: &buffer)
-        case (.int4, _) where integer != nil:
-            guard let value = Int32(exactly: integer ?? 0) else { throw Refusal(outOfRange: integer ?? 0, column: self) }
-            Self.append(PostgresValue.bigEndian(value), to: &buffer)
-        case (.int8, _) where integer != nil:
-            Self.append(PostgresValue.bigEndian(integer ?? 0), to: &buffer)
-        case (.float8, _) where integer != nil:
-            Self.append(PostgresValue.bigEndian(Double(integer ?? 0).bitPattern), to: &buffer)
-        case (.float4, _) where integer != nil:
-            Self.append(PostgresValue.bigEndian(Float(integer ?? 0).bitPattern), to: &buffer)
-        case (.numeric, _) where integer != nil:
-            // Every Int64's decimal text is a valid numeric.
-            Self.append(PostgresNumericBinary.bytes(decimalText: Array(String(integer ?? 0).utf8)[...]) ?? [], to: &buffer)
-        case (.float4, PostgresType.float8):
-            guard let bits = Self.bigEndianInteger(bytes) else { throw Refusal(valueType: "double precision", column: self) }
+        case PostgresType.int8, PostgresType.int4, PostgresType.int2:
+            guard let integer = Self.bigEndianInteger(bytes) else { throw refusal }
+            try appendInteger(integer, refusal, to: &buffer)
+        case PostgresType.float8 where form == .float4:
+            guard let bits = Self.bigEndianInteger(bytes) else { throw refusal }
             let double = Double(bitPattern: UInt64(bitPattern: bits))
             let float = Float(double)
             // PostgreSQL's float8 to float4 cast refuses a finite value beyond real's range.
-            if float.isInfinite, double.isFinite { throw Refusal(outOfRangeDouble: double, column: self) }
+            if float.isInfinite, double.isFinite { throw Refusal(outOfRange: "\(double)", column: self) }
             Self.append(PostgresValue.bigEndian(float.bitPattern), to: &buffer)
-        case (.float8, PostgresType.float4):
-            guard let bits = Self.bigEndianInteger(bytes), let raw = UInt32(exactly: bits & 0xFFFF_FFFF) else {
-                throw Refusal(valueType: "real", column: self)
-            }
-            Self.append(PostgresValue.bigEndian(Double(Float(bitPattern: raw)).bitPattern), to: &buffer)
+        case PostgresType.float4 where form == .float8:
+            guard let bits = Self.bigEndianInteger(bytes) else { throw refusal }
+            let float = Float(bitPattern: UInt32(truncatingIfNeeded: bits))
+            Self.append(PostgresValue.bigEndian(Double(float).bitPattern), to: &buffer)
         default:
-            throw Refusal(valueType: PostgresType.name(type), column: self)
+            throw refusal
+        }
+    }
+
+    /// An integer into this column: an integer column within its range, a floating-point or numeric one.
+    private func appendInteger(_ value: Int64, _ refusal: Refusal, to buffer: inout [UInt8]) throws {
+        switch form {
+        case .int2:
+            guard let narrow = Int16(exactly: value) else { throw Refusal(outOfRange: "\(value)", column: self) }
+            Self.append(PostgresValue.bigEndian(narrow), to: &buffer)
+        case .int4:
+            guard let narrow = Int32(exactly: value) else { throw Refusal(outOfRange: "\(value)", column: self) }
+            Self.append(PostgresValue.bigEndian(narrow), to: &buffer)
+        case .int8: Self.append(PostgresValue.bigEndian(value), to: &buffer)
+        case .float8: Self.append(PostgresValue.bigEndian(Double(value).bitPattern), to: &buffer)
+        case .float4: Self.append(PostgresValue.bigEndian(Float(value).bitPattern), to: &buffer)
+        case .numeric:
+            // Every integer's decimal text is a numeric.
+            guard let numeric = PostgresNumericBinary.bytes(decimalText: Array(String(value).utf8)[...]) else {
+                throw refusal
+            }
+            Self.append(numeric, to: &buffer)
+        default: throw refusal
         }
     }
 
@@ -218,13 +225,7 @@ struct PostgresCopyColumn: Sendable {
                 + "\(column.typeName) (binary COPY casts nothing; insertAll(_:_:) lets the server cast it)"
         }
 
-        init(outOfRange value: Int64, column: PostgresCopyColumn) {
-            self.column = column.name
-            sqlState = "22003"
-            message = "\(value) is out of range for column \"\(column.name)\" of type \(column.typeName)"
-        }
-
-        init(outOfRangeDouble value: Double, column: PostgresCopyColumn) {
+        init(outOfRange value: String, column: PostgresCopyColumn) {
             self.column = column.name
             sqlState = "22003"
             message = "\(value) is out of range for column \"\(column.name)\" of type \(column.typeName)"

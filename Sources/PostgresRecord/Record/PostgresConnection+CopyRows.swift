@@ -22,9 +22,8 @@ extension PostgresConnection {
     func copyRows<R: Record>(of records: [R]) throws -> [Int64] {
         guard !records.isEmpty else { return [] }
         let shape = try PostgresRecordShape.of(R.self)
-        let sql =
-            "COPY \(SQLIdentifier.quoted(shape.table)) (\(shape.columns.map(SQLIdentifier.quoted).joined(separator: ", ")))"
-            + " FROM STDIN (FORMAT binary)"
+        let names = shape.columns.map(SQLIdentifier.quoted).joined(separator: ", ")
+        let sql = "COPY \(SQLIdentifier.quoted(shape.table)) (\(names)) FROM STDIN (FORMAT binary)"
         let columns = try copyColumns(shape, sql: sql)
         var rowIDs = [Int64](repeating: 0, count: records.count)
         // The rowid column's index among the columns, and the records whose id a sequence gives.
@@ -48,7 +47,9 @@ extension PostgresConnection {
                 for index in chunk {
                     let record = records[index]
                     if case .rowID = shape.key {} else { try shape.checkKey(record.id) }
-                    _ = try Self.namingRecord(index) { try shape.namingTable { try encoder.append(record, plan: shape.columnsPlan) } }
+                    _ = try Self.namingRecord(index) {
+                        try shape.namingTable { try encoder.append(record, plan: shape.columnsPlan) }
+                    }
                 }
                 let parameters = encoder.takeParameters()
                 for (offset, index) in chunk.enumerated() {

@@ -4,8 +4,8 @@ import PostgresRecord
 import SQLiteRecord
 import XCTest
 
-/// The pool example, the row initializer example and the COPY example of the PostgreSQL article (PostgresRecord.docc/PostgreSQL.md),
-/// run as written.
+/// The pool example, the row initializer example and the COPY example of the PostgreSQL article
+/// (PostgresRecord.docc/PostgreSQL.md), run as written.
 final class PostgreSQLArticleTests: PostgresTestCase {
     struct Country: Record, Sendable {
         var id: Int64?
@@ -72,7 +72,8 @@ final class PostgreSQLArticleTests: PostgresTestCase {
 
         XCTAssertEqual(cities.map(\.id), (1...1_000).map { Int64($0) })
         XCTAssertEqual(more.map(\.id), [1_001])
-        XCTAssertEqual(try text("SELECT count(*)::text || ' ' || max(name) FILTER (WHERE id = 1001) FROM cities"), "1001 Lyon")
+        XCTAssertEqual(
+            try text("SELECT count(*)::text || ' ' || max(name) FILTER (WHERE id = 1001) FROM cities"), "1001 Lyon")
     }
 
     func testThePoolExample() async throws {
