@@ -56,6 +56,16 @@ struct PostgresCopyColumn: Sendable {
         }
     }
 
+    /// The form of a value written as it is into this column (a binary type, or text of no type), which
+    /// ``PostgresParameters/appendCopyFields(of:from:forms:to:)`` copies without a call per value; nil for a
+    /// column whose every value needs converting.
+    var unchangedForm: (type: UInt32, isBinary: Bool)? {
+        switch form {
+        case .text, .json: return (0, false)
+        default: return binaryType.map { ($0, true) }
+        }
+    }
+
     /// The type OID of a binary value written as it is into this column; nil for text forms and `other`.
     private var binaryType: UInt32? {
         switch form {

@@ -98,6 +98,35 @@ struct PostgresParameters {
         buffer.append(contentsOf: bytes[start..<start + Int(length)])
     }
 
+    /// Appends parameters `base + position`, `base + position + 1`... as fields of PostgreSQL's binary COPY
+    /// format, each as ``appendCopyField(at:to:)`` writes it, while its form is the one `forms` holds for its
+    /// place (`forms[position]` for parameter `base + position`: a type OID and whether it is binary) or it is
+    /// NULL; a nil form stops at its place whatever the value.
+    /// - Returns: the place of the first parameter not appended, for the caller to convert; `forms.count`
+    ///   when every one was.
+    func appendCopyFields(
+        of base: Int, from position: Int, forms: [(type: UInt32, isBinary: Bool)?], to buffer: inout [UInt8]
+    ) -> Int {
+        bytes.withUnsafeBufferPointer { source in
+            var place = position
+            while place < forms.count {
+                guard let form = forms[place] else { return place }
+                let index = base + place
+                let start = offsets[index]
+                if start < 0 {
+                    withUnsafeBytes(of: Int32(-1).bigEndian) { buffer.append(contentsOf: $0) }
+                } else {
+                    guard types[index] == form.type, (formats[index] == 1) == form.isBinary else { return place }
+                    let length = lengths[index]
+                    withUnsafeBytes(of: length.bigEndian) { buffer.append(contentsOf: $0) }
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<start + Int(length)]))
+                }
+                place += 1
+            }
+            return place
+        }
+    }
+
     // MARK: Setting parameter `index` (one appendNulls made); its bytes go at the buffer's end.
 
     /// SQL NULL.

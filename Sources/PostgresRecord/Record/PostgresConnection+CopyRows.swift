@@ -26,18 +26,27 @@ extension PostgresConnection {
         let sql = "COPY \(SQLIdentifier.quoted(shape.table)) (\(names)) FROM STDIN (FORMAT binary)"
         let columns = try copyColumns(shape, sql: sql)
         var rowIDs = [Int64](repeating: 0, count: records.count)
+        // The forms each column takes values in as they are; the rowid column's is nil when a sequence gives
+        // ids, so that each value there is looked at.
+        var forms = columns.map(\.unchangedForm)
         // The rowid column's index among the columns, and the records whose id a sequence gives.
         var reserved: (column: Int, records: [Bool])?
         if case .rowID(let key) = shape.key, let column = shape.columns.firstIndex(of: key) {
-            let isNew = records.map(\.hasNilRowID)
-            let ids = try reserveIDs(isNew.lazy.filter { $0 }.count, table: shape.table, column: key, sql: sql)
-            var next = ids.makeIterator()
+            var isNew = [Bool](repeating: false, count: records.count)
             for index in records.indices {
-                rowIDs[index] = isNew[index] ? next.next() ?? 0 : records[index].rowIDIfAny ?? 0
+                if let rowID = records[index].rowIDIfAny { rowIDs[index] = rowID } else { isNew[index] = true }
             }
+            var next = try reserveIDs(
+                isNew.lazy.filter { $0 }.count, table: shape.table, column: key, sql: sql
+            ).makeIterator()
+            for index in records.indices where isNew[index] { rowIDs[index] = next.next() ?? 0 }
             reserved = (column, isNew)
+            forms[column] = nil
         }
         var spare = PostgresParameters()
+        // Each tuple's field count, and an id's field length.
+        let tupleStart = PostgresValue.bigEndian(Int16(columns.count))
+        let idLength = PostgresValue.bigEndian(Int32(8))
         _ = try copyIn(sql) { stream in
             stream.buffer.append(contentsOf: Self.copyHeader)
             var first = 0
@@ -53,16 +62,23 @@ extension PostgresConnection {
                 }
                 let parameters = encoder.takeParameters()
                 for (offset, index) in chunk.enumerated() {
-                    stream.buffer.append(contentsOf: PostgresValue.bigEndian(Int16(columns.count)))
+                    stream.buffer.append(contentsOf: tupleStart)
                     let base = offset * columns.count
-                    for (position, column) in columns.enumerated() {
+                    var position = 0
+                    while true {
+                        // Values already in their column's form are copied as they are; the loop below stops at
+                        // each other one.
+                        position = parameters.appendCopyFields(
+                            of: base, from: position, forms: forms, to: &stream.buffer)
+                        guard position < columns.count else { break }
+                        defer { position += 1 }
                         if let reserved, position == reserved.column, reserved.records[index] {
-                            stream.buffer.append(contentsOf: PostgresValue.bigEndian(Int32(8)))
+                            stream.buffer.append(contentsOf: idLength)
                             stream.buffer.append(contentsOf: PostgresValue.bigEndian(rowIDs[index]))
                             continue
                         }
                         do {
-                            try column.appendField(parameters, at: base + position, to: &stream.buffer)
+                            try columns[position].appendField(parameters, at: base + position, to: &stream.buffer)
                         } catch let refusal as PostgresCopyColumn.Refusal {
                             throw PostgresError(
                                 kind: .client, sqlState: SQLState(refusal.sqlState),
