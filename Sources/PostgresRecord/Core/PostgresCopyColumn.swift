@@ -94,8 +94,8 @@ struct PostgresCopyColumn: Sendable {
         }
         switch form {
         case .text, .json:
-            // Text of no type (a String, JSON) or NUMERIC's text (a Decimal) into a text column: INSERT
-            // refuses the Decimal, and so does COPY.
+            // Text of no type (a String, JSON) goes in as it is. NUMERIC's text (a Decimal) is refused: an
+            // INSERT would turn the number into text through numeric's output function, which COPY runs none of.
             guard field.type == 0 else { throw Refusal(valueType: PostgresType.name(field.type), column: self) }
             parameters.appendCopyField(at: index, to: &buffer)
         case .jsonb:
