@@ -107,24 +107,40 @@ struct PostgresParameters {
     func appendCopyFields(
         of base: Int, from position: Int, forms: [(type: UInt32, isBinary: Bool)?], to buffer: inout [UInt8]
     ) -> Int {
-        bytes.withUnsafeBufferPointer { source in
-            var place = position
-            while place < forms.count {
-                guard let form = forms[place] else { return place }
-                let index = base + place
-                let start = offsets[index]
-                if start < 0 {
-                    withUnsafeBytes(of: Int32(-1).bigEndian) { buffer.append(contentsOf: $0) }
-                } else {
-                    guard types[index] == form.type, (formats[index] == 1) == form.isBinary else { return place }
-                    let length = lengths[index]
-                    withUnsafeBytes(of: length.bigEndian) { buffer.append(contentsOf: $0) }
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<start + Int(length)]))
-                }
-                place += 1
+        // How far the run of fields copied as they are goes, and its size in bytes: the buffer then grows once
+        // for the run, and each field is stored in place.
+        var end = position
+        var size = 0
+        while end < forms.count, let form = forms[end] {
+            let index = base + end
+            if offsets[index] >= 0 {
+                guard types[index] == form.type, (formats[index] == 1) == form.isBinary else { break }
+                size += Int(lengths[index])
             }
-            return place
+            size += 4
+            end += 1
         }
+        guard end > position else { return end }
+        var at = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeBytes { source in
+            buffer.withUnsafeMutableBytes { target in
+                for place in position..<end {
+                    let index = base + place
+                    let start = offsets[index]
+                    let length = start < 0 ? -1 : lengths[index]
+                    // An unaligned store, which `storeBytes` allows.
+                    target.storeBytes(of: length.bigEndian, toByteOffset: at, as: Int32.self)
+                    at += 4
+                    guard start >= 0 else { continue }
+                    let count = Int(length)
+                    UnsafeMutableRawBufferPointer(rebasing: target[at..<at + count]).copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
+                    at += count
+                }
+            }
+        }
+        return end
     }
 
     // MARK: Setting parameter `index` (one appendNulls made); its bytes go at the buffer's end.
