@@ -11,7 +11,7 @@ extension Record {
     /// message; JDBC's `CopyManager.copyIn`): the rows go in from the client, `FROM STDIN`, not `FROM` a file
     /// on the server.
     ///
-    /// The records are written by the same encoder as ``Record/insertAll(_:_:)``, then as the binary form of
+    /// The records are written by the same encoder as `insertAll(_:_:)`, then as the binary form of
     /// each column's type, as COPY reads it: no value goes through text. The COPY lists every column the record
     /// writes, so a nil Optional is stored as NULL (a column's `DEFAULT` applies only to columns the record
     /// does not have), as an INSERT by the record stores it. Everything else is COPY's: row triggers
@@ -22,19 +22,19 @@ extension Record {
     /// identity or serial column) before the COPY, one `nextval` per such record in one statement, and its
     /// row is written with it; a record that brings its id is written with it. Records of other keys are
     /// written with their keys. A `BEFORE` trigger that changes a row's key leaves the record with the id it
-    /// was sent with: COPY returns no rows to read it from (use ``Record/insertAll(_:_:)``, which reads
+    /// was sent with: COPY returns no rows to read it from (use `insertAll(_:_:)`, which reads
     /// `RETURNING`). Like any sequence value, an id taken for a COPY that then fails is not given again.
     ///
-    /// Runs in one transaction, a savepoint inside the caller's. ``Record/willSave(_:)`` runs for every record
-    /// first, in order, inside it; ``Record/didInsert(rowID:)`` for each afterwards, in order. All or nothing:
+    /// Runs in one transaction, a savepoint inside the caller's. `willSave(_:)` runs for every record
+    /// first, in order, inside it; `didInsert(rowID:)` for each afterwards, in order. All or nothing:
     /// when a row fails, the task is cancelled or the connection breaks, the COPY writes no row and every
     /// record keeps the values it came with.
     ///
     /// A value whose binary form is not its column's type's is converted when an INSERT would convert it
     /// exactly (an integer into a narrower integer column within its range, text into `varchar`, an enum,
     /// `jsonb`, `uuid` or `numeric`: see the PostgreSQL article's table) and refused otherwise, before the COPY
-    /// keeps any row; ``Record/insertAll(_:_:)`` lets the server cast such values instead.
-    /// - Throws: what a ``Record/willSave(_:)`` throws; `EncodingError` for a value PostgreSQL cannot store,
+    /// keeps any row; `insertAll(_:_:)` lets the server cast such values instead.
+    /// - Throws: what a `willSave(_:)` throws; `EncodingError` for a value PostgreSQL cannot store,
     ///   naming the table, the column and the record's index; ``PostgresError`` for a row the server refused
     ///   (its SQLSTATE, constraint, table and column, and the record's index in `records` as
     ///   ``PostgresError/batchIndex``), of kind `.client` with SQLSTATE 42804 for a value of a type its
@@ -60,10 +60,10 @@ extension Record {
         for index in records.indices { records[index].didInsert(rowID: rowIDs[index]) }
     }
 
-    /// ``copyIn(_:_:)-(PostgresConnection,_)`` on one of the pool's connections, in a transaction of its own:
+    /// The connection's `copyIn(_:_:)` on one of the pool's connections, in a transaction of its own:
     /// all or nothing; new rowid records gain their ids. Cancelling the task stops the COPY, which then
     /// writes nothing.
-    /// - Throws: as ``copyIn(_:_:)-(PostgresConnection,_)``, and what the pool throws.
+    /// - Throws: as `copyIn(_:_:)` on a connection, and what the pool throws.
     public static func copyIn(_ pool: PostgresPool, _ records: inout [Self]) async throws where Self: Sendable {
         let original = records
         records = try await pool.write { connection in
