@@ -39,9 +39,10 @@ owners=(
     Sources/SQLiteRecord/Coding/RowInitializerCache.swift
     Sources/SQLiteRecord/Coding/KeyedContainerBox.swift
     Sources/SQLiteRecord/Coding/StatementBinding.swift
-    # PostgresRecord's module: the libpq connection (PGconn), the parameter buffer it hands libpq
+    # PostgresRecord's module: the libpq connection (PGconn) and its COPY protocol, the parameter buffer it hands libpq
     # (PostgresParameters), and its results (PGresult: the server's, and one-row results made in process).
     Sources/PostgresRecord/Core/PostgresConnection.swift
+    Sources/PostgresRecord/Core/PostgresConnection+CopyIn.swift
     Sources/PostgresRecord/Core/PostgresParameters.swift
     Sources/PostgresRecord/Core/PostgresResult.swift
     Sources/PostgresRecord/Core/PostgresResult+Row.swift

@@ -28,6 +28,12 @@ final class PostgresLibraryWorkloads {
         try BenchCity.insertAll(connection, &cities)
     }
 
+    /// W1-copy: every city through `copyIn(_:_:)` (one binary COPY, its own transaction).
+    func copyIn(_ cities: [BenchCity]) throws {
+        var cities = cities
+        try BenchCity.copyIn(connection, &cities)
+    }
+
     /// W2: every row through `fetch(_:)`, in a read-only transaction.
     func fetchAll() throws -> [BenchCity] {
         try connection.transaction(readOnly: true) { try BenchCity.fetch(connection) }

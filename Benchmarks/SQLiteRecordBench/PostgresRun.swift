@@ -83,10 +83,8 @@ final class PostgresRun {
         var insertReference: Measurement?
         for workload in workloads {
             let baseline = try measure(workload, .baseline)
-            if workload.hasLibrarySide {
-                let library = try measure(workload, .library)
-                try check(baseline, .baseline, against: library, workload)
-            }
+            let library = try measure(workload, .library)
+            try check(baseline, .baseline, against: library, workload)
             if [.insert, .insertBatch, .copy].contains(workload) {
                 if let insertReference { try check(baseline, .baseline, against: insertReference, workload) }
                 insertReference = insertReference ?? baseline
@@ -98,7 +96,7 @@ final class PostgresRun {
             let sides: [Side] = repetition.isMultiple(of: 2) ? [.library, .baseline] : [.baseline, .library]
             for index in timings.indices {
                 let workload = timings[index].workload
-                for side in sides where side == .baseline || workload.hasLibrarySide {
+                for side in sides {
                     let (measurement, cpu) = try measureWithCPU(workload, side)
                     let reference = Measurement(rows: timings[index].rows, checksum: timings[index].checksum, seconds: 0)
                     try check(measurement, side, against: reference, workload)
@@ -185,7 +183,7 @@ final class PostgresRun {
         case .insert: try library ? libraryWrite.insert(input.cities) : baselineWrite.insert(input.cities)
         case .insertBatch:
             try library ? libraryWrite.insertAll(input.cities) : baselineWrite.insertPipelined(input.cities)
-        case .copy: try baselineWrite.copy(input.cities)
+        case .copy: try library ? libraryWrite.copyIn(input.cities) : baselineWrite.copy(input.cities)
         case .fetchAll: read = try library ? libraryRead.fetchAll() : baselineRead.fetchAll()
         case .fetchAllRow: rowRead = try library ? libraryRead.fetchAllRows() : nil
         case .lookUp: read = try library ? libraryRead.lookUp(input.lookupIDs) : baselineRead.lookUp(input.lookupIDs)
@@ -267,7 +265,9 @@ final class PostgresRun {
                 + "; hand-written pipeline " + String(format: "%.0f", batch.baselineSeconds.median * perTenThousand)
                 + ", row by row " + String(format: "%.0f", rowByRow.baselineSeconds.median * perTenThousand)
             if let copy = find(.copy) {
-                line += ", COPY binary " + String(format: "%.0f", copy.baselineSeconds.median * perTenThousand)
+                line +=
+                    ", COPY binary " + String(format: "%.0f", copy.baselineSeconds.median * perTenThousand)
+                    + "; library copyIn " + String(format: "%.0f", copy.librarySeconds.median * perTenThousand)
             }
             lines.append(line)
             lines.append(

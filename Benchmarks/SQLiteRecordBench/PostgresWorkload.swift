@@ -8,8 +8,8 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
     /// Every city through `insertAll(_:_:)` (libpq's pipeline mode), against the same INSERTs pipelined by
     /// hand.
     case insertBatch = "W1-batch"
-    /// Every city through `COPY ... FROM STDIN (FORMAT binary)`: hand-written only, the floor a batch insert
-    /// is reported beside.
+    /// Every city through `copyIn(_:_:)` (one `COPY ... FROM STDIN (FORMAT binary)`, its own transaction),
+    /// against the same binary COPY written by hand: the floor the batch insert is reported beside.
     case copy = "W1-copy"
     /// Every row fetched.
     case fetchAll = "W2"
@@ -48,7 +48,7 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
         switch self {
         case .insert: return "insert all, one transaction"
         case .insertBatch: return "insertAll, pipelined"
-        case .copy: return "COPY FROM STDIN binary"
+        case .copy: return "copyIn, binary COPY FROM STDIN"
         case .fetchAll: return "fetch all"
         case .fetchAllRow: return "fetch all, init(row:)"
         case .lookUp: return "fetchOne(id:) lookups"
@@ -72,9 +72,6 @@ enum PostgresWorkload: String, CaseIterable, Sendable {
         default: return nil
         }
     }
-
-    /// False for the hand-written-only reference (COPY).
-    var hasLibrarySide: Bool { self != .copy }
 
     /// True when the workload writes (into the write schema, emptied before each run).
     var writes: Bool {

@@ -10,8 +10,8 @@ import Foundation
 /// `timestamp` without zone and the text of a `timestamptz` read as UTC. The server's notices and warnings
 /// (`NOTICE`, `WARNING`) are dropped, never printed to the app's stderr.
 ///
-/// Invariants (this file and `PostgresResult.swift` with `PostgresResult+Row.swift` are the module's owners of
-/// libpq memory):
+/// Invariants (this file, `PostgresConnection+CopyIn.swift` for the COPY protocol, and `PostgresResult.swift` with
+/// `PostgresResult+Row.swift` are the module's owners of libpq memory):
 /// - `handle` is the non-null `PGconn *` this object alone owns, finished once, in `deinit`.
 /// - Parameter bytes handed to libpq live in one `PostgresParameters` buffer kept alive for the whole libpq
 ///   call (`withArrays`); libpq copies them into its send buffer before the call returns.
@@ -25,7 +25,8 @@ import Foundation
 ///   statement timeout) without reaching the next one; the library's transaction control (`BEGIN`, `COMMIT`,
 ///   `ROLLBACK`, savepoints) does not, so that a cancel never stops the `ROLLBACK` that ends a cancelled call.
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    /// The `PGconn *`; read by this file and `PostgresConnection+CopyIn.swift`, the COPY protocol's owner.
+    let handle: OpaquePointer
     /// Whether a statement is in flight, and the cancel requests that stop it.
     let inFlight: PostgresStatementInFlight
     /// The configuration the connection was opened with.
@@ -473,7 +474,7 @@ public final class PostgresConnection {
     /// is not sent.
     /// - Throws: what `body` throws, turned as above; `CancellationError` before sending anything when the
     ///   task was cancelled.
-    private func cancellable<T>(_ sql: String, _ body: () throws -> T) throws -> T {
+    func cancellable<T>(_ sql: String, _ body: () throws -> T) throws -> T {
         try inFlight.begin(timeout: configuration.statementTimeout)
         let result = Result { try body() }
         let reason = inFlight.end()
@@ -517,12 +518,12 @@ public final class PostgresConnection {
         return statementPrefix + String(statementCount)
     }
 
-    private func failure(sql: String) -> PostgresError {
+    func failure(sql: String) -> PostgresError {
         PostgresError(kind: isConnected ? .client : .connectionLost, message: lastMessage, sql: sql)
     }
 
     /// Wraps libpq's answer, and throws its error: the server's report, or a lost connection.
-    private func check(_ raw: OpaquePointer?, sql: String) throws -> PostgresResult {
+    func check(_ raw: OpaquePointer?, sql: String) throws -> PostgresResult {
         guard let raw else { throw failure(sql: sql) }
         let result = PostgresResult(raw)
         guard result.succeeded else {

@@ -80,6 +80,69 @@ struct PostgresParameters {
             bytes: Array(bytes[start..<start + Int(lengths[index])]))
     }
 
+    /// Parameter `index`'s type OID, whether it is in binary form, and its bytes (text without its closing
+    /// NUL); nil bytes for NULL.
+    func field(at index: Int) -> (type: UInt32, isBinary: Bool, bytes: ArraySlice<UInt8>?) {
+        let start = offsets[index]
+        guard start >= 0 else { return (types[index], false, nil) }
+        return (types[index], formats[index] == 1, bytes[start..<start + Int(lengths[index])])
+    }
+
+    /// Appends parameter `index` as a field of PostgreSQL's binary COPY format: its length as a big-endian
+    /// 32-bit integer (-1 for NULL), then its bytes as they are (text without its closing NUL).
+    func appendCopyField(at index: Int, to buffer: inout [UInt8]) {
+        let start = offsets[index]
+        let length = start < 0 ? -1 : lengths[index]
+        withUnsafeBytes(of: length.bigEndian) { buffer.append(contentsOf: $0) }
+        guard start >= 0 else { return }
+        buffer.append(contentsOf: bytes[start..<start + Int(length)])
+    }
+
+    /// Appends parameters `base + position`, `base + position + 1`... as fields of PostgreSQL's binary COPY
+    /// format, each as ``appendCopyField(at:to:)`` writes it, while its form is the one `forms` holds for its
+    /// place (`forms[position]` for parameter `base + position`: a type OID and whether it is binary) or it is
+    /// NULL; a nil form stops at its place whatever the value.
+    /// - Returns: the place of the first parameter not appended, for the caller to convert; `forms.count`
+    ///   when every one was.
+    func appendCopyFields(
+        of base: Int, from position: Int, forms: [(type: UInt32, isBinary: Bool)?], to buffer: inout [UInt8]
+    ) -> Int {
+        // How far the run of fields copied as they are goes, and its size in bytes: the buffer then grows once
+        // for the run, and each field is stored in place.
+        var end = position
+        var size = 0
+        while end < forms.count, let form = forms[end] {
+            let index = base + end
+            if offsets[index] >= 0 {
+                guard types[index] == form.type, (formats[index] == 1) == form.isBinary else { break }
+                size += Int(lengths[index])
+            }
+            size += 4
+            end += 1
+        }
+        guard end > position else { return end }
+        var at = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeBytes { source in
+            buffer.withUnsafeMutableBytes { target in
+                for place in position..<end {
+                    let index = base + place
+                    let start = offsets[index]
+                    let length = start < 0 ? -1 : lengths[index]
+                    // An unaligned store, which `storeBytes` allows.
+                    target.storeBytes(of: length.bigEndian, toByteOffset: at, as: Int32.self)
+                    at += 4
+                    guard start >= 0 else { continue }
+                    let count = Int(length)
+                    UnsafeMutableRawBufferPointer(rebasing: target[at..<at + count]).copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
+                    at += count
+                }
+            }
+        }
+        return end
+    }
+
     // MARK: Setting parameter `index` (one appendNulls made); its bytes go at the buffer's end.
 
     /// SQL NULL.

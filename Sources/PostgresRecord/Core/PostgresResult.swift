@@ -105,6 +105,15 @@ final class PostgresResult {
             constraint: field("n"), table: field("t"), column: field("c"), sql: sql)
     }
 
+    /// The context line of the server's error report (`PG_DIAG_CONTEXT`), such as `COPY cities, line 3` for a
+    /// row a COPY refused; nil when the server sent none.
+    var errorContext: String? {
+        PQresultErrorField(handle, Int32(UInt8(ascii: "W"))).map { String(cString: $0) }
+    }
+
+    /// True when the server waits for a `COPY ... FROM STDIN`'s data (`PGRES_COPY_IN`).
+    var isCopyIn: Bool { PQresultStatus(handle) == PGRES_COPY_IN }
+
     /// The value at `row`, `column`, decoded from libpq's bytes. Out-of-range indexes give `.null`.
     func cell(row: Int, column: Int) -> PostgresCell {
         guard row >= 0, row < rowCount, column >= 0, column < columnCount else { return .null }

@@ -4,8 +4,8 @@ import PostgresRecord
 import SQLiteRecord
 import XCTest
 
-/// The pool example and the row initializer example of the PostgreSQL article (PostgresRecord.docc/PostgreSQL.md),
-/// run as written.
+/// The pool example, the row initializer example and the COPY example of the PostgreSQL article
+/// (PostgresRecord.docc/PostgreSQL.md), run as written.
 final class PostgreSQLArticleTests: PostgresTestCase {
     struct Country: Record, Sendable {
         var id: Int64?
@@ -55,6 +55,25 @@ final class PostgreSQLArticleTests: PostgresTestCase {
             guard case .typeMismatch(_, let context) = $0 as? DecodingError else { return XCTFail("\($0)") }
             XCTAssertEqual(context.codingPath.map(\.stringValue), ["founded_at"])
         }
+    }
+
+    /// The COPY example of "Bulk loads through COPY", as written.
+    func testTheCopyInExample() async throws {
+        try City.createTable(in: connection)
+        func loadCities() throws -> [City] {
+            (1...1_000).map { City(id: nil, countryId: nil, name: "city \($0)", population: $0) }
+        }
+        let pool = self.pool!
+        var more = [City(id: nil, countryId: nil, name: "Lyon", population: 522_969)]
+
+        var cities = try loadCities()                    // [City], ids nil
+        try City.copyIn(connection, &cities)             // one transaction; every city has its id
+        try await City.copyIn(pool, &more)               // through a pool, a transaction of its own
+
+        XCTAssertEqual(cities.map(\.id), (1...1_000).map { Int64($0) })
+        XCTAssertEqual(more.map(\.id), [1_001])
+        XCTAssertEqual(
+            try text("SELECT count(*)::text || ' ' || max(name) FILTER (WHERE id = 1001) FROM cities"), "1001 Lyon")
     }
 
     func testThePoolExample() async throws {
