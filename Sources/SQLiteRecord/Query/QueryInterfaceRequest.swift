@@ -127,4 +127,19 @@ extension QueryInterfaceRequest {
         request.filter = filter.map { .binary(.and, $0, node) } ?? node
         return request
     }
+    /// The typed-key `where:` dictionary as ANDed equalities in the order of the keys' string values: each
+    /// coding key's column (through the record type's key strategy) equal to its value, encoded when the
+    /// request runs as the operator `==` encodes one; nil as `IS NULL`.
+    func filter(codingKeyEqualities conditions: [(key: String, value: (any Encodable & Sendable)?)]) -> Self {
+        var node: ExpressionNode?
+        for (key, value) in conditions.sorted(by: { $0.key < $1.key }) {
+            let term = ExpressionNode.binary(
+                .equal, .column(Column(codingKeyName: key)), .value(value.map { .encodable($0) } ?? .forms([])))
+            node = node.map { .binary(.and, $0, term) } ?? term
+        }
+        guard let node else { return self }
+        var request = self
+        request.filter = filter.map { .binary(.and, $0, node) } ?? node
+        return request
+    }
 }

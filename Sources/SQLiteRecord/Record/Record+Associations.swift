@@ -201,8 +201,8 @@ extension Record {
             else {
                 throw RecordError.invalidAssociation(
                     association: link.description,
-                    reason: "\(Self.self) encodes no \"\(column)\" column; it encodes "
-                        + encoded.names.map { "\"\($0)\"" }.joined(separator: ", "))
+                    reason: columns == link.foreignKeys
+                        ? Self.encodesNoForeignKey(column, encoded.names) : Self.encodesNoColumn(column, encoded.names))
             }
             return encoded.values[index]
         }
@@ -225,7 +225,7 @@ extension Record {
         guard let value = columns.value(for: association.foreignKey) else {
             throw RecordError.invalidAssociation(
                 association: association.link.description,
-                reason: "\(Self.self) encodes no \"\(association.foreignKey)\" column")
+                reason: Self.encodesNoForeignKey(association.foreignKey, columns.names))
         }
         let forms: [SQLiteValue] = value == .null ? [] : [value]
         let parentKey = ExpressionNode.column(Column(association.link.parentKey))
