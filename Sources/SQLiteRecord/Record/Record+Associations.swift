@@ -144,13 +144,17 @@ extension Record {
     ///
     /// The association's filter, order and limit come first; refinements are added to them.
     public func request<Child>(for association: HasManyAssociation<Self, Child>) -> QueryInterfaceRequest<Child> {
-        association.request.filter(childFilter(association.link))
+        var request = association.request.filter(childFilter(association.link))
+        request.childLink = association.link
+        return request
     }
 
     /// This record's child, as a request: `try france.request(for: Country.anthem).fetchOne(db)` runs
     /// `SELECT * FROM "anthems" WHERE "country_id" = ? LIMIT ?`.
     public func request<Child>(for association: HasOneAssociation<Self, Child>) -> QueryInterfaceRequest<Child> {
-        association.request.filter(childFilter(association.link))
+        var request = association.request.filter(childFilter(association.link))
+        request.childLink = association.link
+        return request
     }
 
     /// `"fk" = ?` with this record's key: the condition on the children of this record. For a link of

@@ -77,6 +77,13 @@ final class AssociationErrorContractTests: RecordContractTestCase {
                 try engine.write { db in try book.save(db, children: &notes) }
             }
             XCTAssertEqual(reason(children), encodes + hint)
+            let child = error {
+                let book = Book(id: 1, title: "Dune", pages: 412, isbn: nil)
+                _ = try engine.write { db in try book.request(for: Self.notes).fetch(db) }
+            }
+            XCTAssertEqual(
+                reason(child),
+                "table \"notes\" has no column \"book_id\"; its columns are: \"id\", \"owner_book\", \"text\"" + hint)
             XCTAssertEqual(try engine.integer("SELECT count(*) FROM books"), 1)
         }
     }
