@@ -21,7 +21,8 @@ final class PrivacyManifestTests: XCTestCase {
         XCTAssertEqual((root["NSPrivacyTrackingDomains"] as? [Any])?.count, 0)
         XCTAssertEqual((root["NSPrivacyCollectedDataTypes"] as? [Any])?.count, 0)
         let types = try XCTUnwrap(root["NSPrivacyAccessedAPITypes"] as? [[String: Any]])
-        XCTAssertEqual(types.map { $0["NSPrivacyAccessedAPIType"] as? String }, ["NSPrivacyAccessedAPICategoryFileTimestamp"])
+        XCTAssertEqual(
+            types.map { $0["NSPrivacyAccessedAPIType"] as? String }, ["NSPrivacyAccessedAPICategoryFileTimestamp"])
         XCTAssertEqual(types.first?["NSPrivacyAccessedAPITypeReasons"] as? [String], ["C617.1"])
     }
 }

@@ -71,7 +71,9 @@ extension Record {
 
     /// The typed-key count through the default queue (``RecordStore``).
     /// - Throws: as the connection form, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func count<Key: CodingKey & Hashable>(where conditions: [Key: (any Encodable & Sendable)?])
+    public static func count<Key: CodingKey & Hashable>(
+        where conditions: [Key: (any Encodable & Sendable)?]
+    )
         throws -> Int
     {
         try request(codingKeys: conditions).count()
@@ -81,7 +83,9 @@ extension Record {
     /// - Returns: how many rows were deleted.
     /// - Throws: as the connection form, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
-    public static func deleteAll<Key: CodingKey & Hashable>(where conditions: [Key: (any Encodable & Sendable)?])
+    public static func deleteAll<Key: CodingKey & Hashable>(
+        where conditions: [Key: (any Encodable & Sendable)?]
+    )
         throws -> Int
     {
         try request(codingKeys: conditions).deleteAll()
@@ -159,7 +163,9 @@ extension Record where Self: Sendable {
 
     /// The typed-key count through the default queue (``RecordStore``), awaiting it.
     /// - Throws: as the connection form, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
-    public static func count<Key: CodingKey & Hashable>(where conditions: [Key: (any Encodable & Sendable)?])
+    public static func count<Key: CodingKey & Hashable>(
+        where conditions: [Key: (any Encodable & Sendable)?]
+    )
         async throws -> Int
     {
         try await request(codingKeys: conditions).count()
@@ -169,7 +175,9 @@ extension Record where Self: Sendable {
     /// - Returns: how many rows were deleted.
     /// - Throws: as the connection form, and ``RecordError/noDefaultStore`` before ``RecordStore/use(_:)``.
     @discardableResult
-    public static func deleteAll<Key: CodingKey & Hashable>(where conditions: [Key: (any Encodable & Sendable)?])
+    public static func deleteAll<Key: CodingKey & Hashable>(
+        where conditions: [Key: (any Encodable & Sendable)?]
+    )
         async throws -> Int
     {
         try await request(codingKeys: conditions).deleteAll()

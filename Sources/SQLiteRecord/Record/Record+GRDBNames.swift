@@ -32,7 +32,8 @@ extension Record {
     /// GRDB's `fetchOne(_:key:)` with a dictionary of column values; here that is a `where:` dictionary.
     @available(
         *, unavailable, renamed: "fetchOne(_:where:)",
-        message: "SQLiteRecord's name for GRDB's fetchOne(_:key:) with column values: try Item.fetchOne(db, where: [\"email\": email])"
+        message:
+            "SQLiteRecord's name for GRDB's fetchOne(_:key:) with column values: try Item.fetchOne(db, where: [\"email\": email])"
     )
     public static func fetchOne(_ db: some DatabaseConnection, key: [String: (any Encodable)?]) throws -> Self? {
         try fetchOne(db, where: key)
@@ -41,7 +42,8 @@ extension Record {
     /// GRDB's `fetchOne(_:)`, the table's first row; here a request's `QueryInterfaceRequest/fetchOne(_:)`.
     @available(
         *, unavailable,
-        message: "SQLiteRecord reads one record by id with fetchOne(_:id:), by values with fetchOne(_:where:), and the first of a request with Item.all().fetchOne(db)"
+        message:
+            "SQLiteRecord reads one record by id with fetchOne(_:id:), by values with fetchOne(_:where:), and the first of a request with Item.all().fetchOne(db)"
     )
     public static func fetchOne(_ db: some DatabaseConnection) throws -> Self? {
         try all().fetchOne(db)
@@ -55,7 +57,8 @@ extension Record {
 
     /// GRDB's `fetchSet(_:)`; here the records come as an array.
     @available(
-        *, unavailable, message: "SQLiteRecord's call is fetch(_:), an array: Set(try Item.fetch(db)) for a Hashable record"
+        *, unavailable,
+        message: "SQLiteRecord's call is fetch(_:), an array: Set(try Item.fetch(db)) for a Hashable record"
     )
     public static func fetchSet(_ db: some DatabaseConnection) throws -> [Self] {
         try all().fetch(db)
@@ -103,7 +106,8 @@ extension QueryInterfaceRequest {
 
     /// GRDB's request `fetchSet(_:)`; here the records come as an array.
     @available(
-        *, unavailable, message: "SQLiteRecord's call is fetch(_:), an array: Set(try request.fetch(db)) for a Hashable record"
+        *, unavailable,
+        message: "SQLiteRecord's call is fetch(_:), an array: Set(try request.fetch(db)) for a Hashable record"
     )
     public func fetchSet(_ db: some DatabaseConnection) throws -> [Base] {
         try fetch(db)

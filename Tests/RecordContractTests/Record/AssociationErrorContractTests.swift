@@ -36,7 +36,8 @@ final class AssociationErrorContractTests: RecordContractTestCase {
         try engine.execute(
             engine.isSQLite
                 ? "CREATE TABLE notes (id INTEGER PRIMARY KEY, owner_book INTEGER REFERENCES books (id), text TEXT NOT NULL)"
-                : "CREATE TABLE notes (id BIGSERIAL PRIMARY KEY, owner_book BIGINT REFERENCES books (id), text TEXT NOT NULL)")
+                : "CREATE TABLE notes (id BIGSERIAL PRIMARY KEY, owner_book BIGINT REFERENCES books (id), text TEXT NOT NULL)"
+        )
         try engine.execute("INSERT INTO books (title, pages) VALUES ('Dune', 412)")
         try engine.execute("INSERT INTO notes (owner_book, text) VALUES (1, 'spice')")
     }

@@ -111,7 +111,8 @@ final class TypedFilterContractTests: RecordContractTestCase {
     func testCodingKeysThroughTheWriter() async {
         await onEachEngine { engine in
             try fill(engine)
-            let open = try await Item.fetch(engine.writer, where: [Item.CodingKeys.status: Status.open], orderBy: [.ascending("id")])
+            let open = try await Item.fetch(
+                engine.writer, where: [Item.CodingKeys.status: Status.open], orderBy: [.ascending("id")])
             XCTAssertEqual(open.map(\.id), [1, 4])
             let z = try await Item.fetchOne(engine.writer, where: [Item.CodingKeys.name: "z"])
             XCTAssertEqual(z?.id, 4)

@@ -40,7 +40,8 @@ final class RecordGuessedNamesTests: XCTestCase {
     func testStringAndCodingKeyDictionariesBothCompileAndGiveTheSameRows() throws {
         try useStore()
         XCTAssertEqual(try Task.fetch(where: ["name": "x"], orderBy: [.ascending("id")]).map(\.id), [1, 3])
-        XCTAssertEqual(try Task.fetch(where: [Task.CodingKeys.name: "x"], orderBy: [.ascending("id")]).map(\.id), [1, 3])
+        XCTAssertEqual(
+            try Task.fetch(where: [Task.CodingKeys.name: "x"], orderBy: [.ascending("id")]).map(\.id), [1, 3])
         XCTAssertEqual(try Task.fetchOne(where: [Task.CodingKeys.listId: 2])?.id, 3)
         XCTAssertEqual(try Task.count(where: [Task.CodingKeys.status: Status.done]), 2)
         XCTAssertEqual(try Task.deleteAll(where: [Task.CodingKeys.listId: 1, .status: Status.open]), 1)
