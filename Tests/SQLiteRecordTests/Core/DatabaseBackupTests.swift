@@ -5,7 +5,7 @@ import XCTest
 /// Online backups (`sqlite3_backup_*` in steps, with progress) and `VACUUM INTO`: the copy is one consistent
 /// snapshot, passes `PRAGMA integrity_check`, and writes go on while a pool's backup runs.
 final class DatabaseBackupTests: XCTestCase {
-    /// Rows in each of the two tables to start with: about 120 pages of 4,096 bytes in all.
+    /// Rows in each of the two tables to start with: about 110 pages of 4,096 bytes in all.
     private static let rows = 1_000
 
     /// Makes tables `a` and `b`, each of ``rows`` rows; every later write adds one row to each, in one
