@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "SQLiteRecord",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // Apple platforms as GRDB declares them, at the releases of macOS 13 and iOS 16 (the first of visionOS).
+    // The library calls no API these lack: the SDKs' sqlite3 has every function it uses, and Foundation and
+    // Dispatch are the same; Linux-only paths are under `#if os(Linux)`.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "SQLiteRecord", targets: ["SQLiteRecord"]),
         // The same Record types on PostgreSQL over libpq; its code compiles only with the PostgreSQL trait.
@@ -27,7 +30,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "SQLiteRecord", dependencies: ["CSQLiteRecord"]),
+        // The privacy manifest App Store Connect reads from each SDK in an app: no tracking, no data
+        // collected, and one required-reason API category (file metadata, for a database file's size).
+        .target(name: "SQLiteRecord", dependencies: ["CSQLiteRecord"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         // libpq, PostgreSQL's C client: pkg-config libpq (Debian libpq-dev, Homebrew libpq).
         .systemLibrary(
             name: "CPostgresRecord",

@@ -71,7 +71,11 @@ extension QueryInterfaceRequest {
         try compiler.compile(parts, as: statement, assignments: assignments) { shape.key.columns }
         let arguments = try compiler.arguments.checked(table: shape.table)
         let aliases = Set(compiler.aliases)
-        try connection.checkColumns(compiler.columns.filter { !aliases.contains($0) }, of: shape.table)
+        do {
+            try connection.checkColumns(compiler.columns.filter { !aliases.contains($0) }, of: shape.table)
+        } catch {
+            throw linkError(error)
+        }
         if let index = fullTextIndexName { try checkFullTextIndex(index, connection, table: shape.table) }
         return (compiler.sql, arguments, shape)
     }

@@ -8,8 +8,8 @@ import Foundation
 /// array per column (<https://www.postgresql.org/docs/current/functions-array.html#ARRAY-FUNCTIONS-TABLE>):
 /// one statement of two parameters however many parents there are.
 extension IncludingAllRequest {
-    /// PostgreSQL's eager load (`fetch(_:as:)`): also ``RecordError/unknownColumn(table:column:columns:)``
-    /// when a table lacks a foreign key or key column.
+    /// PostgreSQL's eager load (`fetch(_:as:)`): also ``RecordError/invalidAssociation(association:reason:)``
+    /// when a table lacks a foreign key or key column, as SQLite's says it.
     func fetch<T: Decodable>(_ connection: PostgresConnection, as type: T.Type) throws -> [T] {
         let link = association.link
         var keys = Set([link.originKey, link.key])
@@ -54,8 +54,8 @@ extension IncludingAllRequest {
     /// The parents and, for each of `links`, each parent's key in the link's parent columns, in the parents'
     /// order (nil for a NULL in any of them, which matches no child).
     /// - Throws: ``RecordError/invalidQuery(table:reason:)`` for a request with a selection, what
-    ///   ``AssociationLink/checkColumnCounts()`` throws, ``RecordError/unknownColumn(table:column:columns:)``,
-    ///   or what the query throws.
+    ///   ``AssociationLink/checkColumnCounts()`` throws, ``RecordError/invalidAssociation(association:reason:)``
+    ///   for a link column a table lacks, or what the query throws.
     private func fetchParents(
         _ connection: PostgresConnection, links: [AssociationLink]
     ) throws -> ([Base], [[PostgresKey.Bound?]]) {
@@ -65,8 +65,8 @@ extension IncludingAllRequest {
         }
         for link in links {
             if link.isComposite { try link.checkColumnCounts() }
-            try connection.checkColumns(link.parentKeys, of: link.parentTable)
-            try connection.checkColumns(link.foreignKeys, of: link.childTable)
+            try connection.checkColumns(link.foreignKeys, of: link.childTable, for: link, areForeignKeys: true)
+            try connection.checkColumns(link.parentKeys, of: link.parentTable, for: link, areForeignKeys: false)
         }
         let (sql, arguments, shape) = try base.postgresSQL(connection, .select)
         let rows = try connection.query(sql, arguments)

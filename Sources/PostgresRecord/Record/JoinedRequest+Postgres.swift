@@ -17,8 +17,10 @@ extension JoinedRequest {
         let baseShape = try PostgresRecordShape.of(Base.self)
         let joinedShape = try PostgresRecordShape.of(Associated.self)
         let table = joinsChild ? link.childTable : link.parentTable
-        try connection.checkColumns(joinsChild ? link.foreignKeys : link.parentKeys, of: table)
-        try connection.checkColumns(joinsChild ? link.parentKeys : link.foreignKeys, of: Base.tableName)
+        try connection.checkColumns(
+            link.foreignKeys, of: joinsChild ? table : Base.tableName, for: link, areForeignKeys: true)
+        try connection.checkColumns(
+            link.parentKeys, of: joinsChild ? Base.tableName : table, for: link, areForeignKeys: false)
         let (joinedTable, joinedKey, joinOn) = joinColumns
         var on = joinOn
         var onArguments = PostgresArguments.empty

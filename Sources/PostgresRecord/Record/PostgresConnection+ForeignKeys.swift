@@ -48,10 +48,16 @@ extension Record {
     }
 
     /// The index of `column` in `columns`, an exact match first, then A-Z in either case.
+    /// - Parameter isForeignKey: true for a child's foreign key column, which the error then says to name
+    ///   with `using:`.
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` naming the columns there are.
-    fileprivate static func index(of column: String, in columns: [String], association: String) throws -> Int {
+    fileprivate static func index(
+        of column: String, in columns: [String], association: String, isForeignKey: Bool = false
+    ) throws -> Int {
         guard let index = index(of: column, inNames: columns) else {
-            throw RecordError.invalidAssociation(association: association, reason: encodesNoColumn(column, columns))
+            throw RecordError.invalidAssociation(
+                association: association,
+                reason: isForeignKey ? encodesNoForeignKey(column, columns) : encodesNoColumn(column, columns))
         }
         return index
     }
@@ -73,7 +79,9 @@ private struct PostgresForeignKeySetting<Child: Record> {
     init(_ columns: [String], to values: [PostgresValue], association: String) throws {
         let shape = try PostgresRecordShape.of(Child.self)
         self.shape = shape
-        indexes = try columns.map { try Child.index(of: $0, in: shape.columns, association: association) }
+        indexes = try columns.map { 
+            try Child.index(of: $0, in: shape.columns, association: association, isForeignKey: true)
+        }
         self.values = values
         layout = PostgresColumnLayout(names: shape.columns)
     }

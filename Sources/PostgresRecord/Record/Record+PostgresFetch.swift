@@ -117,5 +117,19 @@ extension PostgresConnection {
         }
     }
 
+    /// ``checkColumns(_:of:)`` for the columns of an association's link, with the error SQLite's check of the
+    /// link gives: ``RecordError/invalidAssociation(association:reason:)`` naming the declaration, the table
+    /// and its columns, and for a foreign key column, that `using:` names it.
+    func checkColumns(_ names: [String], of table: String, for link: AssociationLink, areForeignKeys: Bool) throws {
+        do {
+            try checkColumns(names, of: table)
+        } catch RecordError.unknownColumn(let table, let column, let columns) {
+            throw RecordError.invalidAssociation(
+                association: link.description,
+                reason: AssociationLink.missingColumnReason(
+                    column, table: table, columns: columns, isForeignKey: areForeignKeys))
+        }
+    }
+
 }
 #endif

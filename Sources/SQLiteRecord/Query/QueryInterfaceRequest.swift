@@ -31,8 +31,23 @@ public struct QueryInterfaceRequest<Base: Record>: Sendable {
     var offsetCount: Int?
     /// The full-text search, when the request is one (``FullTextSearchable/matching(_:)``).
     var fullTextSearch: FullTextSearchPart?
+    /// The association whose children the request reads (a parent's `request(for:)`), whose foreign key
+    /// column, when the table lacks it, is reported as the association's error (see ``linkError(_:)``).
+    var childLink: AssociationLink?
 
     init() {}
+
+    /// `error`, or for a foreign key column of ``childLink`` that the table lacks, the error the association's
+    /// own check gives: ``RecordError/invalidAssociation(association:reason:)``, which says to name the column
+    /// with `using:`. Each engine passes the error of its column check through this.
+    package func linkError(_ error: any Error) -> any Error {
+        guard let link = childLink, case RecordError.unknownColumn(let table, let column, let columns) = error,
+            link.foreignKeys.contains(where: { RowLayout.asciiLowercased($0) == RowLayout.asciiLowercased(column) })
+        else { return error }
+        return RecordError.invalidAssociation(
+            association: link.description,
+            reason: AssociationLink.missingColumnReason(column, table: table, columns: columns, isForeignKey: true))
+    }
 
     /// Rows that also match `predicate` (ANDed with the filters so far).
     public func filter(_ predicate: some SQLExpressible) -> Self {
@@ -120,6 +135,21 @@ extension QueryInterfaceRequest {
         for column in equalities.keys.sorted() {
             let term = ExpressionNode.binary(
                 .equal, .column(Column(column)), .value(.forms(equalities[column]?.forms ?? [])))
+            node = node.map { .binary(.and, $0, term) } ?? term
+        }
+        guard let node else { return self }
+        var request = self
+        request.filter = filter.map { .binary(.and, $0, node) } ?? node
+        return request
+    }
+    /// The typed-key `where:` dictionary as ANDed equalities in the order of the keys' string values: each
+    /// coding key's column (through the record type's key strategy) equal to its value, encoded when the
+    /// request runs as the operator `==` encodes one; nil as `IS NULL`.
+    func filter(codingKeyEqualities conditions: [(key: String, value: (any Encodable & Sendable)?)]) -> Self {
+        var node: ExpressionNode?
+        for (key, value) in conditions.sorted(by: { $0.key < $1.key }) {
+            let term = ExpressionNode.binary(
+                .equal, .column(Column(codingKeyName: key)), .value(value.map { .encodable($0) } ?? .forms([])))
             node = node.map { .binary(.and, $0, term) } ?? term
         }
         guard let node else { return self }

@@ -73,6 +73,20 @@ package struct AssociationLink: Sendable {
         KeyCase.snakeCase(lowerCamelName(of: parent)) + "_id"
     }
 
+    /// What every error about a foreign key column the child lacks ends with: the declaration's `using:`
+    /// names the column when the convention's guess is wrong.
+    package static let usingHint = " (name the foreign key with `using:`)"
+
+    /// `table "notes" has no column "book_id"; its columns are: "id", "owner_book" (name the foreign key with
+    /// `using:`)`: the reason of the error for a link column its table lacks, on every engine; the hint only for
+    /// a foreign key column.
+    package static func missingColumnReason(
+        _ column: String, table: String, columns: [String], isForeignKey: Bool
+    ) -> String {
+        "table \"\(table)\" has no column \"\(column)\"; its columns are: "
+            + columns.map { "\"\($0)\"" }.joined(separator: ", ") + (isForeignKey ? usingHint : "")
+    }
+
     /// The columns of `parent`'s key: ``Record/primaryKeyColumn`` for a key of one column, the coding keys of
     /// a composite key's struct in key order (as ``Record/createTable(in:ifNotExists:)`` writes them). A key
     /// type that cannot be probed gives ``Record/primaryKeyColumn``, which ``check(_:)`` then reports as a
@@ -137,9 +151,7 @@ package struct AssociationLink: Sendable {
         if !known.contains(column) {
             throw RecordError.invalidAssociation(
                 association: description,
-                reason: "table \"\(table)\" has no column \"\(column)\"; its columns are: "
-                    + known.names.map { "\"\($0)\"" }.joined(separator: ", ")
-                    + (table == childTable ? " (name the foreign key with `using:`)" : ""))
+                reason: Self.missingColumnReason(column, table: table, columns: known.names, isForeignKey: table == childTable))
         }
     }
 

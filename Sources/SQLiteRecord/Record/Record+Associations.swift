@@ -144,13 +144,17 @@ extension Record {
     ///
     /// The association's filter, order and limit come first; refinements are added to them.
     public func request<Child>(for association: HasManyAssociation<Self, Child>) -> QueryInterfaceRequest<Child> {
-        association.request.filter(childFilter(association.link))
+        var request = association.request.filter(childFilter(association.link))
+        request.childLink = association.link
+        return request
     }
 
     /// This record's child, as a request: `try france.request(for: Country.anthem).fetchOne(db)` runs
     /// `SELECT * FROM "anthems" WHERE "country_id" = ? LIMIT ?`.
     public func request<Child>(for association: HasOneAssociation<Self, Child>) -> QueryInterfaceRequest<Child> {
-        association.request.filter(childFilter(association.link))
+        var request = association.request.filter(childFilter(association.link))
+        request.childLink = association.link
+        return request
     }
 
     /// `"fk" = ?` with this record's key: the condition on the children of this record. For a link of
@@ -201,8 +205,8 @@ extension Record {
             else {
                 throw RecordError.invalidAssociation(
                     association: link.description,
-                    reason: "\(Self.self) encodes no \"\(column)\" column; it encodes "
-                        + encoded.names.map { "\"\($0)\"" }.joined(separator: ", "))
+                    reason: columns == link.foreignKeys
+                        ? Self.encodesNoForeignKey(column, encoded.names) : Self.encodesNoColumn(column, encoded.names))
             }
             return encoded.values[index]
         }
@@ -225,7 +229,7 @@ extension Record {
         guard let value = columns.value(for: association.foreignKey) else {
             throw RecordError.invalidAssociation(
                 association: association.link.description,
-                reason: "\(Self.self) encodes no \"\(association.foreignKey)\" column")
+                reason: Self.encodesNoForeignKey(association.foreignKey, columns.names))
         }
         let forms: [SQLiteValue] = value == .null ? [] : [value]
         let parentKey = ExpressionNode.column(Column(association.link.parentKey))

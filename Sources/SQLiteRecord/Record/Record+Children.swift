@@ -118,8 +118,16 @@ extension Record {
         do {
             return try settingColumns(foreignKeys, to: key, in: db)
         } catch RecordError.unknownColumn(_, let column, let columns) {
-            throw RecordError.invalidAssociation(association: association, reason: Self.encodesNoColumn(column, columns))
+            throw RecordError.invalidAssociation(
+                association: association, reason: Self.encodesNoForeignKey(column, columns))
         }
+    }
+
+    /// `City encodes no "country_id" column; it encodes "id", "name" (name the foreign key with `using:`)`:
+    /// for a foreign key column, which the declaration names with `using:` when the convention's guess
+    /// (``AssociationLink/conventionalForeignKey(for:)``) is not the column.
+    package static func encodesNoForeignKey(_ column: String, _ columns: [String]) -> String {
+        encodesNoColumn(column, columns) + AssociationLink.usingHint
     }
 
     /// `City encodes no "country_id" column; it encodes "id", "name"`.

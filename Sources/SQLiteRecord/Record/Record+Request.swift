@@ -186,7 +186,11 @@ extension QueryInterfaceRequest {
             let shape = try db.tableShape(table)
             return shape.hasRowID ? nil : shape.primaryKey
         }
-        try Base.checkColumns(db, writer.columns, aliases: writer.aliases)
+        do {
+            try Base.checkColumns(db, writer.columns, aliases: writer.aliases)
+        } catch {
+            throw linkError(error)
+        }
         cache[key] = RecordConnectionCache.RequestSQL(sql: writer.sql, generation: generation)
         return SQLQuery(sql: writer.sql, arguments: writer.arguments)
     }

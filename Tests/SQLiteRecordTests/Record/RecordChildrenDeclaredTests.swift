@@ -205,7 +205,8 @@ final class RecordChildrenDeclaredTests: XCTestCase {
             XCTAssertEqual(
                 "\(error)",
                 #"Association Country.hasMany(Town) "cities": "cities"."nation_id" -> "countries"."id": "#
-                    + #"Town encodes no "nation_id" column; it encodes "id", "name", "population", "country_id""#)
+                    + #"Town encodes no "nation_id" column; it encodes "id", "name", "population", "country_id" "#
+                    + "(name the foreign key with `using:`)")
         }
         XCTAssertNil(france.id)
         XCTAssertEqual(towns.map(\.countryId), [nil])
