@@ -94,7 +94,7 @@ extension Record {
             guard columns.contains(where: { $0.name == association.foreignKey }) else {
                 throw RecordError.invalidAssociation(
                     association: association.associationDescription,
-                    reason: "\(Self.self) encodes no \"\(association.foreignKey)\" column")
+                    reason: encodesNoForeignKey(association.foreignKey, columns.map(\.name)))
             }
             // A foreign key the table definition declares on the same column is the one written.
             let folded = RowLayout.asciiLowercased(association.foreignKey)
@@ -154,7 +154,8 @@ extension Record {
         }
         for column in foreignKeys where !columns.contains(where: { $0.name == column }) {
             throw RecordError.invalidAssociation(
-                association: association.associationDescription, reason: "\(Self.self) encodes no \"\(column)\" column")
+                association: association.associationDescription,
+                reason: encodesNoForeignKey(column, columns.map(\.name)))
         }
         let folded = foreignKeys.map(RowLayout.asciiLowercased)
         if definition.foreignKeyColumns.contains(where: { $0.map(RowLayout.asciiLowercased) == folded }) { return }

@@ -64,7 +64,8 @@ final class AssociationSchemaTests: XCTestCase {
             XCTAssertEqual(
                 "\(error)",
                 #"Association Stray.belongsTo(Owner) "owner": "strays"."owner_id" -> "owners"."id": "#
-                    + #"Stray encodes no "owner_id" column"#)
+                    + #"Stray encodes no "owner_id" column; it encodes "id", "name" (name the foreign key with "#
+                    + "`using:`)")
         }
     }
 
