@@ -92,13 +92,14 @@
                     "    var info: String?",
                     "    var raw: String?",
                     "    var photo: Data?",
+                    "    var mood: String?",
                     "    var budget: Decimal?",
                     "",
                     "    static let tableName = \"cities\"",
                     "",
                     "    enum CodingKeys: String, CodingKey {",
                     "        case id, name, population, elevation, latitude, longitude, capital, code, info, raw, photo, "
-                        + "budget",
+                        + "mood, budget",
                     "        case countryId = \"country_id\"",
                     "        case updatedAt = \"updated_at\"",
                     "        case localTime = \"local_time\"",
@@ -110,8 +111,9 @@
                     "// note: tags: an array (text[]), which PostgresRecord reads into no Swift type "
                         + "(array_to_json(column)::text reads it as JSON text); left out of the type"), source)
             XCTAssertTrue(
-                source.contains("// note: mood: an enum (mood), whose label PostgresRecord reads into no Swift type"),
-                source)
+                source.contains(
+                    "// note: mood: an enum (mood), read as its label; a value outside its labels is refused by the "
+                        + "server on save"), source)
             XCTAssertTrue(
                 source.contains(
                     "    // note: local_time: timestamp without time zone: read as UTC; saves send a timestamptz, "

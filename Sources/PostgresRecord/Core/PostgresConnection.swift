@@ -45,6 +45,9 @@ public final class PostgresConnection {
     /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
     /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
     var identityCatchUps: [String: Int] = [:]
+    /// Per type OID of this server's own types (from 16384 on), whether it is an enum (see
+    /// `readEnumsAsText(_:)`): a type's OID names it for the life of the database.
+    var enumTypes: [UInt32: Bool] = [:]
     /// The column layout of each SQL text's results, for reading their rows (``columnLayout(for:sql:)``).
     var columnLayouts: [String: PostgresColumnLayout] = [:]
     /// How many savepoints deep the library's transactions are.
@@ -205,6 +208,7 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` as ``execute(_:)``.
     public func query(_ sql: String, _ arguments: [PostgresValue] = []) throws -> PostgresRows {
         let result = try run(sql, arguments)
+        try readEnumsAsText(result)
         return PostgresRows(result: result, sql: sql, layout: columnLayout(for: result, sql: sql))
     }
 

@@ -23,7 +23,7 @@ final class PostgresResult {
     let columnCount: Int
     /// Each column's type OID and format (0 text, 1 binary), read once rather than once per cell.
     private let columnTypes: [UInt32]
-    private let columnFormats: [Int32]
+    private var columnFormats: [Int32]
 
     /// Takes ownership of `handle`.
     init(_ handle: OpaquePointer) {
@@ -69,6 +69,13 @@ final class PostgresResult {
             }
             return offset == buffer.count
         }
+    }
+
+    /// Reads the cells of `columns` as text of their type: for enum columns, whose binary form is the
+    /// label's text (`enum_send`), so that they read as `String` (and as a `RawRepresentable` Swift enum).
+    /// See <https://www.postgresql.org/docs/current/datatype-enum.html>.
+    func readAsText(_ columns: [Int]) {
+        for column in columns where column >= 0 && column < columnCount { columnFormats[column] = 0 }
     }
 
     /// The type OID of column `column`.

@@ -35,7 +35,9 @@ extension Record {
                     .missingColumn(column.name, key: column.key, valueType: column.valueType, isOptional: column.isOptional))
                 continue
             }
-            if let reason = PostgresSchemaCheck.incompatibility(kind: column.kind, valueType: column.valueType, oid: type.oid) {
+            if let reason = PostgresSchemaCheck.incompatibility(
+                kind: column.kind, valueType: column.valueType, oid: type.oid, isEnum: try connection.isEnumType(type.oid))
+            {
                 mismatches.append(
                     .incompatibleColumn(column.name, declaredType: type.name, valueType: column.valueType, reason: reason))
             }
@@ -57,8 +59,9 @@ extension Record {
 /// The rule the schema check and the schema diff share, so that a type that validates gets no retype.
 enum PostgresSchemaCheck {
     /// Why a column of type `oid` can never hold the values of a property, or nil when it can (the read
-    /// side of the value table: PostgresValueReader).
-    static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32) -> String? {
+    /// side of the value table: PostgresValueReader). An enum column (`isEnum`) reads as its labels' text.
+    static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32, isEnum: Bool) -> String? {
+        if isEnum, kind == .string { return nil }
         let integers: Set<UInt32> = [PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid]
         let floats: Set<UInt32> = [PostgresType.float4, PostgresType.float8]
         let texts: Set<UInt32> = [PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier]

@@ -146,7 +146,8 @@ struct PostgresSchemaDiff {
             let isKey = keySet.contains(folded(name))
             if !(isKey && keyIsRowID),
                 PostgresSchemaCheck.incompatibility(
-                    kind: property.kind, valueType: property.valueType, oid: column.typeOID) != nil
+                    kind: property.kind, valueType: property.valueType, oid: column.typeOID,
+                    isEnum: try connection.isEnumType(column.typeOID)) != nil
             {
                 let wanted = SQLDialect.postgres.declaredType(of: property, encoder: encoder)
                 changes.append(.changeColumnType(name, from: column.typeName, to: wanted))

@@ -5,7 +5,7 @@
     /// it was stored or the choice is not certain.
     ///
     /// The server enforces the declared type, so the catalog alone decides; no stored value is read. A column
-    /// of a type PostgresRecord reads into no Swift type (arrays, enums, ranges, intervals, geometric and
+    /// of a type PostgresRecord reads into no Swift type (arrays, ranges, intervals, geometric and
     /// network types...) is left out of the type, with a note, so that every row still reads.
     enum PostgresTypeChoice {
         /// The property type of `column`; `isKey` for a column of the record's key.
@@ -31,9 +31,10 @@
                         + "(array_to_json(column)::text reads it as JSON text)")
             }
             if column.typeKind == "e" {
-                return omitted(
-                    "an enum (\(column.formattedType)), whose label PostgresRecord reads into no Swift type "
-                        + "(column::text reads it as text)")
+                notes.append(
+                    "an enum (\(column.formattedType)), read as its label; a value outside its labels "
+                        + "is refused by the server on save (a Swift enum of String raw values reads it too)")
+                return done("String")
             }
             switch column.typeName {
             case "int8": return done("Int64")
