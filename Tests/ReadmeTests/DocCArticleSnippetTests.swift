@@ -190,7 +190,7 @@ func printTitles(of query: LiveQuery<[Book]>) {
     withObservationTracking {
         print(query.isLoading ? ["loading"] : query.value?.map(\.title) ?? [])
     } onChange: {
-        // Called before the change: print again once it is made.
+        // onChange runs as the value is about to change, before it is set: read it on the next turn.
         Task { @MainActor in printTitles(of: query) }
     }
 }

@@ -125,6 +125,17 @@ public struct DatabaseMigrator<Connection: DatabaseConnection>: Sendable {
         try await writer.writeWithoutTransaction { db in try migrator.run(db, upTo: nil) }
     }
 
+    /// Applies the migrations that have not run yet, up to and including `identifier`, as
+    /// ``migrate(_:)-(Writer)`` does; later ones are left for another call (a test of an intermediate state).
+    /// - Throws: as ``migrate(_:)-(Writer)``, and ``MigrationError/unregisteredMigration(_:)`` when no
+    ///   migration has that identifier.
+    public func migrate<Writer: AsyncDatabaseWriter<Connection>>(_ writer: Writer, upTo identifier: String)
+        async throws
+    {
+        let migrator = self
+        try await writer.writeWithoutTransaction { db in try migrator.run(db, upTo: identifier) }
+    }
+
     /// Applies the migrations that have not run yet on `db`.
     ///
     /// Outside a transaction, each migration runs in a transaction of its own, as through a writer. Inside a

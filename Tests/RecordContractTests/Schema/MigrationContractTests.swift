@@ -22,7 +22,7 @@ final class MigrationContractTests: RecordContractTestCase {
     private func migrate<W: AsyncDatabaseWriter>(_ writer: W, upTo: String? = nil) async throws {
         let migrator = bookMigrator(W.Connection.self)
         guard let upTo else { return try await migrator.migrate(writer) }
-        try await writer.writeWithoutTransaction { db in try migrator.migrate(db, upTo: upTo) }
+        try await migrator.migrate(writer, upTo: upTo)
     }
 
     private func isComplete<W: AsyncDatabaseWriter>(_ writer: W) async throws -> Bool {

@@ -12,7 +12,7 @@ final class DatabaseMigratorPoolTests: XCTestCase {
         }
         migrator.registerMigration("v2") { db in try db.execute(sql: "ALTER TABLE notes ADD COLUMN pinned INTEGER") }
         let pool = try DatabasePool(path: folder.path("notes.sqlite"))
-        try migrator.migrate(pool, upTo: "v1")
+        try await migrator.migrate(pool, upTo: "v1")
         let registered = migrator
         let applied = try await pool.read { db in try registered.appliedMigrations(in: db) }
         XCTAssertEqual(applied, ["v1"])
