@@ -16,14 +16,18 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// compare ``primaryResultCode``.
     public let resultCode: ResultCode
     /// SQLite's message (`sqlite3_errmsg`) or the library's, such as `NOT NULL constraint failed: cities.name`.
-    public let message: String
+    public internal(set) var message: String
     /// The SQL whose preparation or execution failed, when there was one.
     public let sql: String?
     /// The arguments bound to the statement that failed; nil when there were none or they are unknown.
-    public let arguments: StatementArguments?
+    public internal(set) var arguments: StatementArguments?
     /// When true, ``description`` shows the values of ``arguments``; false unless the connection was opened
     /// with ``Database/Options/showsArgumentsInErrors``.
     public var includesArgumentsInDescription: Bool
+    /// For a row of a batch (`Record.insertAll(_:_:)`, and `Record.save(_:_:)` of new records, which inserts
+    /// them as one batch), the index in the records passed of the record whose row failed, from 0; nil
+    /// otherwise. PostgreSQL's error carries the same index.
+    public internal(set) var batchIndex: Int?
 
     /// Makes an error; the library builds these from SQLite's answers, a caller rarely needs to.
     /// - Parameters:
@@ -49,8 +53,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// `SQLITE_CONSTRAINT_UNIQUE`).
     public var primaryResultCode: ResultCode { resultCode.primary }
 
-    /// `SQLite error 19 (constraint failed): NOT NULL constraint failed: cities.name - while executing: INSERT ...`,
-    /// followed by ` - with 2 arguments (redacted)` when arguments were bound, or by their values when
+    /// `SQLite error 19 (constraint failed): NOT NULL constraint failed: cities.name - while executing: INSERT ...`
+    /// (with ` - at index 3 of the batch` before ` - while executing` for a row of a batch), followed by ` - with 2 arguments (redacted)` when arguments were bound, or by their values when
     /// ``includesArgumentsInDescription`` is true.
     public var description: String { description(includingArguments: includesArgumentsInDescription) }
 
@@ -58,6 +62,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// otherwise.
     public func description(includingArguments: Bool) -> String {
         var text = "SQLite error \(resultCode): \(message)"
+        if let batchIndex { text += " - at index \(batchIndex) of the batch" }
         if let sql { text += " - while executing: \(sql)" }
         if let arguments {
             if includingArguments {
@@ -124,25 +129,32 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
     /// The same error with `prefix` before its message, such as the path of a database that failed to open.
     func prefixingMessage(_ prefix: String) -> DatabaseError {
-        DatabaseError(
-            resultCode: resultCode, message: prefix + message, sql: sql, arguments: arguments,
-            includesArgumentsInDescription: includesArgumentsInDescription)
+        var error = self
+        error.message = prefix + message
+        return error
     }
 
     /// The same error with `message` in place of its own, for an error whose cause the library knows better
     /// than SQLite's message says.
     func replacingMessage(_ message: String) -> DatabaseError {
-        DatabaseError(
-            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
-            includesArgumentsInDescription: includesArgumentsInDescription)
+        var error = self
+        error.message = message
+        return error
     }
 
     /// The same error carrying `arguments`, for an error thrown while values were bound one by one, before
     /// any ``StatementArguments`` existed.
     func carrying(_ arguments: StatementArguments?) -> DatabaseError {
-        DatabaseError(
-            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
-            includesArgumentsInDescription: includesArgumentsInDescription)
+        var error = self
+        error.arguments = arguments.flatMap { $0.isEmpty ? nil : $0 }
+        return error
+    }
+
+    /// The same error for the row of record `index` of a batch.
+    func with(batchIndex index: Int) -> DatabaseError {
+        var error = self
+        error.batchIndex = index
+        return error
     }
 }
 

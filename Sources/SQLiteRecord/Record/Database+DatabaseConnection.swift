@@ -105,10 +105,14 @@ extension Database: DatabaseConnection {
     public func insertRows<R: Record>(of records: [R]) throws -> [Int64] {
         var rowIDs: [Int64] = []
         rowIDs.reserveCapacity(records.count)
-        for record in records {
+        for (index, record) in records.enumerated() {
             try checkCancellation()
-            // An `.abort` insert returns a rowid or throws: nil is `.ignore`'s alone.
-            rowIDs.append(try insertRow(of: record, onConflict: .abort) ?? 0)
+            do {
+                // An `.abort` insert returns a rowid or throws: nil is `.ignore`'s alone.
+                rowIDs.append(try insertRow(of: record, onConflict: .abort) ?? 0)
+            } catch let error as DatabaseError {
+                throw error.with(batchIndex: index)
+            }
         }
         return rowIDs
     }

@@ -144,8 +144,9 @@ public protocol DatabaseConnection: AnyObject, SendableMetatype {
     /// Inserts every record's row, in order, in the caller's transaction, with no callback: the engine's batch
     /// (SQLite: the prepared INSERT run once a record; PostgreSQL: one pipelined batch, one round trip).
     /// - Returns: each row's rowid, as ``insertRow(of:onConflict:)`` returns it.
-    /// - Throws: as ``insertRow(of:onConflict:)``, for the first record whose row fails (PostgreSQL's error
-    ///   gives its index in `records` as `batchIndex`); `CancellationError` when the task was cancelled.
+    /// - Throws: as ``insertRow(of:onConflict:)``, for the first record whose row fails, the engine's error
+    ///   giving that record's index in `records` as its `batchIndex`; `CancellationError` when the task was
+    ///   cancelled.
     @_spi(RecordEngine)
     func insertRows<R: Record>(of records: [R]) throws -> [Int64]
 

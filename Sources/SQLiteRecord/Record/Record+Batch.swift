@@ -37,9 +37,9 @@ extension Record {
     /// All or nothing: when one row fails (a constraint), the transaction rolls back and every record keeps
     /// the values it came with (none gains an id); so too when the task of the async call it runs in was
     /// cancelled.
-    /// - Throws: what a ``Record/willSave(_:)`` throws; the engine's error for the row that failed
-    ///   (``DatabaseError``; PostgreSQL's error with its SQLSTATE, constraint, table and column, and the
-    ///   failed record's index in `records` as `batchIndex`); `EncodingError` for a value the engine cannot
+    /// - Throws: what a ``Record/willSave(_:)`` throws; the engine's error for the row that failed, with the
+    ///   failed record's index in `records` as its `batchIndex` (``DatabaseError/batchIndex``; PostgreSQL's
+    ///   error also names its SQLSTATE, constraint, table and column); `EncodingError` for a value the engine cannot
     ///   store; `CancellationError` (or SQLite's `SQLITE_INTERRUPT`) when the task was cancelled.
     public static func insertAll(_ db: some DatabaseConnection, _ records: inout [Self]) throws {
         guard !records.isEmpty else { return }

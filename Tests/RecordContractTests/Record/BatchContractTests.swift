@@ -28,6 +28,28 @@ final class BatchContractTests: RecordContractTestCase {
         }
     }
 
+    func testAFailedRowOfABatchIsNamedByItsIndexAndNothingIsInserted() {
+        onEachEngine { engine in
+            try engine.createTable(Book.self)
+            try engine.execute("INSERT INTO books (id, title, pages, isbn) VALUES (1, 'Kept', 10, '978-0')")
+            var books = [
+                Book(id: nil, title: "Dune", pages: 412, isbn: "978-1"),
+                Book(id: nil, title: "Emma", pages: 474, isbn: "978-2"),
+                Book(id: nil, title: "Twin", pages: 1, isbn: "978-0"),
+                Book(id: nil, title: "Ulysses", pages: 730, isbn: "978-3"),
+            ]
+            let original = books
+            let thrown = error { try engine.write { db in try Book.insertAll(db, &books) } }
+            XCTAssertEqual(engine.batchIndex(thrown), 2, "\(String(describing: thrown))")
+            XCTAssertTrue(
+                "\(String(describing: thrown))".contains(" - at index 2 of the batch - while executing: INSERT"),
+                "\(String(describing: thrown))")
+            XCTAssertEqual(books, original)
+            XCTAssertEqual(try engine.integer("SELECT count(*) FROM books"), 1)
+            _ = CallbackLog.shared.take()
+        }
+    }
+
     func testSaveOfNewRecordsIsAllOrNothing() {
         onEachEngine { engine in
             try engine.createTable(Book.self)

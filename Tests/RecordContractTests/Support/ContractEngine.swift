@@ -50,6 +50,10 @@ protocol ContractEngine: AnyObject {
     /// (`22003`); nil for an error of another type.
     func engineErrorCode(_ error: (any Error)?) -> String?
 
+    /// The index of the failed record of a batch the engine's error gives (`batchIndex`); nil for an error of
+    /// another type or one without it.
+    func batchIndex(_ error: (any Error)?) -> Int?
+
     /// `type`'s `schemaChanges(in:options:)` plan, made in a read transaction (SQLite) or on the test's
     /// connection (PostgreSQL).
     func schemaChanges<R: Record>(_ type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan
@@ -107,6 +111,8 @@ final class SQLiteContractEngine: ContractEngine {
     }
 
     func engineErrorCode(_ error: (any Error)?) -> String? { (error as? DatabaseError)?.message }
+
+    func batchIndex(_ error: (any Error)?) -> Int? { (error as? DatabaseError)?.batchIndex }
 
     func schemaChanges<R: Record>(_ type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan {
         try queue.read { db in try R.schemaChanges(in: db, options: options) }
@@ -203,6 +209,8 @@ final class PostgresContractEngine: ContractEngine {
     }
 
     func engineErrorCode(_ error: (any Error)?) -> String? { (error as? PostgresError)?.sqlState.rawValue }
+
+    func batchIndex(_ error: (any Error)?) -> Int? { (error as? PostgresError)?.batchIndex }
 
     func schemaChanges<R: Record>(_ type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan {
         try R.schemaChanges(in: connection, options: options)
