@@ -3,43 +3,12 @@ import Foundation
 @_spi(RecordEngine) import SQLiteRecord
 
 extension Record {
-    /// Compares the type with its PostgreSQL table and returns the changes that would make the table hold
-    /// the type, with the SQL that makes them: SQLite's `schemaChanges(in:options:)`, by the same rules and
-    /// with the same `SchemaChangePlan`, `SchemaChange` and `SchemaChangeError` values, over
-    /// PostgreSQL's `ALTER TABLE`. Print it (a dry run), then apply it (`SchemaChangePlan.apply(_:)` with the
-    /// connection, or a migration of `DatabaseMigrator<PostgresConnection>`, `registerSchemaChanges(_:for:options:)`).
-    ///
-    /// ```swift
-    /// let options = SchemaChangeOptions(renamedColumns: ["name": "title"])
-    /// let plan = try City.schemaChanges(in: connection, options: options)
-    /// print(plan)  // - rename column "name" to "title" ... ALTER TABLE "cities" RENAME COLUMN "name" TO "title";
-    /// try plan.apply(connection)
-    /// ```
-    ///
-    /// Compared as on SQLite: columns to add (`ADD COLUMN`), renamed (`SchemaChangeOptions.renamedColumns`:
-    /// `RENAME COLUMN`, which keeps the column's NOT NULL, DEFAULT, CHECK, UNIQUE, indexes and foreign keys),
-    /// dropped or kept (`DROP COLUMN`); a column whose type `validateSchema(in:)` refuses for the property
-    /// (`ALTER COLUMN ... TYPE ... USING "column"::text::TYPE`, the type `createTable(in:)` declares), so
-    /// that a type that validates gets no retype; NOT NULL against Optional (`SET`/`DROP NOT NULL`); the
-    /// primary key (`DROP CONSTRAINT`, `ADD PRIMARY KEY`); the foreign keys of `parentAssociations`
-    /// (`ADD FOREIGN KEY`); UNIQUE constraints (`CREATE UNIQUE INDEX`) and CHECK constraints (`ADD CHECK`, found
-    /// by their text as PostgreSQL deparses it), the caller's and the type's `tableDefinition`'s.
-    ///
-    /// Stored values are checked before anything is written, by reading only: values a retyped column would
-    /// not convert (`'A1'` for a BIGINT) or its property cannot read (`2` for a `Bool` over an integer
-    /// column), NULL in a column that must become NOT NULL, rows sharing a value that must become unique,
-    /// rows that fail a CHECK to add, rows whose new foreign key references no row, a NOT NULL column
-    /// without a default for a table with rows. Each is one of the plan's `SchemaChangePlan.refusals`,
-    /// counting or naming up to ten rows by their primary key (`(42)`, `('EUR')`; `ctid (0,1)` without one).
-    /// PostgreSQL's DDL is transactional, so a plan runs in one transaction and no table is rebuilt
-    /// (`SchemaChangePlan.requiresRebuild` is false). See
-    /// <https://www.postgresql.org/docs/current/sql-altertable.html>.
-    /// - Throws: `SchemaChangeError.notATable` for a view; `SchemaProbeError` when the type cannot be
-    ///   probed; `RecordError.missingPrimaryKey` when no coding key names
-    ///   `primaryKeyColumn`; ``PostgresError`` when the catalog cannot be read.
-    public static func schemaChanges(
-        in connection: PostgresConnection, options: SchemaChangeOptions = SchemaChangeOptions()
-    ) throws -> SchemaChangePlan {
+    /// PostgreSQL's plan: what `schemaChanges(in:options:)` returns on a ``PostgresConnection``, by SQLite's
+    /// rules over `ALTER TABLE` in place (the values the dry run reads are listed at
+    /// `schemaChanges(in:options:)`).
+    static func postgresSchemaChanges(in connection: PostgresConnection, options: SchemaChangeOptions) throws
+        -> SchemaChangePlan
+    {
         let probed = try probedColumns()
         let keyColumns = try probedKeyColumns()
         for key in keyColumns where !probed.contains(where: { $0.name == key }) {
@@ -65,13 +34,9 @@ extension Record {
 }
 
 extension SchemaChangePlan {
-    /// Applies a plan made on PostgreSQL (`schemaChanges(in:options:)` through a ``PostgresConnection``) in
-    /// one transaction, a savepoint inside the caller's: everything or nothing. A statement PostgreSQL
-    /// refuses (a value that does not convert, a NULL where NOT NULL is set) rolls back every other.
-    /// - Throws: `SchemaChangeError.plannedForAnotherEngine` for a plan made on SQLite; the
-    ///   first of `refusals` before anything is written; ``PostgresError`` from the server, with nothing
-    ///   written.
-    public func apply(_ connection: PostgresConnection) throws {
+    /// `apply(_:)` on PostgreSQL: in one transaction, a savepoint inside the caller's, so a statement
+    /// PostgreSQL refuses (a value that does not convert, a NULL where NOT NULL is set) rolls back every other.
+    func applyOnPostgres(_ connection: PostgresConnection) throws {
         guard dialect == .postgres else {
             throw SchemaChangeError.plannedForAnotherEngine(table: table, engine: "SQLite")
         }
@@ -82,25 +47,19 @@ extension SchemaChangePlan {
     }
 }
 
-extension DatabaseMigrator where Connection == PostgresConnection {
-    /// Registers a migration that applies `type`'s `schemaChanges(in:options:)` plan when it runs, in the
-    /// migration's transaction: a plan with refusals throws, and nothing of that migration is applied.
-    /// The plan is made from the type as it is when the migration runs; print it first (a dry run).
-    ///
-    /// ```swift
-    /// migrator.registerSchemaChanges("3 cities: founded_at", for: City.self)
-    /// ```
-    /// - Parameters:
-    ///   - name: the migration's name, unique within the migrator.
-    ///   - type: the record type whose table to change.
-    ///   - options: renamed columns, whether to drop columns holding values, defaults, UNIQUE and CHECK
-    ///     constraints.
-    public mutating func registerSchemaChanges<T: Record & SendableMetatype>(
-        _ name: String, for type: T.Type, options: SchemaChangeOptions = SchemaChangeOptions()
-    ) {
-        registerMigration(name) { connection in
-            try T.schemaChanges(in: connection, options: options).apply(connection)
-        }
+extension PostgresConnection {
+    @_spi(RecordEngine)
+    public func schemaChanges<R: Record>(for type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan {
+        try R.postgresSchemaChanges(in: self, options: options)
     }
+
+    @_spi(RecordEngine)
+    public func applySchemaChanges(_ plan: SchemaChangePlan) throws {
+        try plan.applyOnPostgres(self)
+    }
+
+    /// Immediate: PostgreSQL's DDL is transactional and a plan changes its table in place, never dropping it.
+    @_spi(RecordEngine)
+    public static var schemaChangesForeignKeyChecks: MigrationForeignKeyChecks { .immediate }
 }
 #endif

@@ -256,6 +256,22 @@ public protocol DatabaseConnection: AnyObject, SendableMetatype {
     func fetchFullTextMatches<Base: FullTextSearchable>(_ request: QueryInterfaceRequest<Base>, excerpt: FullTextExcerpt)
         throws -> [FullTextMatch<Base>]
 
+    /// `type`'s schema change plan, in this engine's SQL: what ``Record/schemaChanges(in:options:)`` returns.
+    /// - Throws: as ``Record/schemaChanges(in:options:)``.
+    @_spi(RecordEngine)
+    func schemaChanges<R: Record>(for type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan
+
+    /// Applies `plan`, made on this engine: what ``SchemaChangePlan/apply(_:)`` runs.
+    /// - Throws: as ``SchemaChangePlan/apply(_:)``.
+    @_spi(RecordEngine)
+    func applySchemaChanges(_ plan: SchemaChangePlan) throws
+
+    /// The foreign-key mode a migration of ``DatabaseMigrator/registerSchemaChanges(_:for:options:)`` runs in:
+    /// ``MigrationForeignKeyChecks/deferred`` where the engine's plan may rebuild a table (SQLite),
+    /// ``MigrationForeignKeyChecks/immediate`` where it changes the table in place (PostgreSQL).
+    @_spi(RecordEngine)
+    static var schemaChangesForeignKeyChecks: MigrationForeignKeyChecks { get }
+
     // MARK: Migrations
 
     /// Where the database is, for messages: SQLite's file path, PostgreSQL's `host:port/dbname`.

@@ -14,6 +14,20 @@ extension Database {
     }
 
     @_spi(RecordEngine)
+    public func schemaChanges<R: Record>(for type: R.Type, options: SchemaChangeOptions) throws -> SchemaChangePlan {
+        try R.sqliteSchemaChanges(in: self, options: options)
+    }
+
+    @_spi(RecordEngine)
+    public func applySchemaChanges(_ plan: SchemaChangePlan) throws {
+        try plan.applyOnSQLite(self)
+    }
+
+    /// Deferred: a plan may rebuild a table, which needs foreign keys off while the old table is dropped.
+    @_spi(RecordEngine)
+    public static var schemaChangesForeignKeyChecks: MigrationForeignKeyChecks { .deferred }
+
+    @_spi(RecordEngine)
     public func createFullTextIndex<T: FullTextSearchable>(for type: T.Type) throws {
         try T.createFTS5Index(in: self)
     }

@@ -1,9 +1,10 @@
 /// The migration step that brings a record type's table in line with the type.
-extension DatabaseMigrator where Connection == Database {
-    /// Registers a migration that applies `type`'s ``Record/schemaChanges(in:options:)`` plan when it runs:
-    /// columns added and renamed with `ALTER TABLE`, any other change by SQLite's table rebuild, with
-    /// foreign keys off and `PRAGMA foreign_key_check` before COMMIT (``MigrationForeignKeyChecks/deferred``; see
-    /// <https://www.sqlite.org/lang_altertable.html#otheralter>).
+extension DatabaseMigrator {
+    /// Registers a migration that applies `type`'s ``Record/schemaChanges(in:options:)`` plan when it runs.
+    /// On SQLite: columns added and renamed with `ALTER TABLE`, any other change by SQLite's table rebuild,
+    /// with foreign keys off and `PRAGMA foreign_key_check` before COMMIT (``MigrationForeignKeyChecks/deferred``;
+    /// see <https://www.sqlite.org/lang_altertable.html#otheralter>). On PostgreSQL: the plan's `ALTER TABLE`
+    /// statements in the migration's transaction, with foreign keys checked as usual.
     ///
     /// ```swift
     /// migrator.registerSchemaChanges("3 cities: founded_at", for: City.self)
@@ -21,7 +22,7 @@ extension DatabaseMigrator where Connection == Database {
     public mutating func registerSchemaChanges<T: Record & SendableMetatype>(
         _ identifier: String, for type: T.Type, options: SchemaChangeOptions = SchemaChangeOptions()
     ) {
-        registerMigration(identifier, foreignKeyChecks: .deferred) { db in
+        registerMigration(identifier, foreignKeyChecks: Connection.schemaChangesForeignKeyChecks) { db in
             try T.schemaChanges(in: db, options: options).apply(db)
         }
     }

@@ -46,12 +46,26 @@ extension Record {
     /// ``SchemaChangeError/cannotRebuild(table:reason:)``. Views and other tables'
     /// triggers whose SQL names the table are dropped before the rebuild and recreated after it (the plan's
     /// ``SchemaChangePlan/statements`` list both).
+    ///
+    /// On PostgreSQL (a `PostgresConnection`) the same comparison, by the same rules and with the same
+    /// values, reads `pg_catalog` and plans `ALTER TABLE` statements that change the table in place, in one
+    /// transaction: `ADD COLUMN`, `RENAME COLUMN` (which keeps the column's constraints and indexes), `DROP
+    /// COLUMN`, `ALTER COLUMN ... TYPE ... USING`, `SET`/`DROP NOT NULL`, the primary key, foreign keys,
+    /// UNIQUE indexes and CHECKs. It never rebuilds (``SchemaChangePlan/requiresRebuild`` is false), and its
+    /// refusals name rows by their primary key (`(42)`, `('EUR')`; `ctid (0,1)` without one). See
+    /// <https://www.postgresql.org/docs/current/sql-altertable.html> and the PostgreSQL article.
     /// - Throws: ``SchemaChangeError/notATable(_:)`` for a view or a virtual table; ``SchemaProbeError``
     ///   when the type cannot be probed; ``RecordError/missingPrimaryKey(table:column:)`` when no coding
-    ///   key names ``primaryKeyColumn``; ``DatabaseError`` when the schema cannot be read.
+    ///   key names ``primaryKeyColumn``; the engine's error (``DatabaseError``, `PostgresError`) when the
+    ///   schema cannot be read.
     public static func schemaChanges(
-        in db: Database, options: SchemaChangeOptions = SchemaChangeOptions()
+        in db: some DatabaseConnection, options: SchemaChangeOptions = SchemaChangeOptions()
     ) throws -> SchemaChangePlan {
+        try db.schemaChanges(for: Self.self, options: options)
+    }
+
+    /// SQLite's plan: what ``schemaChanges(in:options:)`` returns on a ``Database``.
+    static func sqliteSchemaChanges(in db: Database, options: SchemaChangeOptions) throws -> SchemaChangePlan {
         let probed = try probedColumns()
         let keyColumns = try probedKeyColumns()
         for key in keyColumns where !probed.contains(where: { $0.name == key }) {

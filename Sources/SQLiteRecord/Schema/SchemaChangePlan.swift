@@ -110,7 +110,8 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// Applies the plan in one transaction (a savepoint inside the caller's): everything or nothing.
+    /// Applies the plan in one transaction (a savepoint inside the caller's): everything or nothing. A plan
+    /// applies on the engine it was made on.
     ///
     /// A plan that ``requiresRebuild`` needs foreign keys off (SQLite's procedure turns them off so that
     /// dropping the old table does not delete or rewrite its children's rows); run it in a migration
@@ -121,8 +122,14 @@ public struct SchemaChangePlan: Sendable, Equatable, CustomStringConvertible {
     ///   ``SchemaChangeError/valuesWouldChange(table:column:rows:)`` when the rebuild's copy would store a
     ///   row's value differently or as a value the property cannot read (nothing stays written);
     ///   ``SchemaChangeError/cannotRebuild(table:reason:)`` when foreign keys are on for a rebuild;
-    ///   ``DatabaseError`` from SQLite, with nothing written.
-    public func apply(_ db: Database) throws {
+    ///   the engine's error (``DatabaseError``, `PostgresError`: a value that does not convert, a NULL where
+    ///   NOT NULL is set), with nothing written.
+    public func apply(_ db: some DatabaseConnection) throws {
+        try db.applySchemaChanges(self)
+    }
+
+    /// ``apply(_:)`` on SQLite.
+    func applyOnSQLite(_ db: Database) throws {
         guard dialect == .sqlite else {
             throw SchemaChangeError.plannedForAnotherEngine(table: table, engine: "PostgreSQL")
         }

@@ -55,6 +55,31 @@ final class MigrationContractTests: RecordContractTestCase {
         }
     }
 
+    /// A schema change written once for every engine: `registerSchemaChanges` on `DatabaseMigrator<W.Connection>`,
+    /// and a dry run through the connection a write gives.
+    private func migrateGauges<W: AsyncDatabaseWriter>(_ writer: W) async throws {
+        var migrator = DatabaseMigrator<W.Connection>()
+        migrator.registerMigration("create gauges") { db in try GaugeV1.createTable(in: db) }
+        migrator.registerMigration("seed gauges") { db in
+            var gauge = GaugeV1(id: nil, level: "42")
+            try gauge.insert(db)
+        }
+        migrator.registerSchemaChanges("gauges: level as a number", for: Gauge.self)
+        try await migrator.migrate(writer)
+    }
+
+    func testASchemaChangeMigrationIsWrittenOnceForEveryEngine() async {
+        await onEachEngine { engine in
+            try await self.migrateGauges(engine.writer)
+            let plan = try engine.write { db in try Gauge.schemaChanges(in: db) }
+            XCTAssertTrue(plan.isEmpty, "\(plan)")
+            let gauges = try engine.write { db in try Gauge.fetch(db) }
+            XCTAssertEqual(gauges, [Gauge(id: 1, level: 42)])
+            let ledger = try await self.applied(engine.writer)
+            XCTAssertEqual(ledger, ["create gauges", "seed gauges", "gauges: level as a number"])
+        }
+    }
+
     private func failingMigration<W: AsyncDatabaseWriter>(_ writer: W) async throws {
         var migrator = DatabaseMigrator<W.Connection>()
         migrator.registerMigration("create books") { db in try Book.createTable(in: db) }
