@@ -88,6 +88,48 @@ final class FilterContractTests: RecordContractTestCase {
         }
     }
 
+    /// Documented in the PostgreSQL article's "What differs": a name matches a column as the engine matches
+    /// identifiers (SQLite ASCII case-insensitively; PostgreSQL's quoted names exactly, refused by the
+    /// library's column check before anything runs).
+    func testAColumnNameMatchesAsTheEngineMatchesIdentifiers() {
+        onEachEngine { engine in
+            try fill(engine)
+            let fetched = Result { try engine.write { db in try Title.fetch(db, where: ["NAME": "Emma"]).map(\.name) } }
+            if engine.isSQLite {
+                XCTAssertEqual(try fetched.get(), ["Emma"])
+            } else {
+                guard case .failure(RecordError.unknownColumn(let table, let column, let columns)) = fetched else {
+                    return XCTFail("expected unknownColumn, got \(fetched)")
+                }
+                XCTAssertEqual([table, column], ["titles", "NAME"])
+                XCTAssertEqual(columns, ["id", "name", "genre", "year"])
+            }
+        }
+    }
+
+    /// Documented in the PostgreSQL article's "What differs": a `where:` value of another type than its
+    /// column's is compared by SQLite's affinity rules (text that is no number matches no row of an INTEGER
+    /// column) and refused by PostgreSQL when it cannot be read as the column's type (SQLSTATE 22P02, naming
+    /// the value and the SQL).
+    func testAValueOfAnotherTypeThanItsColumnIsComparedOrRefusedAsTheEngineDoes() {
+        onEachEngine { engine in
+            try fill(engine)
+            let asText = try engine.write { db in try Title.fetch(db, where: ["year": "1815"]).map(\.name) }
+            XCTAssertEqual(asText, ["Emma"])
+            let fetched = Result { try engine.write { db in try Title.fetch(db, where: ["year": "many"]).map(\.name) } }
+            if engine.isSQLite {
+                XCTAssertEqual(try fetched.get(), [])
+            } else {
+                guard case .failure(let thrown) = fetched else { return XCTFail("expected an error, got \(fetched)") }
+                XCTAssertEqual(engine.engineErrorCode(thrown), "22P02")
+                XCTAssertEqual(
+                    "\(thrown)",
+                    #"PostgreSQL error 22P02: invalid input syntax for type bigint: "many" - while executing: "#
+                        + #"SELECT * FROM "titles" WHERE "year" = $1"#)
+            }
+        }
+    }
+
     func testFetchByValuesReadsTheTableTheTypeNamesNow() {
         onEachEngine { engine in
             defer { Shard.current = "shard_a" }
