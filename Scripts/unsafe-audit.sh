@@ -46,6 +46,8 @@ owners=(
     Sources/PostgresRecord/Core/PostgresParameters.swift
     Sources/PostgresRecord/Core/PostgresResult.swift
     Sources/PostgresRecord/Core/PostgresResult+Row.swift
+    # Its decoder's reused memory: a reader's position and key tables, read through a plain view per column.
+    Sources/PostgresRecord/Coding/PostgresRowReader.swift
 )
 token_pattern='Unsafe[A-Za-z]*Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|unowned\(unsafe\)|\.allocate\(|withUnsafe[A-Za-z]*|nonisolated\(unsafe\)|_isPOD'
 inline_pattern='@inline\(__always\)'
@@ -55,6 +57,7 @@ inline_budgets=(
     "Sources/PostgresRecord/Coding/PostgresFetchableRecord.swift 1"
     "Sources/PostgresRecord/Coding/PostgresFetchedRow.swift 1"
     "Sources/PostgresRecord/Coding/PostgresRowDecoder.swift 2"
+    "Sources/PostgresRecord/Coding/PostgresRowReader.swift 4"
     "Sources/PostgresRecord/Coding/PostgresValueReader.swift 1"
     "Sources/PostgresRecord/Core/PostgresResult.swift 2"
     "Sources/SQLiteRecord/Coding/ColumnReader.swift 10"

@@ -2,69 +2,6 @@
 import Foundation
 import SQLiteRecord
 
-/// What the decoders of a result's rows read: the result and its layout, the record's renaming of its keys,
-/// the JSON decoder of its nested values, and the row being decoded.
-///
-/// Held by the ``PostgresRowDecoding`` that moves it from row to row (and, for a lookup of one row, from result
-/// to result of one SQL text), and by the keyed containers handed out for its rows. Its ``row`` and rows move
-/// only while nothing handed out for an earlier row still holds it (see ``PostgresRowDecoding``), so every
-/// container reads the row it was made for.
-final class PostgresRowReader {
-    private(set) var rows: PostgresRows
-    private(set) var result: PostgresResult
-    let layout: PostgresColumnLayout
-    /// Coding key to column name, when the record's decoder renames keys (snake case); nil for none.
-    let columnNames: [String: String]?
-    /// The record's `RowDecoder.jsonDecoder`: what reads its nested values (JSONB).
-    let jsonDecoder: JSONDecoder
-    /// True for raw SQL (a query of the caller's own, a request's own selection), where an Optional key
-    /// with no column decodes as nil, as Codable's `decodeIfPresent` does, so partial SELECTs work; false
-    /// where the library wrote the SELECT from the record's table, where such a key is a misspelling or a
-    /// property the table lacks and throws `keyNotFound` at the first fetch (DESIGN.md's rule, the same as
-    /// SQLiteRecord's).
-    let missingOptionalColumnIsNil: Bool
-    /// The row read now.
-    var row: Int
-
-    init(
-        rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
-        missingOptionalColumnIsNil: Bool
-    ) {
-        self.rows = rows
-        result = rows.result
-        layout = rows.layout
-        self.columnNames = columnNames
-        self.jsonDecoder = jsonDecoder
-        self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
-        self.row = row
-    }
-
-    /// Moves the reader to row `row` of `rows`, a result of the same layout.
-    func read(_ rows: PostgresRows, row: Int) {
-        self.rows = rows
-        result = rows.result
-        self.row = row
-    }
-
-    /// A reader of the same result and coders, on `row`.
-    func copy(row: Int) -> PostgresRowReader {
-        PostgresRowReader(
-            rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
-            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
-    }
-
-    /// The column name `key` reads (renamed when the record renames its keys), for messages.
-    func column(for key: some CodingKey) -> String { columnNames?[key.stringValue] ?? key.stringValue }
-
-    /// The value table's read of column `index` of the current row.
-    /// - Throws: as ``PostgresValueReader/read(_:_:column:codingPath:jsonDecoder:)``.
-    func read<T: Decodable>(_ type: T.Type, column index: Int, key: some CodingKey) throws -> T {
-        try PostgresValueReader.read(
-            T.self, result.cell(row: row, column: index), column: column(for: key), codingPath: [key],
-            jsonDecoder: jsonDecoder)
-    }
-}
-
 /// Decodes the rows of one result, one after the other, through one reader and one keyed container: a
 /// synthesized `init(from:)` asks for its container on every row, and making one costs an allocation and two
 /// generic metadata lookups, so the container made for the first row is kept in a box
@@ -84,6 +21,12 @@ final class PostgresRowDecoding {
 
     init(reader: PostgresRowReader) { self.reader = reader }
 
+    /// A boxed container reads its reader unretained: when user code still holds it, the reader is kept
+    /// for as long as it does (the invariant of `PostgresRowReader.swift`).
+    deinit {
+        if let box, box.isHeldElsewhere { RevokedRowStates.shared.keep(reader, whileHeld: [box]) }
+    }
+
     /// True when something made for the current row may outlive it: a keyed container the type kept, or one
     /// no box tracks.
     var containerMayBeKept: Bool { handedOutUnboxedContainer || box?.isHeldElsewhere == true }
@@ -102,13 +45,17 @@ final class PostgresRowDecoding {
     /// so that its metadata lookups stay out of ``container(keyedBy:)``.
     @inline(never)
     private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        let container = KeyedDecodingContainer(PostgresRowContainer<Key>(reader: reader))
-        if box == nil, let boxed = KeyedContainerBox(container, keyedBy: type) {
-            box = boxed
-        } else {
-            handedOutUnboxedContainer = true
+        let view = reader.view(keyedBy: type)
+        if box == nil {
+            // Plain data: this decoding holds the reader for it, and hands it on when it ends (`deinit`).
+            let container = KeyedDecodingContainer(PostgresRowContainer<Key, Unretained>(view: view, retainer: Unretained()))
+            if let boxed = KeyedContainerBox(container, keyedBy: type) {
+                box = boxed
+                return container
+            }
         }
-        return container
+        handedOutUnboxedContainer = true
+        return KeyedDecodingContainer(PostgresRowContainer<Key, PostgresRowReader>(view: view, retainer: reader))
     }
 
     /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
@@ -262,31 +209,34 @@ struct PostgresRowDecoder: Decoder {
 /// (``PostgresResult/int64(row:column:)`` and its siblings); every other case, and every error, goes
 /// through ``PostgresValueReader``, so a value and its error are the same on either path.
 ///
-/// A class, so that the copy the standard library's box makes of it for every key it reads is one retain.
-final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let reader: PostgresRowReader
-    /// The column of each key by its byte, -1 where the table does not tell.
-    private let keyColumns: [Int32]
-
-    init(reader: PostgresRowReader) {
-        self.reader = reader
-        keyColumns = reader.layout.keyColumns(for: Key.self, renaming: reader.columnNames)
-    }
+/// Plain data (a ``PostgresRowView`` and, for a container no box keeps, its reader as `Retainer`), so that
+/// the copy the standard library's box makes of it for every key it reads retains nothing.
+struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerProtocol {
+    let view: PostgresRowView
+    /// The reader, for a container no decoding holds the reader of; ``Unretained`` for a boxed one.
+    let retainer: Retainer
 
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { reader.layout.names.compactMap { Key(stringValue: $0) } }
 
-    private var result: PostgresResult { reader.result }
-    private var row: Int { reader.row }
+    private var reader: PostgresRowReader { view.reader }
+    private var row: Int { view.row }
 
     /// The index of `key`'s column, -1 for none.
     @inline(__always)
     private func column(_ key: Key) -> Int {
+        let keyColumns = view.keyColumns
         if !keyColumns.isEmpty, let bytes = KeyIdentity.bytes(of: key), bytes.0 < UInt64(keyColumns.count) {
             let column = keyColumns[Int(bytes.0)]
             if column >= 0 { return Int(column) }
         }
-        return reader.layout.column(for: key, renaming: reader.columnNames) ?? -1
+        return lookUpColumn(key)
+    }
+
+    /// The index of `key`'s column by its name: a key type with no table, or a key the table does not tell.
+    @inline(never)
+    private func lookUpColumn(_ key: Key) -> Int {
+        reader.layout.column(for: key, renaming: reader.columnNames) ?? -1
     }
 
     func contains(_ key: Key) -> Bool { column(key) >= 0 }
@@ -321,24 +271,24 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decodeNil(forKey key: Key) throws -> Bool {
         let index = column(key)
         guard index >= 0 else { throw missing(key) }
-        return result.isNull(row: row, column: index)
+        return view.withCurrentRow({ $0.isNull(row: $1, column: index) })
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let index = column(key)
-        if index >= 0, let value = result.string(row: row, column: index) { return value }
+        if index >= 0, let value = view.withCurrentRow({ $0.string(row: $1, column: index) }) { return value }
         return try read(String.self, index, key)
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         let index = column(key)
-        if index >= 0, let value = result.int64(row: row, column: index) { return value }
+        if index >= 0, let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }) { return value }
         return try read(Int64.self, index, key)
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         let index = column(key)
-        if index >= 0, let value = result.int64(row: row, column: index), let exact = Int(exactly: value) {
+        if index >= 0, let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }), let exact = Int(exactly: value) {
             return exact
         }
         return try read(Int.self, index, key)
@@ -346,19 +296,19 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         let index = column(key)
-        if index >= 0, let value = result.double(row: row, column: index) { return value }
+        if index >= 0, let value = view.withCurrentRow({ $0.double(row: $1, column: index) }) { return value }
         return try read(Double.self, index, key)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         let index = column(key)
-        if index >= 0, let value = result.bool(row: row, column: index) { return value }
+        if index >= 0, let value = view.withCurrentRow({ $0.bool(row: $1, column: index) }) { return value }
         return try read(Bool.self, index, key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let index = column(key)
-        if T.self == Date.self, index >= 0, let micros = result.timestampMicroseconds(row: row, column: index) {
+        if T.self == Date.self, index >= 0, let micros = view.withCurrentRow({ $0.timestampMicroseconds(row: $1, column: index) }) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }
         return try read(T.self, index, key)
@@ -367,50 +317,50 @@ final class PostgresRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = result.string(row: row, column: index) { return value }
-        if result.isNull(row: row, column: index) { return nil }
+        if let value = view.withCurrentRow({ $0.string(row: $1, column: index) }) { return value }
+        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
         return try read(String.self, index, key)
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = result.int64(row: row, column: index) { return value }
-        if result.isNull(row: row, column: index) { return nil }
+        if let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }) { return value }
+        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
         return try read(Int64.self, index, key)
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = result.int64(row: row, column: index), let exact = Int(exactly: value) { return exact }
-        if result.isNull(row: row, column: index) { return nil }
+        if let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }), let exact = Int(exactly: value) { return exact }
+        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
         return try read(Int.self, index, key)
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = result.double(row: row, column: index) { return value }
-        if result.isNull(row: row, column: index) { return nil }
+        if let value = view.withCurrentRow({ $0.double(row: $1, column: index) }) { return value }
+        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
         return try read(Double.self, index, key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = result.bool(row: row, column: index) { return value }
-        if result.isNull(row: row, column: index) { return nil }
+        if let value = view.withCurrentRow({ $0.bool(row: $1, column: index) }) { return value }
+        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
         return try read(Bool.self, index, key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if T.self == Date.self, let micros = result.timestampMicroseconds(row: row, column: index) {
+        if T.self == Date.self, let micros = view.withCurrentRow({ $0.timestampMicroseconds(row: $1, column: index) }) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }
-        if result.isNull(row: row, column: index) { return nil }
+        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
         return try read(T.self, index, key)
     }
 

@@ -9,15 +9,16 @@ import Foundation
 /// container is its own, and hands it here when a row ends with the container kept. An entry goes once no
 /// box of it is held elsewhere, which is asked whenever an entry is added: kept containers are rare, so
 /// the list stays as short as the number of kept containers still alive, plus those let go since.
-final class RevokedRowStates: @unchecked Sendable {
-    static let shared = RevokedRowStates()
+package final class RevokedRowStates: @unchecked Sendable {
+    package static let shared = RevokedRowStates()
 
     /// Guards `entries`: contexts on different connections end rows on different threads.
     private let lock = NSLock()
-    private var entries: [(storage: RowDecodingStateStorage, boxes: [ReusableContainerBox])] = []
+    private var entries: [(storage: AnyObject, boxes: [ReusableContainerBox])] = []
 
-    /// Keeps `storage`, already revoked, alive while any of `boxes` is held elsewhere.
-    func keep(_ storage: RowDecodingStateStorage, whileHeld boxes: [ReusableContainerBox]) {
+    /// Keeps `storage` (a revoked row state's, or PostgreSQL's row reader) alive while any of `boxes` is held
+    /// elsewhere.
+    package func keep(_ storage: AnyObject, whileHeld boxes: [ReusableContainerBox]) {
         lock.withLock {
             entries.removeAll { entry in !entry.boxes.contains(where: \.isHeldElsewhere) }
             entries.append((storage, boxes))

@@ -3,7 +3,9 @@ import Foundation
 
 /// What a boxed keyed container holds in place of the state's storage: nothing, so that the container stays
 /// plain data (see ``RevokedRowStates``).
-struct Unretained {}
+package struct Unretained {
+    package init() {}
+}
 
 /// The keyed container over a row: `decode(_:forKey:)` reads the column named by the key.
 ///

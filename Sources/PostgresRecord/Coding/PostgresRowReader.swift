@@ -1,0 +1,155 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+// The PostgreSQL decoder's reused memory: a reader's current result and row, and the column of each key of
+// the key types its containers decode, in raw memory the reader owns, which the keyed container reads
+// through a plain view (`UnsafeMutablePointer`, `UnsafeBufferPointer`, `Unmanaged`,
+// `_withUnsafeGuaranteedRef`). The standard library's keyed container box copies its container for every key
+// it decodes; a container of plain data costs that copy no retain and no release. Pinned by
+// `PostgresRowDecoderTests`' containers kept past their rows, under the address sanitizer
+// (`Scripts/sanitizers.sh`).
+//
+// Invariant: a `PostgresRowReader` allocates its position in `init` and a key type's column table when a
+// container of that key type is first made, and frees them in `deinit`; its `rows` keeps alive the result
+// the position names. A `PostgresRowView` is read only while its reader lives: an unboxed container retains
+// its reader itself; a boxed container's reader is held by the `PostgresRowDecoding` that boxed it, and once
+// that decoding ends with the box held elsewhere (a type kept its container past its row), by
+// `RevokedRowStates` for as long as the box is held. Nothing moves a reader but its decoding, so a kept
+// container reads the row it was kept on.
+
+/// What the decoders of a result's rows read: the result and its layout, the record's renaming of its keys,
+/// the JSON decoder of its nested values, and the row being decoded.
+///
+/// Held by the ``PostgresRowDecoding`` that moves it from row to row (and, for a lookup of one row, from result
+/// to result of one SQL text), and by the keyed containers handed out for its rows (see the invariant at the
+/// top of this file). Its ``row`` and rows move only while nothing handed out for an earlier row still holds
+/// it (see ``PostgresRowDecoding``), so every container reads the row it was made for.
+final class PostgresRowReader {
+    private(set) var rows: PostgresRows
+    private(set) var result: PostgresResult
+    let layout: PostgresColumnLayout
+    /// Coding key to column name, when the record's decoder renames keys (snake case); nil for none.
+    let columnNames: [String: String]?
+    /// The record's `RowDecoder.jsonDecoder`: what reads its nested values (JSONB).
+    let jsonDecoder: JSONDecoder
+    /// True for raw SQL (a query of the caller's own, a request's own selection), where an Optional key
+    /// with no column decodes as nil, as Codable's `decodeIfPresent` does, so partial SELECTs work; false
+    /// where the library wrote the SELECT from the record's table, where such a key is a misspelling or a
+    /// property the table lacks and throws `keyNotFound` at the first fetch (DESIGN.md's rule, the same as
+    /// SQLiteRecord's).
+    let missingOptionalColumnIsNil: Bool
+    /// The result and row read now, for the containers' views.
+    private let position: UnsafeMutablePointer<PostgresRowPosition>
+    /// The column of each key by its byte, per key type (see ``PostgresColumnLayout/keyColumns(for:renaming:)``).
+    private var keyColumnTables: [ObjectIdentifier: UnsafeMutableBufferPointer<Int32>] = [:]
+
+    init(
+        rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
+        missingOptionalColumnIsNil: Bool
+    ) {
+        self.rows = rows
+        result = rows.result
+        layout = rows.layout
+        self.columnNames = columnNames
+        self.jsonDecoder = jsonDecoder
+        self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
+        position = .allocate(capacity: 1)
+        position.initialize(to: PostgresRowPosition(result: .passUnretained(rows.result), row: row))
+    }
+
+    deinit {
+        position.deinitialize(count: 1)
+        position.deallocate()
+        for table in keyColumnTables.values { table.deallocate() }
+    }
+
+    /// The row read now.
+    var row: Int {
+        @inline(__always) get { position.pointee.row }
+        @inline(__always) set { position.pointee.row = newValue }
+    }
+
+    /// Moves the reader to row `row` of `rows`, a result of the same layout.
+    func read(_ rows: PostgresRows, row: Int) {
+        self.rows = rows
+        result = rows.result
+        position.pointee = PostgresRowPosition(result: .passUnretained(rows.result), row: row)
+    }
+
+    /// A reader of the same result and coders, on `row`.
+    func copy(row: Int) -> PostgresRowReader {
+        PostgresRowReader(
+            rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
+            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
+    }
+
+    /// The view a keyed container of `Key` reads this reader through, its key table made on first use.
+    func view<Key: CodingKey>(keyedBy type: Key.Type) -> PostgresRowView {
+        let identifier = ObjectIdentifier(type)
+        let table: UnsafeMutableBufferPointer<Int32>
+        if let known = keyColumnTables[identifier] {
+            table = known
+        } else {
+            let columns = layout.keyColumns(for: type, renaming: columnNames)
+            table = .allocate(capacity: columns.count)
+            _ = table.initialize(from: columns)
+            keyColumnTables[identifier] = table
+        }
+        return PostgresRowView(
+            position: position, reader: .passUnretained(self), keyColumns: UnsafeBufferPointer(table))
+    }
+
+    /// The column name `key` reads (renamed when the record renames its keys), for messages.
+    func column(for key: some CodingKey) -> String { columnNames?[key.stringValue] ?? key.stringValue }
+
+    /// The value table's read of column `index` of the current row.
+    /// - Throws: as ``PostgresValueReader/read(_:_:column:codingPath:jsonDecoder:)``.
+    func read<T: Decodable>(_ type: T.Type, column index: Int, key: some CodingKey) throws -> T {
+        try PostgresValueReader.read(
+            T.self, result.cell(row: row, column: index), column: column(for: key), codingPath: [key],
+            jsonDecoder: jsonDecoder)
+    }
+}
+
+/// A reader's result, unretained (its `rows` holds it), and row.
+struct PostgresRowPosition {
+    var result: Unmanaged<PostgresResult>
+    var row: Int
+}
+
+/// What a keyed container reads for every column: plain values, valid while its reader lives (the invariant
+/// at the top of this file).
+struct PostgresRowView {
+    private let position: UnsafeMutablePointer<PostgresRowPosition>
+    private let readerReference: Unmanaged<PostgresRowReader>
+    /// The column of each key by its byte, -1 where the table does not tell; empty for a key type with no
+    /// table.
+    let keyColumns: UnsafeBufferPointer<Int32>
+
+    fileprivate init(
+        position: UnsafeMutablePointer<PostgresRowPosition>, reader: Unmanaged<PostgresRowReader>,
+        keyColumns: UnsafeBufferPointer<Int32>
+    ) {
+        self.position = position
+        readerReference = reader
+        self.keyColumns = keyColumns
+    }
+
+    /// The reader's current row.
+    var row: Int {
+        @inline(__always) get { position.pointee.row }
+    }
+
+    /// `body` given the reader's current result and row, without retaining the result.
+    @inline(__always)
+    func withCurrentRow<R>(_ body: (PostgresResult, Int) throws -> R) rethrows -> R {
+        let current = position.pointee
+        return try current.result._withUnsafeGuaranteedRef { try body($0, current.row) }
+    }
+
+    /// The reader, for what a column's fast path leaves: a key with no table entry, other column types,
+    /// NULL, errors.
+    var reader: PostgresRowReader { readerReference.takeUnretainedValue() }
+}
+#endif
