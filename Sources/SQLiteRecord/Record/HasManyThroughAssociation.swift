@@ -47,8 +47,8 @@ public struct HasManyThroughAssociation<Origin: Record, Destination: Record>: Se
     }
 
     /// True for an origin record with at least one target that matches the association's filters:
-    /// `EXISTS (SELECT 1 FROM "book_tags" AS "#pivot" JOIN "tags" AS "#target" ON "#target"."id" =
-    /// "#pivot"."tag_id" WHERE "#pivot"."book_id" = "books"."id" AND (...))`.
+    /// `EXISTS (SELECT 1 FROM "book_tags" AS "#pivot" JOIN "tags" AS "#target" ON "#pivot"."tag_id" =
+    /// "#target"."id" WHERE "#pivot"."book_id" = "books"."id" AND (...))`.
     ///
     /// ```swift
     /// let poetry = try Book.filter(Book.tags.filter(Column("name") == "poetry").exists).fetch(db)

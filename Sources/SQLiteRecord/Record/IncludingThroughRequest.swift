@@ -1,6 +1,6 @@
 /// A request for records with the records they reach through another table, made by
-/// ``QueryInterfaceRequest/including(all:)-(HasManyThroughAssociation<Base,Target>)`` (children) and
-/// ``QueryInterfaceRequest/including(optional:)-(HasOneThroughAssociation<Base,Target>)`` and
+/// ``QueryInterfaceRequest/including(all:)->IncludingThroughRequest<Base,Target>`` (children) and
+/// ``QueryInterfaceRequest/including(optional:)->IncludingThroughRequest<Base,Target>`` and
 /// `including(required:)` (one target): one query per level, three in all whatever the number of records
 /// (the records, the pivot rows of all of them, the targets of all pivot rows), never one per record.
 ///
@@ -62,7 +62,8 @@ public struct IncludingThroughRequest<Base: Record, Target: Record>: Sendable {
     public func fetchGroups(_ db: some DatabaseConnection) throws -> [(Base, [Target])] {
         guard base.parts.selectsRecords else {
             throw RecordError.invalidQuery(
-                table: Base.tableName, reason: "including a through association needs whole records: remove the select(...)")
+                table: Base.tableName,
+                reason: "including a through association needs whole records: remove the select(...)")
         }
         try path.checkChain()
         let records = try base.fetch(db)
@@ -77,7 +78,9 @@ public struct IncludingThroughRequest<Base: Record, Target: Record>: Sendable {
 extension IncludingThroughRequest where Base: Sendable, Target: Sendable {
     /// ``fetch(_:as:)`` in a read-only transaction of `writer`: the three queries see one snapshot.
     /// - Throws: as ``fetch(_:as:)``.
-    public func fetch<T: Decodable & Sendable>(_ writer: some AsyncDatabaseWriter, as type: T.Type) async throws
+    public func fetch<T: Decodable & Sendable>(
+        _ writer: some AsyncDatabaseWriter, as type: T.Type
+    ) async throws
         -> [T]
     {
         try await writer.read { db in try self.fetch(db, as: T.self) }
@@ -125,8 +128,10 @@ extension ThroughPath {
             var found = pivots.flatMap { targetsByKey[$0] ?? [] }
             if ordersTargets {
                 // Stable: the sort keeps pivot order among targets the order ranks alike.
-                found = found.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }
-                    .map(\.element)
+                found = found.enumerated().sorted {
+                    ($0.element.position, $0.offset) < ($1.element.position, $1.offset)
+                }
+                .map(\.element)
             }
             let children = found.map(\.record)
             guard let limitPerOrigin else { return children }

@@ -3,7 +3,7 @@ import SQLiteRecord
 import XCTest
 
 #if PostgreSQL
-import PostgresRecord
+    import PostgresRecord
 #endif
 
 /// Many-to-many and one-through-another associations (`hasMany(_:through:using:)`, `hasOne(_:through:using:)`):
@@ -55,7 +55,8 @@ final class ThroughAssociationContractTests: RecordContractTestCase {
                 try tag.save(db)
             }
             // Inserted out of position order: the load sorts by the pivot association's order.
-            for (book, tag, position) in [(1, 2, 2), (1, 1, 1), (2, 1, 2), (2, 1, 1), (2, 99, 3)] as [(Int64, Int64, Int)]
+            for (book, tag, position) in [(1, 2, 2), (1, 1, 1), (2, 1, 2), (2, 1, 1), (2, 99, 3)]
+                as [(Int64, Int64, Int)]
             {
                 var pivot = BookTag(id: nil, bookId: book, tagId: tag, position: position)
                 try pivot.save(db)
@@ -183,7 +184,8 @@ final class ThroughAssociationContractTests: RecordContractTestCase {
                 thrown as? RecordError,
                 RecordError.invalidAssociation(
                     association: "Book.hasMany(Marker) \"markers\": \"markers\".\"book_id\" -> \"books\".\"id\"",
-                    reason: "table \"markers\" has no column \"book_id\"; its columns are: \"id\", \"owner\", \"label\" "
+                    reason:
+                        "table \"markers\" has no column \"book_id\"; its columns are: \"id\", \"owner\", \"label\" "
                         + "(name the foreign key with `using:`)"))
             // With the pivot's column named, the target's guess (`tag_id`) is the one the pivot lacks.
             let half = Book.hasMany(
@@ -195,9 +197,13 @@ final class ThroughAssociationContractTests: RecordContractTestCase {
                 return XCTFail("expected invalidAssociation, got \(String(describing: target))")
             }
             XCTAssertEqual(association, "Marker.belongsTo(Tag) \"tag\": \"markers\".\"tag_id\" -> \"tags\".\"id\"")
-            XCTAssertEqual(reason, "Marker encodes no \"tag_id\" column; it encodes \"id\", \"owner\", \"label\" (name the foreign key with `using:`)")
+            XCTAssertEqual(
+                reason,
+                "Marker encodes no \"tag_id\" column; it encodes \"id\", \"owner\", \"label\" (name the foreign key with `using:`)"
+            )
             let named = Book.hasMany(
-                Tag.self, through: Book.hasMany(Marker.self, using: "owner"), using: Marker.belongsTo(Tag.self, using: "label"))
+                Tag.self, through: Book.hasMany(Marker.self, using: "owner"),
+                using: Marker.belongsTo(Tag.self, using: "label"))
             let loaded = try engine.write { db in
                 try Book.order(Column("id").ascending).including(all: named).fetchGroups(db)
             }
@@ -254,7 +260,9 @@ extension ContractEngine {
             let log = StatementLog()
             return try sqlite.queue.write { db in
                 db.trace { event in
-                    if event.sql.hasPrefix("SELECT"), quoted.contains(where: event.sql.contains) { log.append(event.sql) }
+                    if event.sql.hasPrefix("SELECT"), quoted.contains(where: event.sql.contains) {
+                        log.append(event.sql)
+                    }
                 }
                 defer { db.trace(nil) }
                 let result = try body(db)

@@ -85,18 +85,23 @@ final class ThroughAssociationGeoNamesContractTests: RecordContractTestCase {
 
     private static let parsedRows = Result { () throws -> ([[String: String]], [[String: String]]) in
         let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/CountriesCities/Resources")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "Examples/CountriesCities/Resources")
         let countries = try csvRows(resources.appendingPathComponent("countries.csv")) { _ in true }
         // Population is the seventh field; a line of fewer than eight digits there (under ten million) is left unparsed.
         let cities = try csvRows(resources.appendingPathComponent("cities15000.csv")) { line in
-            line.contains("\"") || line.split(separator: ",", omittingEmptySubsequences: false).dropFirst(6).first.map { $0.count >= 8 } ?? true
+            line.contains("\"")
+                || line.split(separator: ",", omittingEmptySubsequences: false).dropFirst(6).first.map { $0.count >= 8 }
+                    ?? true
         }.filter { Int64($0["population"] ?? "") ?? 0 > 10_000_000 }
         return (countries, cities)
     }
 
     /// Every continent, country, border and city of more than ten million people, as GeoNames lists them;
     /// Antarctica's countries keep their continent, and a border to a code no country has stays in the pivot.
-    private func load(_ engine: any ContractEngine) throws -> (countries: [[String: String]], cities: [[String: String]]) {
+    private func load(
+        _ engine: any ContractEngine
+    ) throws -> (countries: [[String: String]], cities: [[String: String]]) {
         let (countries, cities) = try Self.rows()
         for type in [Continent.self, Country.self, Border.self, City.self] as [any Record.Type] {
             try engine.createTable(type)
@@ -135,7 +140,9 @@ final class ThroughAssociationGeoNamesContractTests: RecordContractTestCase {
             let (countries, _) = try load(engine)
             let nameByISO = Dictionary(uniqueKeysWithValues: countries.map { ($0["iso"]!, $0["name"]!) })
             let tables = ["countries", "borders"]
-            _ = try engine.countingSelects(on: tables) { db in try Country.including(all: Country.neighbours).fetchGroups(db) }
+            _ = try engine.countingSelects(on: tables) { db in
+                try Country.including(all: Country.neighbours).fetchGroups(db)
+            }
             let (loaded, selects) = try engine.countingSelects(on: tables) { db in
                 try Country.order(Column("iso").ascending).including(all: Country.neighbours)
                     .fetch(db, as: CountryWithNeighbours.self)
@@ -151,7 +158,8 @@ final class ThroughAssociationGeoNamesContractTests: RecordContractTestCase {
                 france?.neighbours.map(\.iso), ["CH", "DE", "BE", "LU", "IT", "AD", "MC", "ES"])
             // Namibia's ISO code is "NA", North America's continent code too.
             XCTAssertEqual(
-                loaded.first { $0.country.iso == "NA" }?.neighbours.map(\.name), ["South Africa", "Botswana", "Zambia", "Angola"])
+                loaded.first { $0.country.iso == "NA" }?.neighbours.map(\.name),
+                ["South Africa", "Botswana", "Zambia", "Angola"])
             XCTAssertEqual(loaded.first { $0.country.iso == "IS" }?.neighbours, [])
         }
     }
@@ -202,7 +210,8 @@ final class ThroughAssociationGeoNamesContractTests: RecordContractTestCase {
                 ["Atlantis: none", "Beijing: Asia", "Shanghai: Asia"])
             let required = try await City.filter(Column("population") > 18_000_000).order(Column("name").ascending)
                 .including(required: City.continent).fetch(engine.writer, as: CityWithRequiredContinent.self)
-            XCTAssertEqual(required.map { "\($0.city.name): \($0.continent.name)" }, ["Beijing: Asia", "Shanghai: Asia"])
+            XCTAssertEqual(
+                required.map { "\($0.city.name): \($0.continent.name)" }, ["Beijing: Asia", "Shanghai: Asia"])
         }
     }
 
