@@ -110,13 +110,23 @@ public struct AssociationStep: Sendable {
         }
     }
 
-    /// `"c" IN (?, ...)` for keys of one column; `("a" = ? AND "b" = ?) OR ...` for keys of several.
+    /// `"c" IN (?, ...)` for keys of one column; `("a" = ? AND "b" = ?) OR ...` for keys of several (not
+    /// empty), each key's columns bound as many values (at most SQLite's limit on bound values, 32,766 by
+    /// default, in all).
     static func matching<R: Record>(_ columns: [String], _ keys: [[SQLiteValue]], _ type: R.Type) -> SQLExpression {
         if columns.count == 1 {
             return SQLExpression(.list(.column(Column(columns[0])), keys.map { .forms([$0[0]]) }, negated: false))
         }
-        let terms = keys.map { R.equalities(columns, $0).node }
-        return SQLExpression(terms.dropFirst().reduce(terms[0]) { .binary(.or, $0, $1) })
+        return SQLExpression(anyOf(keys.map { R.equalities(columns, $0).node }[...]))
+    }
+
+    /// The terms joined by OR as a balanced tree: its depth grows as the logarithm of the number of keys, far
+    /// under SQLite's limit on an expression's depth (1,000: <https://www.sqlite.org/limits.html#max_expr_depth>),
+    /// which a chain of one OR per key would pass at a thousand keys.
+    private static func anyOf(_ terms: ArraySlice<ExpressionNode>) -> ExpressionNode {
+        guard terms.count > 1 else { return terms[terms.startIndex] }
+        let middle = terms.startIndex + terms.count / 2
+        return .binary(.or, anyOf(terms[..<middle]), anyOf(terms[middle...]))
     }
 }
 
