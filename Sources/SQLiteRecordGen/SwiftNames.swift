@@ -85,14 +85,16 @@ enum SwiftNames {
     /// SQLiteRecord's public types, which the generated file names (`Column`, `Row`, `Ordering`,
     /// `Database`); a test checks the list against the library's sources.
     static let sqliteRecordTypes: Set<String> = [
-        "AsyncDatabaseWriter", "AsyncValueObservation", "BelongsToAssociation", "Column", "ColumnAffinity",
+        "Association", "AssociationStep", "AssociationToOne", "AsyncDatabaseWriter", "AsyncValueObservation",
+        "BelongsToAssociation", "Column", "ColumnAffinity",
         "ColumnAssignment",
         "ColumnExpression", "ColumnInfo", "ConflictResolution", "Database", "DatabaseConnection", "DatabaseError",
         "DatabaseFuture", "DatabaseMigrator", "DatabasePool", "DatabaseQueue", "DatabaseReader", "DatabaseWriter",
         "EncodedColumns",
         "FTS", "FTS5Pattern", "FetchableRecord", "FetchedRow", "FetchedRowReadable", "ForeignKeyAction", "ForeignKeyInfo",
         "FullTextExcerpt", "FullTextIndex", "FullTextMatch", "FullTextSearchable", "FullTextTokenizer",
-        "HasManyAssociation", "HasOneAssociation", "IncludingAllRequest", "IndexInfo", "JoinedRequest",
+        "HasManyAssociation", "HasManyThroughAssociation", "HasOneAssociation", "HasOneThroughAssociation",
+        "IncludingAllRequest", "IncludingThroughRequest", "IndexInfo", "JoinedRequest",
         "LiveFetch", "LiveQuery", "MigrationError", "MigrationForeignKeyChecks", "ObservedValues", "Ordering",
         "ParentAssociation", "QueryInterfaceRequest", "Record", "RecordCursor",
         "RecordEncoder", "RecordError", "RecordStore", "ResultCode", "Row", "RowCursor", "RowDecoder",

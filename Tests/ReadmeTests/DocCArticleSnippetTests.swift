@@ -336,6 +336,41 @@ struct UnitWithLengths: Decodable {
     var lengths: [Length]
 }
 
+struct Tag: Record {
+    var id: Int64?
+    var name: String
+    static let tableName = "tags"
+}
+
+struct BookTag: Record {  // the pivot: one row per tag of a book
+    var id: Int64?
+    var bookId: Int64
+    var tagId: Int64
+    var position: Int
+    static let tableName = "book_tags"
+    enum CodingKeys: String, CodingKey {
+        case id, position
+        case bookId = "book_id"
+        case tagId = "tag_id"
+    }
+}
+
+extension Book {
+    static let bookTags = hasMany(BookTag.self).order(Column("position").ascending)  // "book_tags"."book_id"
+    static let tags = hasMany(Tag.self, through: bookTags, using: BookTag.belongsTo(Tag.self))
+    static let authorPortrait = hasOne(Portrait.self, key: "portrait", through: author, using: Author.portrait)
+}
+
+struct BookWithTags: Decodable {
+    var book: Book
+    var tags: [Tag]
+}
+
+struct BookWithPortrait: Decodable {
+    var book: Book
+    var portrait: Portrait?
+}
+
 // WritingRecords.md
 
 struct Visit: Record {
@@ -1141,6 +1176,58 @@ final class DocCArticleSnippetTests: XCTestCase {
                 + #""portraits" ON "portraits"."author_id" = "authors"."id""#)
     }
 
+    /// Associations.md, "Through another table": books with their tags in one query per level, books filtered
+    /// by a tag, and a book's author's portrait.
+    func testTheAssociationsArticlesThroughAssociationsRun() throws {
+        let db = try Database()
+        try db.execute(
+            sql: """
+                CREATE TABLE authors (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE books (
+                    id INTEGER PRIMARY KEY, author_id INTEGER REFERENCES authors(id), title TEXT NOT NULL,
+                    published_at TEXT);
+                CREATE TABLE portraits (
+                    id INTEGER PRIMARY KEY, author_id INTEGER UNIQUE REFERENCES authors(id), painter TEXT NOT NULL);
+                CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                CREATE TABLE book_tags (
+                    id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL REFERENCES books(id),
+                    tag_id INTEGER NOT NULL REFERENCES tags(id), position INTEGER NOT NULL);
+                INSERT INTO authors VALUES (1, 'Mary Shelley'), (2, 'Jane Austen');
+                INSERT INTO books VALUES (1, 1, 'Frankenstein', NULL), (2, 2, 'Emma', NULL);
+                INSERT INTO portraits VALUES (1, 1, 'Richard Rothwell');
+                INSERT INTO tags VALUES (1, 'novel'), (2, 'gothic');
+                INSERT INTO book_tags (book_id, tag_id, position) VALUES (1, 2, 2), (1, 1, 1), (2, 1, 1);
+                """)
+        let log = SnippetSelectLog()
+        db.trace { log.append($0.sql) }
+        let tagged = try Book.order(Column("title").ascending).including(all: Book.tags)
+            .fetch(db, as: BookWithTags.self)
+        // SELECT * FROM "books" ORDER BY "title" ASC
+        // SELECT * FROM "book_tags" WHERE "book_id" IN (?, ?) ORDER BY "position" ASC
+        // SELECT * FROM "tags" WHERE "id" IN (?, ?)
+        let gothic = try Book.filter(Book.tags.filter(Column("name") == "gothic").exists).fetch(db)
+        // SELECT * FROM "books" WHERE EXISTS (SELECT 1 FROM "book_tags" AS "#pivot" JOIN "tags" AS "#target"
+        //   ON "#pivot"."tag_id" = "#target"."id" WHERE "#pivot"."book_id" = "books"."id" AND ("#target"."name" = ?))
+        db.trace(nil)
+
+        XCTAssertEqual(tagged.map(\.book.title), ["Emma", "Frankenstein"])
+        XCTAssertEqual(tagged.map { $0.tags.map(\.name) }, [["novel"], ["novel", "gothic"]])
+        XCTAssertEqual(gothic.map(\.title), ["Frankenstein"])
+        XCTAssertEqual(
+            log.statements,
+            [
+                #"SELECT * FROM "books" ORDER BY "title" ASC"#,
+                #"SELECT * FROM "book_tags" WHERE "book_id" IN (?, ?) ORDER BY "position" ASC"#,
+                #"SELECT * FROM "tags" WHERE "id" IN (?, ?)"#,
+                ##"SELECT * FROM "books" WHERE EXISTS (SELECT 1 FROM "book_tags" AS "#pivot" JOIN "tags" AS "#target" "##
+                    + ##"ON "#pivot"."tag_id" = "#target"."id" WHERE "#pivot"."book_id" = "books"."id" "##
+                    + ##"AND ("#target"."name" = ?))"##,
+            ])
+        let portraits = try Book.order(Column("title").ascending).including(optional: Book.authorPortrait)
+            .fetch(db, as: BookWithPortrait.self)
+        XCTAssertEqual(portraits.map { $0.portrait?.painter }, [nil, "Richard Rothwell"])
+    }
+
     /// ExistingDatabases.md: a table an earlier version made (`code`, not unique), checked and migrated.
     func testTheExistingDatabasesArticleRuns() throws {
         let queue = try DatabaseQueue()
@@ -1240,7 +1327,7 @@ final class DocCArticleSnippetTests: XCTestCase {
                 XCTAssertTrue(found, "\(article): block not in DocCArticleSnippetTests.swift:\n\(block)")
             }
         }
-        XCTAssertEqual(blockCount, 52, "a ```swift block was added or removed: keep this count and this file in step")
+        XCTAssertEqual(blockCount, 54, "a ```swift block was added or removed: keep this count and this file in step")
     }
 
     /// Lines without indentation, blank lines dropped.
@@ -1249,4 +1336,20 @@ final class DocCArticleSnippetTests: XCTestCase {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
     }
+}
+
+/// The SELECT statements a connection ran on its tables; the trace handler runs on the connection's thread.
+final class SnippetSelectLog: @unchecked Sendable {
+    // The lock guards `stored`.
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    /// Keeps a SELECT that is not a read of the schema (`pragma_table_xinfo`), which a connection makes once
+    /// per table.
+    func append(_ sql: String) {
+        guard sql.hasPrefix("SELECT"), !sql.contains("pragma_") else { return }
+        lock.withLock { stored.append(sql) }
+    }
+
+    var statements: [String] { lock.withLock { stored } }
 }

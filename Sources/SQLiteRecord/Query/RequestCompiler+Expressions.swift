@@ -141,6 +141,17 @@ extension RequestCompiler {
             write(isTotal ? "), 0)" : ")")
         case .subquery(let subquery):
             // Its SQL is its shape: written every time (it is short), recorded as a name.
+            if dialect == .postgres, let postgresBody = subquery.postgresBody {
+                // Numbered from $1 by its own compiler: moved past the values bound before it. Each value is
+                // text of no declared type, which the server reads as the type of the column beside it.
+                let (text, subqueryArguments) = try postgresBody.get()
+                let renumbered = Self.renumbered(text, after: arguments.count)
+                tokens.append(.part(.subquery))
+                tokens.append(.name(subquery.prefix + renumbered))
+                write(subquery.prefix + renumbered)
+                for value in subqueryArguments.values { arguments.append(sqlite: value.untypedText) }
+                return
+            }
             let (text, subqueryArguments) = try subquery.compile()
             if dialect == .postgres && !subqueryArguments.values.isEmpty {
                 throw RecordError.invalidQuery(

@@ -29,6 +29,9 @@ struct AssociationSubquery: Sendable {
     let prefix: String
     /// The rest of the SQL with its arguments, or why it could not be made.
     let body: Result<(String, StatementArguments), any Error>
+    /// The same in PostgreSQL's spelling (`$1`, numbered from 1), its values bound as text of no declared
+    /// type; nil for a subquery written only in SQLite's, which PostgreSQL takes when it binds no value.
+    var postgresBody: Result<(String, StatementArguments), any Error>? = nil
 
     /// The rest of the SQL with its arguments.
     /// - Throws: what compiling the association's filter threw.

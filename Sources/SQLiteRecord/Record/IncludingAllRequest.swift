@@ -1,6 +1,7 @@
-/// A request for records with all their children, made by ``QueryInterfaceRequest/including(all:)``: two
-/// queries for any number of parents, one for the parents and one for all their children
-/// (`WHERE "country_id" IN (...)`), never one per parent.
+/// A request for records with all their children, made by
+/// ``QueryInterfaceRequest/including(all:)->IncludingAllRequest<Base,Child>``: two queries for any number of
+/// parents, one for the parents and one for all their children (`WHERE "country_id" IN (...)`), never one per
+/// parent.
 ///
 /// ```swift
 /// struct CountryWithCities: Decodable {
