@@ -19,7 +19,8 @@
         /// `R(row:)` on `reader`'s current row, as a `T` (which is `R`).
         /// - Throws: what `init(row:)` throws.
         static func make<R: FetchableRecord, T>(_ type: R.Type, _ reader: PostgresRowReader, as: T.Type) throws -> T {
-            try SameTypeCast.cast(checked: R(row: FetchedRow(engine: reader, row: reader.row)), to: T.self)
+            try SameTypeCast.cast(
+                checked: R(row: FetchedRow(engine: PostgresFetchedRows(reader), row: reader.row)), to: T.self)
         }
 
         /// Every row of `reader`'s rows through `R(row:)`, as `[T]` (`T` is `R`).
@@ -30,23 +31,44 @@
             var values: [R] = []
             let count = reader.rows.count
             values.reserveCapacity(count)
+            let rows = PostgresFetchedRows(reader)
             for row in 0..<count {
                 reader.row = row
-                try R._appendRow(FetchedRow(engine: reader, row: row), to: &values)
+                try R._appendRow(FetchedRow(engine: rows, row: row), to: &values)
             }
             return try SameTypeCast.cast(checked: values, to: [T].self)
         }
     }
 
-    /// A `FetchedRow`'s reads on PostgreSQL: `String`, `Int64`, `Int`, `Double`, `Bool` and `Date` in place from
+    /// The rows of one result as a `FetchedRow` reads them on PostgreSQL, for one fetch: what a
+    /// ``PostgresRowReader`` reads, held in constants (the reader's result may move on to another result, so a
+    /// read through the reader would retain the result on every column).
+    ///
+    /// The reads: `String`, `Int64`, `Int`, `Double`, `Bool` and `Date` in place from
     /// libpq's bytes when the column's type is the one that stores them (`text`, `varchar`, `char(n)` and `name`;
     /// `smallint`, `integer` and `bigint`; `double precision`; `boolean`; `timestamptz` and `timestamp`); every
     /// other type and case (an enum by its raw value, a nested value from its JSON, read by the record's JSON
     /// decoder) through the decoder's rules for one column (``PostgresValueReader``), so that a value and its
     /// error are the same on either path. Names match as the decoder's keys do: an exact match first, then ASCII
     /// case-insensitively.
-    extension PostgresRowReader: EngineRowReader {
-        var columnCount: Int { layout.names.count }
+    final class PostgresFetchedRows: EngineRowReader {
+        let result: PostgresResult
+        let layout: PostgresColumnLayout
+        /// The record's `RowDecoder.jsonDecoder`: what reads its nested values (JSONB).
+        let jsonDecoder: JSONDecoder
+        /// True for raw SQL, where an Optional read of a name no column has is nil (see
+        /// ``PostgresRowReader/missingOptionalColumnIsNil``).
+        let missingOptionalColumnIsNil: Bool
+        let columnCount: Int
+
+        /// The rows of `reader`'s current result, read as `reader` decodes them.
+        init(_ reader: PostgresRowReader) {
+            result = reader.result
+            layout = reader.layout
+            jsonDecoder = reader.jsonDecoder
+            missingOptionalColumnIsNil = reader.missingOptionalColumnIsNil
+            columnCount = reader.layout.names.count
+        }
 
         var resultColumnNames: [String] { layout.names }
 

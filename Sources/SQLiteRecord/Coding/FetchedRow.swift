@@ -41,8 +41,9 @@
 /// it or capture it in an escaping closure; and nothing reachable from the call can step the statement it
 /// reads.
 public struct FetchedRow: ~Copyable {
-    /// Where the row's values come from: SQLite's statement, or another engine's reader.
-    enum Source {
+    /// Where the row's values come from: SQLite's statement, or another engine's reader. Noncopyable, so
+    /// that a read switches over it by borrowing: the engine's reader is then called without a retain.
+    enum Source: ~Copyable {
         /// The fetch's decoding state (see ``RowDecodingState``: the row's statement handle, the position of
         /// the next read by name, and the context for errors and strategies) and the column lookup's trail
         /// of names read by name (see ``ColumnLookup/nameTrail``: the column of a name found without hashing
@@ -74,8 +75,10 @@ public struct FetchedRow: ~Copyable {
     /// The fetch's decoding context on SQLite, alive for the whole call this row is lent to; nil on another
     /// engine.
     var context: RowDecodingContext? {
-        guard case .statement(let state, _) = source else { return nil }
-        return state.context
+        switch source {
+        case .statement(let state, _): state.context
+        case .engine: nil
+        }
     }
 
     /// The column names, in order, as the engine reports them (the `AS` alias, or the column name).
