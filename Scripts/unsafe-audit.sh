@@ -54,8 +54,7 @@ inline_pattern='@inline\(__always\)'
 
 # The `@inline(__always)` budgets: a file and the most it may hold (see the top of this file).
 inline_budgets=(
-    "Sources/PostgresRecord/Coding/PostgresFetchableRecord.swift 1"
-    "Sources/PostgresRecord/Coding/PostgresFetchedRow.swift 1"
+    "Sources/PostgresRecord/Coding/PostgresRowInitializer.swift 1"
     "Sources/PostgresRecord/Coding/PostgresRowDecoder.swift 2"
     "Sources/PostgresRecord/Coding/PostgresRowReader.swift 4"
     "Sources/PostgresRecord/Coding/PostgresValueReader.swift 1"

@@ -1,12 +1,8 @@
 import Foundation
 import SQLiteRecord
 
-#if PostgreSQL
-import PostgresRecord
-#endif
-
-/// ``BenchCity`` with a row initializer: what W2-row, W3-row and W5-row read (and, through its PostgreSQL
-/// row initializer, the PostgreSQL run's W2-row, W3-row and W4-row). The same table and columns;
+/// ``BenchCity`` with a row initializer: what W2-row, W3-row and W5-row read, and the PostgreSQL run's W2-row,
+/// W3-row and W4-row through the same initializer. The same table and columns;
 /// `init(row:)` reads them by index, in the table's column order, as a hand-written `init(row:)` does, and
 /// its `Decodable` conformance is BenchCity's (checked against it in BenchmarkAgreementTests).
 struct BenchRowCity: Record, FetchableRecord, Equatable, Sendable {
@@ -39,22 +35,3 @@ struct BenchRowCity: Record, FetchableRecord, Equatable, Sendable {
             isCapital: try row[9, as: Bool.self])
     }
 }
-
-#if PostgreSQL
-/// The same reads on PostgreSQL: one type adopts both engines' row initializers.
-extension BenchRowCity: PostgresFetchableRecord {
-    init(row: borrowing PostgresFetchedRow) throws {
-        city = BenchCity(
-            id: try row[0, as: Int64?.self],
-            name: try row[1, as: String.self],
-            latitude: try row[2, as: Double.self],
-            longitude: try row[3, as: Double.self],
-            countryCode: try row[4, as: String.self],
-            admin1Code: try row[5, as: String?.self],
-            population: try row[6, as: Int64.self],
-            timezone: try row[7, as: String.self],
-            createdAt: try row[8, as: Date.self],
-            isCapital: try row[9, as: Bool.self])
-    }
-}
-#endif

@@ -4,8 +4,8 @@ import SQLiteRecord
 /// read-only `FetchableRecord` struct per view, virtual table or table without a key, and the associations
 /// the foreign keys declare.
 struct ModelSourceWriter {
-    /// The engine the code reads from: it decides the read-only types' and the row initializers' row type
-    /// and fetch call, and the imports. The records themselves are the same on both.
+    /// The engine the code reads from: it decides the read-only types' fetch call and the imports. The
+    /// records and their row initializers are the same on both.
     enum Engine: Sendable {
         case sqlite, postgres
     }
@@ -16,10 +16,10 @@ struct ModelSourceWriter {
     let options: ModelGenerator.Options
     var engine: Engine = .sqlite
 
-    /// The row type of `init(row:)`.
-    private var rowType: String { engine == .sqlite ? "FetchedRow" : "PostgresFetchedRow" }
-    /// The protocol of a type with `init(row:)`.
-    private var fetchableProtocol: String { engine == .sqlite ? "FetchableRecord" : "PostgresFetchableRecord" }
+    /// The row type of `init(row:)`, the same on both engines.
+    private var rowType: String { "FetchedRow" }
+    /// The protocol of a type with `init(row:)`, the same on both engines.
+    private var fetchableProtocol: String { "FetchableRecord" }
 
     /// `public ` for ``ModelGenerator/Options/isPublic``, else nothing (internal).
     private var access: String { options.isPublic ? "public " : "" }

@@ -90,7 +90,7 @@ enum SwiftNames {
         "ColumnAssignment",
         "ColumnExpression", "ColumnInfo", "ConflictResolution", "Database", "DatabaseConnection", "DatabaseError",
         "DatabaseFuture", "DatabaseMigrator", "DatabasePool", "DatabaseQueue", "DatabaseReader", "DatabaseWriter",
-        "EncodedColumns",
+        "EncodedColumns", "EngineRowReader",
         "FTS", "FTS5Pattern", "FetchableRecord", "FetchedRow", "FetchedRowReadable", "ForeignKeyAction", "ForeignKeyInfo",
         "FullTextExcerpt", "FullTextIndex", "FullTextMatch", "FullTextSearchable", "FullTextTokenizer",
         "HasManyAssociation", "HasManyThroughAssociation", "HasOneAssociation", "HasOneThroughAssociation",

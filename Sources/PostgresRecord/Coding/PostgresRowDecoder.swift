@@ -59,7 +59,7 @@ final class PostgresRowDecoding {
     }
 
     /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
-    /// ``PostgresFetchableRecord``), through the decoding its layout kept from the last such call when
+    /// `FetchableRecord`), through the decoding its layout kept from the last such call when
     /// it decodes as this one (same renaming, same JSON decoder, same rule for missing Optional columns) and
     /// nothing of it was kept: a lookup by key then makes no decoder, reader or container. The decoding kept
     /// holds the last result of one row it read, until the next.
@@ -93,7 +93,7 @@ final class PostgresRowDecoding {
         return value
     }
 
-    /// Every row of `rows` decoded as `T`, through its row initializer when it is a ``PostgresFetchableRecord``.
+    /// Every row of `rows` decoded as `T`, through its row initializer when it is a `FetchableRecord`.
     /// - Throws: the first row's `DecodingError` (see ``PostgresRow/decode(_:)``).
     static func decodeAll<T: Decodable>(
         _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
@@ -135,7 +135,7 @@ struct PostgresRowsDecoder {
                 missingOptionalColumnIsNil: false))
     }
 
-    /// Row `row` decoded as `T`, through its row initializer when it is a ``PostgresFetchableRecord``.
+    /// Row `row` decoded as `T`, through its row initializer when it is a `FetchableRecord`.
     /// - Throws: as ``PostgresRow/decode(_:)``.
     mutating func decode<T: Decodable>(_ type: T.Type, row: Int) throws -> T {
         decoding.reader.row = row

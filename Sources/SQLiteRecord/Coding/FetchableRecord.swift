@@ -1,11 +1,15 @@
 /// A `Decodable` type that can also initialize itself from a row, reading columns by index or by name: the
-/// opt-in fast path of every fetch.
+/// opt-in fast path of every fetch, on every engine.
 ///
 /// `Decodable` stays the contract: a record reads through its `init(from:)` unless it adopts this protocol,
 /// and then every fetch of the type uses ``init(row:)`` instead: `fetch`, `fetchOne(_:id:)`, the raw SQL
 /// fetches, ``RowDecoder``, and every request, cursor, association and observation built on them. The
 /// reads convert exactly as the decoder does, with the same `DecodingError`s (see ``FetchedRow``), under the
 /// type's own ``RowDecoder`` strategies (``Record/rowDecoder`` for a record).
+///
+/// One initializer serves both engines: with the `PostgreSQL` trait, PostgresRecord's fetches (on a
+/// connection, through a pool, `PostgresRows.decode(_:)`, requests, joins and eager loads) call the same
+/// ``init(row:)``, with a ``FetchedRow`` over the server's result that converts by PostgreSQL's value table.
 ///
 /// A synthesized `init(from:)` reads every field through the standard library's type-erased keyed
 /// container, which costs about a third more than a hand-written loop before the decoder does any work;

@@ -52,7 +52,7 @@ extension FetchedRow {
     /// - Throws: `DecodingError` as ``FetchedRow`` lists: `keyNotFound` past the last column, `valueNotFound`,
     ///   `typeMismatch` or `dataCorrupted` for a value that does not convert exactly.
     public subscript<T: Decodable>(index: Int, as type: T.Type) -> T {
-        get throws { try reader(index).decode(type) }
+        get throws { try decode(type, at: index) }
     }
 
     /// The column named `name` as any `Decodable` type, by the decoder's rules for one column.
@@ -65,13 +65,11 @@ extension FetchedRow {
     /// The column named `name` as `T`; for an Optional `T`, nil for NULL, or for no such column in a raw-SQL
     /// fetch, as the Optional subscripts read.
     private func decode<T: Decodable>(_ type: T.Type, named name: String) throws -> T {
-        if let absent = T.self as? any ExpressibleByNilLiteral.Type {
-            guard let index = try columnIndexIfPresent(named: name), let reader = try optionalReader(index) else {
-                if let none = absent.init(nilLiteral: ()) as? T { return none }
-                throw context.columnNotFound(named: name)
-            }
-            return try reader.decode(type)
+        if let absent = T.self as? any ExpressibleByNilLiteral.Type, let none = absent.init(nilLiteral: ()) as? T {
+            guard let index = try columnIndexIfPresent(named: name) else { return none }
+            return try readIfPresent(index, { try $0.decode(type) }, { try $0.decode(type, row: $1, column: index) })
+                ?? none
         }
-        return try reader(columnIndex(named: name)).decode(type)
+        return try decode(type, at: columnIndex(named: name))
     }
 }

@@ -5,9 +5,11 @@ import Foundation
 /// subscripts read these types and their Optionals through this protocol; any other `Decodable` type reads
 /// through the decoder's rules for one column.
 ///
-/// Each type converts its column as the decoder converts it (the value table in <doc:ValuesAndCoding>,
-/// implemented once, in the column reader), under the fetch's ``RowDecoder`` strategies, with the decoder's
-/// `DecodingError`s. The library's types are the ones that conform: read a type of your own through its
+/// Each type converts its column as the engine's decoder converts it (on SQLite the value table in
+/// <doc:ValuesAndCoding>, implemented once, in the column reader, under the fetch's ``RowDecoder``
+/// strategies; on PostgreSQL PostgresRecord's value table, `String`, `Int64`, `Int`, `Double`, `Bool` and
+/// `Date` in place from the server's binary values), with the decoder's `DecodingError`s. The per-type notes
+/// below are SQLite's. The library's types are the ones that conform: read a type of your own through its
 /// `Decodable` conformance.
 ///
 /// Both requirements are implementation details of the subscripts; do not implement them or call them. Each
@@ -32,13 +34,13 @@ extension Bool: FetchedRowReadable {
     /// INTEGER or REAL 0 and 1; TEXT `1`, `true`, `t`, `yes`, `y`, `0`, `false`, `f`, `no`, `n` in any case.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).bool()
+        try row.read(index, { try $0.bool() }, { try $0.bool(row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.bool()
+        try row.readIfPresent(index, { try $0.bool() }, { try $0.bool(row: $1, column: index) })
     }
 }
 
@@ -46,13 +48,13 @@ extension String: FetchedRowReadable {
     /// TEXT; INTEGER and REAL as their decimal text.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).string()
+        try row.read(index, { try $0.string() }, { try $0.string(row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.string()
+        try row.readIfPresent(index, { try $0.string() }, { try $0.string(row: $1, column: index) })
     }
 }
 
@@ -60,13 +62,13 @@ extension Double: FetchedRowReadable {
     /// REAL, or an INTEGER a `Double` holds exactly.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).double()
+        try row.read(index, { try $0.double() }, { try $0.double(row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.double()
+        try row.readIfPresent(index, { try $0.double() }, { try $0.double(row: $1, column: index) })
     }
 }
 
@@ -74,13 +76,13 @@ extension Float: FetchedRowReadable {
     /// REAL within `Float`'s range, rounded as `Float` rounds, or an INTEGER a `Float` holds exactly.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).float()
+        try row.read(index, { try $0.float() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.float()
+        try row.readIfPresent(index, { try $0.float() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -88,13 +90,13 @@ extension Int: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(Int.self)
+        try row.read(index, { try $0.integer(Int.self) }, { try $0.int(row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(Int.self)
+        try row.readIfPresent(index, { try $0.integer(Int.self) }, { try $0.int(row: $1, column: index) })
     }
 }
 
@@ -102,13 +104,15 @@ extension Int8: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(Int8.self)
+        try row.read(index, { try $0.integer(Int8.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(Int8.self)
+        try row.readIfPresent(
+            index, { try $0.integer(Int8.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -116,13 +120,15 @@ extension Int16: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(Int16.self)
+        try row.read(index, { try $0.integer(Int16.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(Int16.self)
+        try row.readIfPresent(
+            index, { try $0.integer(Int16.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -130,13 +136,15 @@ extension Int32: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(Int32.self)
+        try row.read(index, { try $0.integer(Int32.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(Int32.self)
+        try row.readIfPresent(
+            index, { try $0.integer(Int32.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -144,13 +152,13 @@ extension Int64: FetchedRowReadable {
     /// INTEGER, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(Int64.self)
+        try row.read(index, { try $0.integer(Int64.self) }, { try $0.int64(row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(Int64.self)
+        try row.readIfPresent(index, { try $0.integer(Int64.self) }, { try $0.int64(row: $1, column: index) })
     }
 }
 
@@ -158,13 +166,15 @@ extension UInt: FetchedRowReadable {
     /// INTEGER from 0, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(UInt.self)
+        try row.read(index, { try $0.integer(UInt.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(UInt.self)
+        try row.readIfPresent(
+            index, { try $0.integer(UInt.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -172,13 +182,15 @@ extension UInt8: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(UInt8.self)
+        try row.read(index, { try $0.integer(UInt8.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(UInt8.self)
+        try row.readIfPresent(
+            index, { try $0.integer(UInt8.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -186,13 +198,15 @@ extension UInt16: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(UInt16.self)
+        try row.read(index, { try $0.integer(UInt16.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(UInt16.self)
+        try row.readIfPresent(
+            index, { try $0.integer(UInt16.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -200,13 +214,15 @@ extension UInt32: FetchedRowReadable {
     /// INTEGER in range, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(UInt32.self)
+        try row.read(index, { try $0.integer(UInt32.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(UInt32.self)
+        try row.readIfPresent(
+            index, { try $0.integer(UInt32.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -214,13 +230,15 @@ extension UInt64: FetchedRowReadable {
     /// INTEGER from 0, or REAL with no fractional part in range.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).integer(UInt64.self)
+        try row.read(index, { try $0.integer(UInt64.self) }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.integer(UInt64.self)
+        try row.readIfPresent(
+            index, { try $0.integer(UInt64.self) },
+            { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -229,13 +247,13 @@ extension Date: FetchedRowReadable {
     /// or INTEGER and REAL unix seconds.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).date()
+        try row.read(index, { try $0.date() }, { try $0.date(row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.date()
+        try row.readIfPresent(index, { try $0.date() }, { try $0.date(row: $1, column: index) })
     }
 }
 
@@ -243,13 +261,13 @@ extension Data: FetchedRowReadable {
     /// BLOB, or TEXT as its UTF-8 bytes.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).data()
+        try row.read(index, { try $0.data() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.data()
+        try row.readIfPresent(index, { try $0.data() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -257,13 +275,13 @@ extension UUID: FetchedRowReadable {
     /// TEXT in any case, with or without hyphens or braces, or a 16-byte BLOB.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).uuid()
+        try row.read(index, { try $0.uuid() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.uuid()
+        try row.readIfPresent(index, { try $0.uuid() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -271,13 +289,13 @@ extension URL: FetchedRowReadable {
     /// TEXT holding an absolute or relative URL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).url()
+        try row.read(index, { try $0.url() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.url()
+        try row.readIfPresent(index, { try $0.url() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 }
 
@@ -285,12 +303,12 @@ extension Decimal: FetchedRowReadable {
     /// TEXT holding a decimal number, INTEGER, or REAL through its shortest decimal text.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _read(from row: borrowing FetchedRow, at index: Int) throws -> Self {
-        try row.reader(index).decimal()
+        try row.read(index, { try $0.decimal() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 
     /// The same, nil for NULL.
     /// - Throws: `DecodingError` as ``FetchedRow``'s subscripts throw it.
     public static func _readIfPresent(from row: borrowing FetchedRow, at index: Int) throws -> Self? {
-        try row.optionalReader(index)?.decimal()
+        try row.readIfPresent(index, { try $0.decimal() }, { try $0.decode(Self.self, row: $1, column: index) })
     }
 }

@@ -5,8 +5,8 @@
 
     /// Generates the Swift source of Record types for the tables and views of a PostgreSQL schema, read from
     /// `pg_catalog`: the same code as ``ModelGenerator`` writes for SQLite (one writer, the same names and
-    /// ``ModelGenerator/Options``), with `import PostgresRecord`, and read-only types and row initializers over
-    /// ``PostgresFetchableRecord``.
+    /// ``ModelGenerator/Options``), with `import PostgresRecord`; read-only types and row initializers are
+    /// `FetchableRecord`s, as on SQLite.
     ///
     /// Keys: an identity column or a `serial`'s (a DEFAULT from a sequence) that is the whole primary key is
     /// `var id: Int64?`, nil until the insert returns it; any other primary key is `var id` of its type, or a

@@ -10,7 +10,7 @@ import SQLiteRecord
 // fields (numeric's digit count, weight, sign, scale and digits), raw bytes of any length, the text format, or
 // NULL. libpq holds the row as a server's result would (PostgresResult.row, PQmakeEmptyPGresult), and the row
 // is decoded as records with every kind of property (the keyed decoder and its in-place fast paths), as a
-// PostgresFetchableRecord (the fetched row's subscripts), and column by column as every type the value table
+// FetchableRecord (the fetched row's subscripts), and column by column as every type the value table
 // reads. Every outcome must be values or a thrown error: a trap, a sanitizer report or a leak is a fault.
 
 enum Genre: String, Codable { case mystery, poetry }
@@ -66,10 +66,10 @@ struct Optionals: Decodable {
 }
 
 /// The fetched row's subscripts, by index and by name.
-struct Fetched: PostgresFetchableRecord {
+struct Fetched: FetchableRecord {
     var values: [String] = []
 
-    init(row: borrowing PostgresFetchedRow) throws {
+    init(row: borrowing FetchedRow) throws {
         values.append(String(describing: try? row[0, as: Int64.self]))
         values.append(String(describing: try? row[1, as: Int?.self]))
         values.append(String(describing: try? row[2, as: Double.self]))

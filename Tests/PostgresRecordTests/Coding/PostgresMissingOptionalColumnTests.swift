@@ -18,12 +18,12 @@ final class PostgresMissingOptionalColumnTests: PostgresTestCase {
     }
 
     /// The same table read through a row initializer that asks for `nickname` by name.
-    struct PersonRow: Record, PostgresFetchableRecord, Equatable {
+    struct PersonRow: Record, FetchableRecord, Equatable {
         var id: Int64?
         var name: String
         var nickname: String?
         static let tableName = "people"
-        init(row: borrowing PostgresFetchedRow) throws {
+        init(row: borrowing FetchedRow) throws {
             id = try row["id", as: Int64?.self]
             name = try row["name", as: String.self]
             nickname = try row["nickname", as: String?.self]

@@ -95,8 +95,8 @@ final class PostgreSQLArticleTests: PostgresTestCase {
         XCTAssertEqual(try text("SELECT id || ' ' || name FROM countries"), "1 France")
     }
 }
-extension PostgreSQLArticleTests.Town: PostgresFetchableRecord {  // in an extension, so the memberwise initializer stays
-    init(row: borrowing PostgresFetchedRow) throws {
+extension PostgreSQLArticleTests.Town: FetchableRecord {  // in an extension, so the memberwise initializer stays
+    init(row: borrowing FetchedRow) throws {
         id = try row["id", as: Int64?.self]
         name = try row["name", as: String.self]
         population = try row[2, as: Int.self]  // by index, counted from 0 in the SELECT's order

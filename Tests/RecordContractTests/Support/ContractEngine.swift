@@ -40,6 +40,13 @@ protocol ContractEngine: AnyObject {
     /// argument type.
     func fetchBooks(sql: String) async throws -> [Book]
 
+    /// `R.fetch(_:sql:)` on the engine's connection: a raw-SQL fetch of a record.
+    func fetch<R: Record>(_ type: R.Type, sql: String) throws -> [R]
+
+    /// Every row of `sql` decoded as `type` by the engine's own decoding of plain rows: SQLite's
+    /// `Database.fetchAll(_:sql:)`, PostgreSQL's `PostgresRows.decode(_:)`.
+    func decodeRows<T: Decodable>(_ type: T.Type, sql: String) throws -> [T]
+
     /// The first row of `request`'s selection decoded as `type`, by the engine's `fetchOne(_:as:)`.
     func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T?
 
@@ -104,6 +111,14 @@ final class SQLiteContractEngine: ContractEngine {
 
     func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T? {
         try queue.write { db in try request.fetchOne(db, as: T.self) }
+    }
+
+    func fetch<R: Record>(_ type: R.Type, sql: String) throws -> [R] {
+        try queue.read { db in try R.fetch(db, sql: sql) }
+    }
+
+    func decodeRows<T: Decodable>(_ type: T.Type, sql: String) throws -> [T] {
+        try queue.read { db in try db.fetchAll(T.self, sql: sql) }
     }
 
     func updateAll<R: Record>(_ request: QueryInterfaceRequest<R>, _ assignments: [ColumnAssignment]) throws -> Int {
@@ -202,6 +217,14 @@ final class PostgresContractEngine: ContractEngine {
 
     func fetchOne<R: Record, T: Decodable>(_ request: QueryInterfaceRequest<R>, as type: T.Type) throws -> T? {
         try request.fetchOne(connection, as: T.self)
+    }
+
+    func fetch<R: Record>(_ type: R.Type, sql: String) throws -> [R] {
+        try R.fetch(connection, sql: sql)
+    }
+
+    func decodeRows<T: Decodable>(_ type: T.Type, sql: String) throws -> [T] {
+        try connection.query(sql).decode(T.self)
     }
 
     func updateAll<R: Record>(_ request: QueryInterfaceRequest<R>, _ assignments: [ColumnAssignment]) throws -> Int {

@@ -199,7 +199,7 @@ final class RowDecoderReuseTests: XCTestCase {
         }
 
         init(row: borrowing FetchedRow) throws {
-            let statement = row.context.statement
+            let statement = try XCTUnwrap(row.context).statement
             var snakeCase = RowDecoder()
             snakeCase.keyDecodingStrategy = .convertFromSnakeCase
             again = try snakeCase.decode(CityName.self, from: statement)

@@ -221,7 +221,7 @@ private struct StoredRegion: FetchableRecord {
     var code: String
 
     init(row: borrowing FetchedRow) throws {
-        let context = row.context
+        let context = try XCTUnwrap(row.context)
         let second = RowDecodingContext(
             statement: context.statement, tableName: "cities", missingOptionalColumnIsNil: false)
         capital = try second.decodeRow(CityCall.self).city

@@ -34,7 +34,7 @@ final class RowInitializerCallTests: XCTestCase {
         var area: Double
 
         init(row: borrowing FetchedRow) throws {
-            capital = try row.context.decodeRow(City.self)
+            capital = try XCTUnwrap(row.context).decodeRow(City.self)
             area = try row[2, as: Double.self]
         }
     }
