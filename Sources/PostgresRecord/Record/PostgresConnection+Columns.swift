@@ -1,0 +1,56 @@
+#if PostgreSQL
+import Foundation
+import SQLiteRecord
+
+extension PostgresConnection {
+    /// The table's column names, in order, from `information_schema.columns` (the first schema of the
+    /// search path that has the table); kept until the next `execute(_:)` of DDL on this connection.
+    /// - Throws: ``PostgresError``.
+    public func columns(of table: String) throws -> [String] {
+        if let known = tableColumnsCache[table] { return known }
+        let rows = try query(
+            """
+            SELECT column_name::text FROM information_schema.columns
+            WHERE table_name = $1 AND table_schema = (
+                SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.oid = to_regclass(quote_ident($1)))
+            ORDER BY ordinal_position
+            """, [try PostgresValue(text: table)])
+        let names = try (0..<rows.count).map { try rows[$0].decode(String.self, at: 0) }
+        if !names.isEmpty { tableColumnsCache[table] = names }
+        return names
+    }
+
+    /// Throws ``RecordError/unknownColumn(table:column:columns:)`` for the first of `names` the table does
+    /// not have. A table with no columns found (missing) is left for the server to report. A name longer than
+    /// PostgreSQL's identifiers is compared as the server stores it, cut to its first 63 bytes.
+    func checkColumns(_ names: [String], of table: String) throws {
+        guard !names.isEmpty else { return }
+        var columns = try self.columns(of: table)
+        guard !columns.isEmpty else { return }
+        for name in names where !columns.contains(PostgresColumnLayout.storedName(name)) {
+            // Another connection may have added the column since this one read the table.
+            tableColumnsCache[table] = nil
+            columns = try self.columns(of: table)
+            if !columns.contains(PostgresColumnLayout.storedName(name)) {
+                throw RecordError.unknownColumn(table: table, column: name, columns: columns)
+            }
+        }
+    }
+
+    /// ``checkColumns(_:of:)`` for the columns of an association's link, with the error SQLite's check of the
+    /// link gives: ``RecordError/invalidAssociation(association:reason:)`` naming the declaration, the table
+    /// and its columns, and for a foreign key column, that `using:` names it.
+    func checkColumns(_ names: [String], of table: String, for link: AssociationLink, areForeignKeys: Bool) throws {
+        do {
+            try checkColumns(names, of: table)
+        } catch RecordError.unknownColumn(let table, let column, let columns) {
+            throw RecordError.invalidAssociation(
+                association: link.description,
+                reason: AssociationLink.missingColumnReason(
+                    column, table: table, columns: columns, isForeignKey: areForeignKeys))
+        }
+    }
+
+}
+#endif
