@@ -50,6 +50,14 @@ public final class Statement {
     /// The tables (lowercased) the statement inserts into, updates or deletes from: what running it tells
     /// the connection's ``ChangeTracker``, weak as the schema cache.
     private var writtenTables: [String] = []
+    /// The written tables whose changed rows the update hook may not all report: all of them when the
+    /// statement may resolve a conflict by REPLACE (its SQL says `REPLACE`: the rows it deletes are not
+    /// reported), and each table it deletes from without reading it (no `WHERE` on it: SQLite may truncate
+    /// the table, which reports no row). See <https://www.sqlite.org/c3ref/update_hook.html>.
+    private var unattributedTables: [String] = []
+    /// The columns (lowercased) the statement sets, by table: an update of a rowid is reported under the
+    /// new rowid only, so an observer of the old one is told by the column.
+    private var updatedColumns: [String: Set<String>] = [:]
     private weak var changeTracker: ChangeTracker?
     /// The tracker's flag, held strongly: the tracker is reached only while observers listen.
     private var trackerListening: ChangeTracker.Listening?
@@ -70,11 +78,21 @@ public final class Statement {
     /// ``TransactionGuard/preparedStatementKeepsContent``).
     func noteKeepsContent() { mayWrite = false }
 
-    /// Records the tables the statement reads and writes, which `tracker` hears of when it runs.
-    func noteAccess(reads: Set<String>, writes: Set<String>, on tracker: ChangeTracker) {
+    /// Records the tables the statement reads, writes and deletes from, which `tracker` hears of when it
+    /// runs.
+    func noteAccess(
+        reads: Set<String>, writes: Set<String>, deletes: Set<String>, updatedColumns: [String: Set<String>],
+        on tracker: ChangeTracker
+    ) {
         if !reads.isEmpty { readTables = Array(reads) }
         guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
         writtenTables = Array(writes)
+        self.updatedColumns = updatedColumns
+        if sql.range(of: "replace", options: .caseInsensitive) != nil {
+            unattributedTables = writtenTables
+        } else if !deletes.isEmpty {
+            unattributedTables = Array(deletes.subtracting(reads))
+        }
         changeTracker = tracker
         trackerListening = tracker.listening
         announcesEffects = true
@@ -95,7 +113,9 @@ public final class Statement {
         // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
         if let trackerListening, trackerListening.isOn, trackerListening.generation != notedGeneration {
-            changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
+            changeTracker?.statementWillWrite(
+                writtenTables, unattributed: unattributedTables, updatedColumns: updatedColumns,
+                changesSchema: schemaEffect == .changesSchema)
             notedGeneration = trackerListening.generation
         }
     }

@@ -29,7 +29,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     /// The writer connection's tracker this observer is registered with; nil before and after.
     private var tracker: ChangeTracker?
     /// The tables the last read used; nil before the first read ends (every commit then concerns it).
-    private var region: Set<String>?
+    private var region: ObservedRegion?
     private var needsFetch = true
     private var isFetching = false
     private var isStopped = false
@@ -168,7 +168,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         do {
             // Delivered inside the read: on a queue, the block orders it with the deliveries of commits.
             try reader.read { db in
-                var tables: Set<String> = []
+                var tables = ObservedRegion()
                 let value: Value
                 do {
                     value = try db.changeTracker.recordingReads(into: &tables) { try values.read(on: db) }
@@ -191,7 +191,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     /// A read's error ends the sequence with that error.
     private func fetchAndDeliver(in db: Database) {
         let values = self.values
-        var tables: Set<String> = []
+        var tables = ObservedRegion()
         let value: Value
         do {
             value = try db.readSnapshot {
@@ -204,7 +204,7 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     }
 
     /// Keeps `tables`, those the read of `value` used, and hands `value` to the iteration.
-    private func deliver(_ value: Value, reading tables: Set<String>) {
+    private func deliver(_ value: Value, reading tables: ObservedRegion) {
         lock.lock()
         region = tables
         let stopped = isStopped
