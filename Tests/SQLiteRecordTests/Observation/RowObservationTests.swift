@@ -192,6 +192,22 @@ final class RowObservationTests: XCTestCase {
             }, delivers: "n5")
     }
 
+    func testARowDeletedOrChangedByAForeignKeyActionIsSeen() async throws {
+        // The child rows a cascade deletes, or SET NULL updates, are changed by SQLite's own triggers.
+        let schema = """
+            CREATE TABLE lists(id INTEGER PRIMARY KEY);
+            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL,
+                list_id INTEGER REFERENCES lists(id) ON DELETE CASCADE);
+            INSERT INTO lists(id) VALUES (1), (2);
+            """
+        try await assertRowFiveIsReadAgain(
+            schema: schema,
+            after: { db in
+                try db.execute(sql: "UPDATE items SET list_id = 1 WHERE id = 5")
+                try db.execute(sql: "DELETE FROM lists WHERE id = 1")
+            }, delivers: nil)
+    }
+
     func testAWithoutRowIDTableIsObservedWhole() async throws {
         let schema = "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID"
         let queue = try makeQueue(schema)
