@@ -12,9 +12,10 @@ import Foundation
 /// thread. A rollback (the rollback hook) forgets the transaction's tables. Observers then read again, in a
 /// read of their own: what they deliver is always committed data.
 ///
-/// Rows: while observers listen, the update hook reports each row a statement inserts, updates or deletes
-/// in a rowid table, by rowid, so that an observed read of some rows (``ObservedRegion/rows``) hears only
-/// of commits that changed them. The hook has gaps, which SQLite documents: it is not called for WITHOUT
+/// Rows: while an observer's last read was narrowed to rows (``ObservedRegion/rows``), the update hook
+/// reports each row a statement inserts, updates or deletes in a rowid table, by rowid, so that such a read
+/// hears only of commits that changed its rows; a statement that ran while the hook was not installed counts
+/// as a change of the whole tables it wrote. The hook has gaps, which SQLite documents: it is not called for WITHOUT
 /// ROWID tables, for rows deleted by the REPLACE conflict resolution, for a `DELETE` without `WHERE` that
 /// SQLite runs as a truncation, nor for internal tables. Each gap counts as a change of the whole table:
 /// a statement that may replace (its SQL says `REPLACE`) or that deletes from a table without reading it
@@ -42,6 +43,9 @@ final class ChangeTracker: @unchecked Sendable {
     let hookTableNames = UpdateHookTableNames()
     /// Connection: true while the update hook is installed.
     private var reportsRows = false
+    /// The observers whose last read was narrowed to rows; the update hook is installed only while there
+    /// is one. Read and written with `lock` held.
+    private var rowReaders: Set<ObjectIdentifier> = []
     /// Connection: true while some observer listens to this connection's commits; writes are noted only then.
     var isActive: Bool {
         get { listening.isOn }
@@ -117,6 +121,14 @@ final class ChangeTracker: @unchecked Sendable {
         guard isActive else { return }
         if changesSchema { pending.changesSchema = true }
         pending.tables.formUnion(tables)
+        // Installed before the statement runs, so that each of its rows is reported; a statement that
+        // runs without the hook reports none, and counts as a change of its whole tables. The hook is
+        // removed only between transactions, when every statement tells its tables again.
+        if !reportsRows, readsRows { setReportsRows(true) }
+        if !reportsRows {
+            pending.unattributedTables.formUnion(tables)
+            for table in tables { pending.rows[table] = nil }
+        }
         for (table, columns) in updatedColumns { pending.updatedColumns[table, default: []].formUnion(columns) }
         if !unattributed.isEmpty {
             pending.unattributedTables.formUnion(unattributed)
@@ -162,6 +174,7 @@ final class ChangeTracker: @unchecked Sendable {
             committed = DatabaseChange()
             return
         }
+        if reportsRows, !readsRows, !db.isInsideTransaction { setReportsRows(false) }
         guard !committed.isEmpty else { return }
         let change = committed
         committed = DatabaseChange()
@@ -175,11 +188,31 @@ final class ChangeTracker: @unchecked Sendable {
         if !observers.contains(where: { $0 === observer }) { observers = observers + [observer] }
         lock.unlock()
         isActive = true
-        setReportsRows(true)
     }
 
-    /// Installs or removes the update hook; on the connection's thread. Only a connection that observers
-    /// listen to pays for a call per changed row.
+    /// Notes whether the last read of `observer` was narrowed to rows, from any thread.
+    func setReadsRows(_ readsRows: Bool, for observer: any DatabaseChangeObserver) {
+        lock.lock()
+        if readsRows {
+            rowReaders.insert(ObjectIdentifier(observer))
+        } else {
+            rowReaders.remove(ObjectIdentifier(observer))
+        }
+        lock.unlock()
+    }
+
+    /// True while the update hook is installed; for tests, on the connection's thread.
+    var isReportingRows: Bool { reportsRows }
+
+    /// True while some observer's last read was narrowed to rows.
+    private var readsRows: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !rowReaders.isEmpty
+    }
+
+    /// Installs or removes the update hook; on the connection's thread. Only a connection where some
+    /// observer reads rows pays for a call per changed row.
     private func setReportsRows(_ on: Bool) {
         guard on != reportsRows, let connection else { return }
         reportsRows = on
@@ -194,6 +227,7 @@ final class ChangeTracker: @unchecked Sendable {
     func remove(_ observer: any DatabaseChangeObserver) {
         lock.lock()
         observers = observers.filter { $0 !== observer }
+        rowReaders.remove(ObjectIdentifier(observer))
         lock.unlock()
     }
 

@@ -206,8 +206,12 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     /// Keeps `read`, the tables and rows the read of `value` used, and hands `value` to the iteration.
     private func deliver(_ value: Value, reading read: ObservedRegion) {
         lock.lock()
+        let readRows = region.map { !$0.rows.isEmpty } ?? false
         region = read
         let stopped = isStopped
+        // The writer's update hook reports rows only while some observer reads rows. Told with the lock
+        // held, so that a stop, which forgets the tracker first, comes after.
+        if readRows != !read.rows.isEmpty { tracker?.setReadsRows(!read.rows.isEmpty, for: self) }
         lock.unlock()
         if !stopped { values.deliver(value) }
     }

@@ -208,6 +208,30 @@ final class RowObservationTests: XCTestCase {
             }, delivers: nil)
     }
 
+    func testTheUpdateHookIsInstalledOnlyWhileAnObservationReadsRows() async throws {
+        let queue = try makeQueue()
+        let byTable = ObservedValues(ValueObservation.tracking(itemNames).values(in: queue))
+        _ = try await byTable.wait(count: 1)
+        try await rename(3, "three", in: queue)
+        let reportsBefore = try await queue.read { db in db.changeTracker.isReportingRows }
+        XCTAssertFalse(reportsBefore)
+        let byRow = ObservedValues(ObservedItem.observation(id: 5).values(in: queue))
+        _ = try await byRow.wait(count: 1)
+        // Installed by the next write, before it runs: its row is reported.
+        try await rename(5, "five", in: queue)
+        let reportsWhileObserved = try await queue.read { db in db.changeTracker.isReportingRows }
+        XCTAssertTrue(reportsWhileObserved)
+        let values = try await byRow.wait(count: 2)
+        XCTAssertEqual(values.map { $0?.name }, ["n5", "five"])
+        byRow.cancel()
+        let tracker = try await queue.read { db in db.changeTracker }
+        try await waitUntil { tracker.observerCount == 1 }
+        try await rename(3, "three again", in: queue)
+        let reportsAfter = try await queue.read { db in db.changeTracker.isReportingRows }
+        XCTAssertFalse(reportsAfter)
+        byTable.cancel()
+    }
+
     func testAWithoutRowIDTableIsObservedWhole() async throws {
         let schema = "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID"
         let queue = try makeQueue(schema)
