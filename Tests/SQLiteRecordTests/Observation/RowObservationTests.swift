@@ -152,6 +152,9 @@ final class RowObservationTests: XCTestCase {
             schema: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
             after: { db in try db.execute(sql: "INSERT OR REPLACE INTO items(id, name) VALUES (20, 'n5')") },
             delivers: nil)
+        try await assertRowFiveIsReadAgain(
+            schema: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
+            after: { db in try db.execute(sql: "replace into items(id, name) values (21, 'n5')") }, delivers: nil)
     }
 
     func testAConflictClauseOfTheTableThatReplacesIsSeen() async throws {
