@@ -53,8 +53,11 @@ public final class Statement {
     /// The written tables whose changed rows the update hook may not all report: all of them when the
     /// statement may resolve a conflict by REPLACE (its SQL says `REPLACE`: the rows it deletes are not
     /// reported), and each table it deletes from without reading it (no `WHERE` on it: SQLite may truncate
-    /// the table, which reports no row). See <https://www.sqlite.org/c3ref/update_hook.html>.
-    private var unattributedTables: [String] = []
+    /// the table, which reports no row). See <https://www.sqlite.org/c3ref/update_hook.html>. Found the
+    /// first time the statement runs while observers listen: a statement nobody observes does not pay.
+    private var unattributedTables: [String]?
+    /// The tables (lowercased) the statement deletes from.
+    private var deletedTables: Set<String> = []
     /// The columns (lowercased) the statement sets, by table: an update of a rowid is reported under the
     /// new rowid only, so an observer of the old one is told by the column.
     private var updatedColumns: [String: Set<String>] = [:]
@@ -88,11 +91,7 @@ public final class Statement {
         guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
         writtenTables = Array(writes)
         self.updatedColumns = updatedColumns
-        if Self.mentionsReplace(sql) {
-            unattributedTables = writtenTables
-        } else if !deletes.isEmpty {
-            unattributedTables = Array(deletes.subtracting(reads))
-        }
+        deletedTables = deletes
         changeTracker = tracker
         trackerListening = tracker.listening
         announcesEffects = true
@@ -132,8 +131,17 @@ public final class Statement {
         // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
         if let trackerListening, trackerListening.isOn, trackerListening.generation != notedGeneration {
+            let unattributed: [String]
+            if let unattributedTables {
+                unattributed = unattributedTables
+            } else {
+                unattributed =
+                    Self.mentionsReplace(sql)
+                    ? writtenTables : Array(deletedTables.subtracting(readTables))
+                unattributedTables = unattributed
+            }
             changeTracker?.statementWillWrite(
-                writtenTables, unattributed: unattributedTables, updatedColumns: updatedColumns,
+                writtenTables, unattributed: unattributed, updatedColumns: updatedColumns,
                 changesSchema: schemaEffect == .changesSchema)
             notedGeneration = trackerListening.generation
         }
