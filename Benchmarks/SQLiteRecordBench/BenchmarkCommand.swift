@@ -83,6 +83,13 @@ enum BenchmarkCommand {
             printLine(summary.table)
             if options.json { printLine(summary.json) }
         }
+        if options.runsRowObservation {
+            let summary = try RowObservationWorkload.runAll(repetitions: options.repetitions) {
+                printError("  \($0)")
+            }
+            printLine(summary.table)
+            if options.json { printLine(summary.json) }
+        }
     }
 
     /// The PostgreSQL run: data, W1-W7 through PostgresRecord and hand-written libpq on the server `url`

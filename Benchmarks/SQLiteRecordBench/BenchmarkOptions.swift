@@ -16,6 +16,8 @@ struct BenchmarkOptions {
     var runsConcurrentReads = false
     /// True when W9 (``ObservationWorkload``, observation latency and cost) was asked for.
     var runsObservation = false
+    /// True when W9-rows (``RowObservationWorkload``, observation by row) was asked for.
+    var runsRowObservation = false
     /// True when W10 (``FullTextSearchWorkload``, an FTS5 index against LIKE) was asked for.
     var runsFullTextSearch = false
     /// Seconds each side of W8 runs per repetition.
@@ -58,6 +60,8 @@ struct BenchmarkOptions {
                              W9, run only when named: observation commit-to-delivery latency, W1 with an observer,
                              and the import in commits of 100 rows on a queue and a pool with and without one
                              observation of the newest row (µs added per commit, beside one refetch alone);
+                             W9-rows, run only when named: 100 observations of 100 rows and 1,000 one-row
+                             commits, observed by key, by table and not at all (reads and µs per commit);
                              W7 upsert into an empty table, W7-full upsert into the full table, W7-partial
                              update(_:columns:), W7-changes updateChanges(_:from:); W10, run only when named:
                              an FTS5 index over every city name against LIKE '%word%', 1,000 searches
@@ -117,11 +121,16 @@ struct BenchmarkOptions {
                 options.runsConcurrentReads = names.contains(ConcurrentReadsWorkload.name)
                 options.runsObservation = names.contains(ObservationWorkload.name)
                 options.runsFullTextSearch = names.contains(FullTextSearchWorkload.name)
-                let special = [ConcurrentReadsWorkload.name, ObservationWorkload.name, FullTextSearchWorkload.name]
+                options.runsRowObservation = names.contains(RowObservationWorkload.name)
+                let special = [
+                    ConcurrentReadsWorkload.name, ObservationWorkload.name, FullTextSearchWorkload.name,
+                    RowObservationWorkload.name,
+                ]
                 let others = names.filter { !special.contains($0) }
                 let onlyNamed =
                     others.isEmpty
-                    && (options.runsConcurrentReads || options.runsObservation || options.runsFullTextSearch)
+                    && (options.runsConcurrentReads || options.runsObservation || options.runsFullTextSearch
+                        || options.runsRowObservation)
                 // Checked below, once it is known whether they name SQLite or PostgreSQL workloads.
                 otherWorkloads = onlyNamed ? nil : others.joined(separator: ",")
             case "--w8-seconds":

@@ -82,6 +82,7 @@ public final class Database {
         self.busyWait = BusyWait(timeoutMilliseconds: options.busyTimeoutMilliseconds, connection: handle)
         self.transactionGuard = TransactionGuard(
             schemaCache: schemaCache, changeTracker: ChangeTracker(), busyWait: busyWait)
+        transactionGuard.changeTracker.connection = handle
         // deinit closes the connection on each throw below: self is fully initialized.
         do {
             try applySettings(options)
@@ -142,12 +143,13 @@ public final class Database {
         return try prepareStatement(sql: sql)
     }
 
-    /// Prepares a statement the library itself runs (never DDL).
-    func prepareStatement(sql: String) throws -> Statement {
+    /// Prepares a statement the library itself runs (never DDL). `notesUse` false leaves telling an observed
+    /// read that the statement is used to the caller, which keeps it for later uses.
+    func prepareStatement(sql: String, notesUse: Bool = true) throws -> Statement {
         let statement = try notingSchemaEffects { try Statement(connection: handle, sql: sql) }
         statement.showsArgumentsInErrors = options.showsArgumentsInErrors
         statement.transactionGuard = transactionGuard
-        changeTracker.noteUse(of: statement)
+        if notesUse { changeTracker.noteUse(of: statement) }
         return statement
     }
 

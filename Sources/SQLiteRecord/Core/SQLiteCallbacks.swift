@@ -24,6 +24,9 @@ import Foundation
 ///   ``TransactionGuard``, which the `Database` owns and passes unretained. They are removed
 ///   (``stopObservingTransactions(on:)``) in the `Database`'s `deinit`, before the guard is released, so a
 ///   statement finalized later never calls back into freed memory.
+/// - Update hook (``setUpdateHook(on:_:)``): the connection's ``ChangeTracker``, which the `Database` owns
+///   (through its ``TransactionGuard``) and passes unretained; installed while observers listen, and removed
+///   with the others in the `Database`'s `deinit`.
 /// - Busy handler (``setBusyHandler(on:_:)``): the connection's ``BusyWait``, which the `Database` owns and
 ///   passes unretained. The `Database`'s `deinit` puts SQLite's own handler (`sqlite3_busy_timeout`, which
 ///   reads no context) in its place before the `BusyWait` is released, so a statement that outlives its
@@ -178,7 +181,7 @@ enum SQLiteCallbacks {
 
     /// Installs the authorizer and the commit and rollback hooks, which report to `transactions`. The
     /// authorizer allows everything but `PRAGMA foreign_keys = ...` inside a migration body (see
-    /// ``TransactionGuard/authorize(_:_:setsValue:)``): otherwise it only notes what a statement does.
+    /// ``TransactionGuard/authorize(_:_:setsValue:column:)``): otherwise it only notes what a statement does.
     static func observeTransactions(on connection: OpaquePointer, _ transactions: TransactionGuard) {
         let context = Unmanaged.passUnretained(transactions).toOpaque()
         sqlite3_set_authorizer(
@@ -187,7 +190,10 @@ enum SQLiteCallbacks {
                 guard let context else { return SQLITE_OK }
                 let transactions = Unmanaged<TransactionGuard>.fromOpaque(context).takeUnretainedValue()
                 // A pragma's value is the second argument: nil when the statement only reads the setting.
-                return transactions.authorize(action, first.map { String(cString: $0) }, setsValue: second != nil)
+                // An update's second argument is the column it sets.
+                return transactions.authorize(
+                    action, first.map { String(cString: $0) }, setsValue: second != nil,
+                    column: action == SQLITE_UPDATE ? second.map { String(cString: $0) } : nil)
             }, context)
         sqlite3_rollback_hook(
             connection,
@@ -204,11 +210,53 @@ enum SQLiteCallbacks {
             }, context)
     }
 
-    /// Removes what ``observeTransactions(on:_:)`` installed.
+    /// Removes what ``observeTransactions(on:_:)`` and ``setUpdateHook(on:_:)`` installed.
     static func stopObservingTransactions(on connection: OpaquePointer) {
+        sqlite3_update_hook(connection, nil, nil)
         sqlite3_set_authorizer(connection, nil, nil)
         sqlite3_rollback_hook(connection, nil, nil)
         sqlite3_commit_hook(connection, nil, nil)
+    }
+}
+
+extension SQLiteCallbacks {
+    // MARK: Update hook
+
+    /// Installs the update hook of `connection`, which tells `tracker` the rowid and table of each row a
+    /// statement inserts, updates or deletes in a rowid table (the database's name and the kind of change
+    /// are not needed). See <https://www.sqlite.org/c3ref/update_hook.html> for the changes it does not report.
+    static func setUpdateHook(on connection: OpaquePointer, _ tracker: ChangeTracker) {
+        sqlite3_update_hook(
+            connection,
+            { context, _, _, table, rowID in
+                guard let context, let table else { return }
+                let tracker = Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+                tracker.rowDidChange(rowID, in: tracker.hookTableNames.name(table))
+            }, Unmanaged.passUnretained(tracker).toOpaque())
+    }
+
+    /// Removes the update hook of `connection`.
+    static func stopUpdateHook(on connection: OpaquePointer) {
+        sqlite3_update_hook(connection, nil, nil)
+    }
+}
+
+/// The lowercased name of the table the update hook reports, kept while the hook reports rows of the same
+/// table: SQLite passes the name of its own table object, so a bulk write passes the same pointer row after
+/// row. The bytes are compared too, as a table dropped and another made may reuse the address.
+final class UpdateHookTableNames {
+    private var address: UInt = 0
+    private var bytes: [CChar] = [0]
+    private var name = ""
+
+    /// The lowercased name of the table `table`, a NUL-terminated name from SQLite.
+    func name(_ table: UnsafePointer<CChar>) -> String {
+        if UInt(bitPattern: table) == address, strcmp(table, bytes) == 0 { return name }
+        let text = String(cString: table)
+        address = UInt(bitPattern: table)
+        bytes = Array(text.utf8CString)
+        name = text.lowercased()
+        return name
     }
 }
 

@@ -106,6 +106,8 @@ extension Database {
         schemaCache.preparedStatementEffect = .none
         changeTracker.preparedReads.removeAll(keepingCapacity: true)
         changeTracker.preparedWrites.removeAll(keepingCapacity: true)
+        changeTracker.preparedDeletes.removeAll(keepingCapacity: true)
+        changeTracker.preparedUpdatedColumns.removeAll(keepingCapacity: true)
         transactionGuard.preparedStatementKeepsContent = false
     }
 
@@ -114,7 +116,9 @@ extension Database {
     func notePreparedStatement(_ statement: Statement) {
         statement.noteSchemaEffect(schemaCache.preparedStatementEffect, on: schemaCache)
         statement.noteAccess(
-            reads: changeTracker.preparedReads, writes: changeTracker.preparedWrites, on: changeTracker)
+            reads: changeTracker.preparedReads, writes: changeTracker.preparedWrites,
+            deletes: changeTracker.preparedDeletes, updatedColumns: changeTracker.preparedUpdatedColumns,
+            on: changeTracker)
         if transactionGuard.preparedStatementKeepsContent { statement.noteKeepsContent() }
     }
 }

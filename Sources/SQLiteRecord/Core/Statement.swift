@@ -50,6 +50,17 @@ public final class Statement {
     /// The tables (lowercased) the statement inserts into, updates or deletes from: what running it tells
     /// the connection's ``ChangeTracker``, weak as the schema cache.
     private var writtenTables: [String] = []
+    /// The written tables whose changed rows the update hook may not all report: all of them when the
+    /// statement may resolve a conflict by REPLACE (its SQL says `REPLACE`: the rows it deletes are not
+    /// reported), and each table it deletes from without reading it (no `WHERE` on it: SQLite may truncate
+    /// the table, which reports no row). See <https://www.sqlite.org/c3ref/update_hook.html>. Found the
+    /// first time the statement runs while observers listen: a statement nobody observes does not pay.
+    private var unattributedTables: [String]?
+    /// The tables (lowercased) the statement deletes from.
+    private var deletedTables: Set<String> = []
+    /// The columns (lowercased) the statement sets, by table: an update of a rowid is reported under the
+    /// new rowid only, so an observer of the old one is told by the column.
+    private var updatedColumns: [String: Set<String>] = [:]
     private weak var changeTracker: ChangeTracker?
     /// The tracker's flag, held strongly: the tracker is reached only while observers listen.
     private var trackerListening: ChangeTracker.Listening?
@@ -70,14 +81,39 @@ public final class Statement {
     /// ``TransactionGuard/preparedStatementKeepsContent``).
     func noteKeepsContent() { mayWrite = false }
 
-    /// Records the tables the statement reads and writes, which `tracker` hears of when it runs.
-    func noteAccess(reads: Set<String>, writes: Set<String>, on tracker: ChangeTracker) {
+    /// Records the tables the statement reads, writes and deletes from, which `tracker` hears of when it
+    /// runs.
+    func noteAccess(
+        reads: Set<String>, writes: Set<String>, deletes: Set<String>, updatedColumns: [String: Set<String>],
+        on tracker: ChangeTracker
+    ) {
         if !reads.isEmpty { readTables = Array(reads) }
         guard !writes.isEmpty || schemaEffect == .changesSchema else { return }
         writtenTables = Array(writes)
+        self.updatedColumns = updatedColumns
+        deletedTables = deletes
         changeTracker = tracker
         trackerListening = tracker.listening
         announcesEffects = true
+    }
+
+    /// True when `sql` holds the word `REPLACE` in any case (inside a name or a string too, which only
+    /// costs an observation by row its narrowing). An ASCII scan of the bytes: Foundation's case-insensitive
+    /// search costs a prepare thousands of instructions.
+    static func mentionsReplace(_ sql: String) -> Bool {
+        let word: [UInt8] = Array("replace".utf8)
+        var matched = 0
+        for byte in sql.utf8 {
+            // ASCII letters fold to lowercase with one bit; the word holds letters only.
+            let folded = byte | 0x20
+            if folded == word[matched] {
+                matched += 1
+                if matched == word.count { return true }
+            } else {
+                matched = folded == word[0] ? 1 : 0
+            }
+        }
+        return false
     }
 
     /// Refuses the statement inside a read when it may write, else tells the schema cache and the change
@@ -95,7 +131,18 @@ public final class Statement {
         // runs once per row of a bulk write, most often with no observer and no schema effect.
         if schemaEffect != .none { schemaCache?.statementWillRun(schemaEffect) }
         if let trackerListening, trackerListening.isOn, trackerListening.generation != notedGeneration {
-            changeTracker?.statementWillWrite(writtenTables, changesSchema: schemaEffect == .changesSchema)
+            let unattributed: [String]
+            if let unattributedTables {
+                unattributed = unattributedTables
+            } else {
+                unattributed =
+                    Self.mentionsReplace(sql)
+                    ? writtenTables : Array(deletedTables.subtracting(readTables))
+                unattributedTables = unattributed
+            }
+            changeTracker?.statementWillWrite(
+                writtenTables, unattributed: unattributed, updatedColumns: updatedColumns,
+                changesSchema: schemaEffect == .changesSchema)
             notedGeneration = trackerListening.generation
         }
     }

@@ -92,8 +92,8 @@ final class TransactionGuard {
     /// Notes what a statement being prepared does (the authorizer's `action` and its first argument), and
     /// answers the authorizer: `SQLITE_DENY` for `PRAGMA foreign_keys = ...` (`setsValue`: the pragma has a
     /// value, so it is not a read of the setting) while ``refusesForeignKeysPragma`` is on, else `SQLITE_OK`.
-    /// See <https://www.sqlite.org/c3ref/set_authorizer.html>.
-    func authorize(_ action: Int32, _ first: String?, setsValue: Bool) -> Int32 {
+    /// `column` is the column an `SQLITE_UPDATE` sets. See <https://www.sqlite.org/c3ref/set_authorizer.html>.
+    func authorize(_ action: Int32, _ first: String?, setsValue: Bool, column: String? = nil) -> Int32 {
         if action == SQLITE_PRAGMA, refusesForeignKeysPragma, setsValue, let first,
             first.lowercased() == "foreign_keys"
         {
@@ -108,7 +108,7 @@ final class TransactionGuard {
             }
             if name == "journal_mode" || name == "wal_checkpoint" { preparedStatementKeepsContent = true }
         }
-        changeTracker.noteAuthorization(action, table: first)
+        changeTracker.noteAuthorization(action, table: first, column: column)
         if SchemaCache.changesSchema(action) {
             schemaCache.preparedStatementEffect = .changesSchema
         } else if action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT, let first,

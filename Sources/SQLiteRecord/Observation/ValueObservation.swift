@@ -20,7 +20,11 @@ import Foundation
 ///   the statements are prepared. A commit is found by the writer connection's commit hook; the fresh value
 ///   is read once the write has ended, in a read of its own (on a ``DatabaseQueue``, on the queue in the
 ///   write's own turn, before `write` returns; on a ``DatabasePool``, on a reader, beside the writer), so it is
-///   never a value from a transaction that rolled back, and never older than the commit. Commits made by
+///   never a value from a transaction that rolled back, and never older than the commit. A read of rows by
+///   their rowid key, through SQL the library wrote (`fetchOne(_:id:)`, `fetch(_:ids:)`, a `where:`
+///   dictionary or a request filtered on the key), depends on those rows only: the update hook tells which
+///   rows a commit changed, and a change it does not report row by row counts as a change of the whole
+///   table. See <https://www.sqlite.org/c3ref/update_hook.html> and the Observation article. Commits made by
 ///   other connections to the same file (another process, another queue) are found by polling
 ///   `PRAGMA data_version` (see ``checkingOtherConnections(every:)``).
 ///   See <https://www.sqlite.org/c3ref/set_authorizer.html> and

@@ -28,8 +28,8 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     private var reader: (any DatabaseReader)?
     /// The writer connection's tracker this observer is registered with; nil before and after.
     private var tracker: ChangeTracker?
-    /// The tables the last read used; nil before the first read ends (every commit then concerns it).
-    private var region: Set<String>?
+    /// The tables and rows the last read used; nil before the first read ends (every commit then concerns it).
+    private var region: ObservedRegion?
     private var needsFetch = true
     private var isFetching = false
     private var isStopped = false
@@ -168,14 +168,14 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
         do {
             // Delivered inside the read: on a queue, the block orders it with the deliveries of commits.
             try reader.read { db in
-                var tables: Set<String> = []
+                var region = ObservedRegion()
                 let value: Value
                 do {
-                    value = try db.changeTracker.recordingReads(into: &tables) { try values.read(on: db) }
+                    value = try db.changeTracker.recordingReads(into: &region) { try values.read(on: db) }
                 } catch {
                     return end(throwing: error)
                 }
-                deliver(value, reading: tables)
+                deliver(value, reading: region)
             }
         } catch {
             end(throwing: error)
@@ -191,23 +191,27 @@ final class ValueObserver<Value: Sendable>: DatabaseChangeObserver, @unchecked S
     /// A read's error ends the sequence with that error.
     private func fetchAndDeliver(in db: Database) {
         let values = self.values
-        var tables: Set<String> = []
+        var region = ObservedRegion()
         let value: Value
         do {
             value = try db.readSnapshot {
-                try db.changeTracker.recordingReads(into: &tables) { try values.read(on: db) }
+                try db.changeTracker.recordingReads(into: &region) { try values.read(on: db) }
             }
         } catch {
             return end(throwing: error)
         }
-        deliver(value, reading: tables)
+        deliver(value, reading: region)
     }
 
-    /// Keeps `tables`, those the read of `value` used, and hands `value` to the iteration.
-    private func deliver(_ value: Value, reading tables: Set<String>) {
+    /// Keeps `read`, the tables and rows the read of `value` used, and hands `value` to the iteration.
+    private func deliver(_ value: Value, reading read: ObservedRegion) {
         lock.lock()
-        region = tables
+        let readRows = region.map { !$0.rows.isEmpty } ?? false
+        region = read
         let stopped = isStopped
+        // The writer's update hook reports rows only while some observer reads rows. Told with the lock
+        // held, so that a stop, which forgets the tracker first, comes after.
+        if readRows != !read.rows.isEmpty { tracker?.setReadsRows(!read.rows.isEmpty, for: self) }
         lock.unlock()
         if !stopped { values.deliver(value) }
     }

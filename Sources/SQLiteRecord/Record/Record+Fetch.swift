@@ -56,6 +56,7 @@ extension Record {
         return try explainingMissingTable {
             try checkColumns(db, ordering.isEmpty ? columns : columns + ordering.map(\.column), aliases: [])
             let sql = SelectTexts.text(for: form)
+            if db.changeTracker.isRecordingReads { try noteRowRead(db, equalities: equalities) }
             return try fetchAll(db, SQLQuery(sql: sql, arguments: arguments))
         }
     }
@@ -200,6 +201,9 @@ extension Record {
             var arguments = StatementArguments()
             arguments.values.reserveCapacity(part.count * perKey)
             for match in part { arguments.values += match.values.joined() }
+            if keyIsRowID && db.changeTracker.isRecordingReads {
+                try db.noteRowRead(of: tableName, keyColumn: primaryKeyColumn, rowIDs: Self.integers(arguments.values))
+            }
             records += try fetchAll(db, SQLQuery(sql: sql, arguments: arguments))
             start += chunk
         }

@@ -84,6 +84,7 @@ extension Database {
     public func fetchRecords<Base: Record>(_ request: QueryInterfaceRequest<Base>) throws -> [Base] {
         try Base.explainingMissingTable {
             let query = try request.compiled(self, .select)
+            try request.noteRowRead(self)
             return try Base.fetchAll(self, query, tableName: request.selectsTableColumns ? Base.tableName : nil)
         }
     }
@@ -94,6 +95,7 @@ extension Database {
     ) throws -> [T] {
         try Base.explainingMissingTable {
             let query = try (first ? request.limitedToOne : request).compiled(self, .select)
+            try request.noteRowRead(self)
             return try withStatement(sql: query.sql, arguments: query.arguments) { statement in
                 let context = RowDecodingContext(
                     statement: statement, tableName: nil, missingOptionalColumnIsNil: true, decoder: Base.rowDecoder)

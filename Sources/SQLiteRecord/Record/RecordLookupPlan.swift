@@ -51,7 +51,8 @@ final class RecordLookupPlan {
         // Not `makeStatement`: that one marks the schema cache for a check, as a statement of the caller's
         // own may change the schema.
         decoding = DecodingStatement(
-            statement: try db.prepareStatement(sql: sql), tableName: tableName, missingOptionalColumnIsNil: false,
+            statement: try db.prepareStatement(sql: sql, notesUse: false), tableName: tableName,
+            missingOptionalColumnIsNil: false,
             decoder: decoder)
         typeIdentifier = type
         self.tableName = tableName
@@ -69,6 +70,9 @@ final class RecordLookupPlan {
     /// - Throws: ``DatabaseError`` from stepping, or `DecodingError` naming the row.
     func fetchRow<T: Record>(_ type: T.Type, rowID: Int64, db: Database) throws -> T? {
         try statement.bind(integer: rowID, at: 1)
+        if db.changeTracker.isRecordingReads {
+            try db.noteRowRead(of: tableName, keyColumn: primaryKeyColumn, rowIDs: [rowID])
+        }
         return try run(type, db: db, clearsBindings: false) { [.integer(rowID)] }
     }
 
