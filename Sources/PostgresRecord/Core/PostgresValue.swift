@@ -192,7 +192,7 @@ enum PostgresType {
         case int2: return "SMALLINT"
         case int4: return "INTEGER"
         case text: return "TEXT"
-        case oid: return "OID"
+        case Self.oid: return "OID"
         case json: return "JSON"
         case float4: return "REAL"
         case float8: return "DOUBLE PRECISION"
