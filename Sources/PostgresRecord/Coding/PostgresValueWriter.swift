@@ -4,7 +4,9 @@ import SQLiteRecord
 
 /// The value table on the write side: a Swift value as the ``PostgresValue`` its column stores (`Int64`
 /// BIGINT, `Int32` INTEGER, `Double` DOUBLE PRECISION, `String` TEXT, `Bool` BOOLEAN, `Data` BYTEA, `Date`
-/// TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, enums as their raw value, nested values as JSON text).
+/// TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, enums as their raw value, arrays of those scalars (and of
+/// their Optionals) as PostgreSQL arrays (`text[]`, `bigint[]`...: ``PostgresArrayElement``), other nested
+/// values as JSON text).
 enum PostgresValueWriter {
     /// The JSON encoder of `RecordEncoder()`, for records that keep the default: keys sorted, so that equal
     /// values give equal text.
@@ -18,6 +20,8 @@ enum PostgresValueWriter {
         _ value: T, codingPath: [any CodingKey], jsonEncoder: JSONEncoder = defaultJSONEncoder
     ) throws -> PostgresValue {
         if let direct = try direct(value, codingPath: codingPath) { return direct }
+        // An array of the value table's scalars is a PostgreSQL array (`text[]`...); of anything else, JSON.
+        if let array = value as? any PostgresArrayValue { return try array.postgresArray(codingPath: codingPath) }
         let encoder = PostgresValueEncoder(codingPath: codingPath, jsonEncoder: jsonEncoder)
         var isNested = false
         do {

@@ -180,7 +180,7 @@ enum PostgresType {
         return exact
     }
 
-    /// The type's SQL name, for messages: `BIGINT`, `TIMESTAMPTZ`, `type 1234` for others.
+    /// The type's SQL name, for messages: `BIGINT`, `TIMESTAMPTZ`, `TEXT[]`, `type 1234` for others.
     static func name(_ oid: UInt32) -> String {
         switch oid {
         case 0: return "text"
@@ -204,7 +204,9 @@ enum PostgresType {
         case numeric: return "NUMERIC"
         case uuid: return "UUID"
         case jsonb: return "JSONB"
-        default: return "type \(oid)"
+        default:
+            if let element = elementType(ofArray: oid) { return name(element) + "[]" }
+            return "type \(oid)"
         }
     }
 }
