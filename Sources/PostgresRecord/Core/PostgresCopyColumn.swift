@@ -29,6 +29,12 @@ struct PostgresCopyColumn: Sendable {
     }
 
     let name: String
+    /// True for an array column of an element type the library writes: a record's array of scalars goes
+    /// there as a PostgreSQL array, and into any other column as JSON.
+    var isArray: Bool {
+        if case .array = form { return true }
+        return false
+    }
     /// The type's name for messages (`format_type`), such as `smallint` or `character varying(20)`.
     let typeName: String
     let form: Form

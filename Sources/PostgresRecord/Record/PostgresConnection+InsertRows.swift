@@ -35,6 +35,8 @@ extension PostgresConnection {
                 hasExplicitRowID = true
             }
         }
+        // An array of scalars goes into a JSONB column (a table of an earlier version) as JSON.
+        try shape.namingTable { try writeArrays(of: encoder, into: shape.table) }
         if identityColumns.contains(where: { $0 != nil }) { try catchUpIdentity(of: shape) }
         if hasExplicitRowID { shape.identityCatchUp?.noteExplicitWrite() }
         // Each answer is checked as it is read, and let go: the batch keeps no result past its check.

@@ -90,15 +90,21 @@ enum PostgresSchemaCheck {
     /// Why a column of type `oid` cannot hold an array property whose elements are `element` (see
     /// `SQLDialect.postgresArrayElement(ofValueType:)`), or nil when it can: an array column whose elements
     /// read as the Swift element type and take the array the writer sends by assignment (`text[]` into
-    /// `varchar[]`, `bigint[]` into `integer[]`, `timestamptz[]` into `timestamp[]`). A JSON or text column
-    /// is refused even though it reads a JSON array: the writer sends a PostgreSQL array, which it cannot take.
+    /// `varchar[]`, `bigint[]` into `integer[]`, `timestamptz[]` into `timestamp[]`); or a JSON, JSONB or
+    /// text column, as for any nested value: the array is written there as JSON (a table made before arrays
+    /// were array columns; see `PostgresConnection.writeArrays(of:into:)`), and read back from it.
     static func arrayIncompatibility(element: (swiftType: String, sqlType: String), valueType: String, oid: UInt32)
         -> String?
     {
         let written = element.sqlType + "[]"
         guard let stored = PostgresType.elementType(ofArray: oid) else {
+            let texts: Set<UInt32> = [
+                PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier,
+                PostgresType.json, PostgresType.jsonb,
+            ]
+            if texts.contains(oid) { return nil }
             return "a \(PostgresType.name(oid)) column never takes \(valueType), which is written as a \(written) "
-                + "array (a struct holding the array is stored as JSONB)"
+                + "array, or as JSON into a JSON, JSONB or text column"
         }
         let integers: Set<UInt32> = [PostgresType.int2, PostgresType.int4, PostgresType.int8]
         let accepted: Set<UInt32>
