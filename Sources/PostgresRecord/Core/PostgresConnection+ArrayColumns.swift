@@ -19,10 +19,23 @@ extension PostgresConnection {
         try encoder.writeArraysAsJSON(inColumns: { isArray[$0] == false })
     }
 
+    /// `body`'s value. When it throws the server's error, `table`'s array columns are read again before its
+    /// next write with an array: another session may have retyped a column (a JSONB column moved to TEXT[]),
+    /// into which this connection would otherwise keep sending the old form.
+    /// - Throws: what `body` throws.
+    func forgettingArrayColumns<T>(of table: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            tableArrayColumnsCache[table] = nil
+            throw error
+        }
+    }
+
     /// For each column of `table` (the first schema of the search path that has it), whether its type is an
     /// array type (`typcategory` 'A', which a domain over an array type shares); empty for a missing table.
-    /// Kept until the next `execute(_:)` on this connection, or a statement whose prepared plan the server
-    /// found out of date.
+    /// Kept until the next `execute(_:)` on this connection, a statement whose prepared plan the server found
+    /// out of date, or a write to the table the server refused.
     /// - Throws: ``PostgresError``.
     func arrayColumns(of table: String) throws -> [String: Bool] {
         if let known = tableArrayColumnsCache[table] { return known }

@@ -198,7 +198,7 @@ final class PostgresRecordShape: Sendable {
     ) throws -> PostgresResult {
         var parameters = try self.parameters(of: record, plan, on: connection)
         if let key { try appendKey(key, to: &parameters) }
-        let result = try connection.run(sql, parameters)
+        let result = try connection.forgettingArrayColumns(of: table) { try connection.run(sql, parameters) }
         connection.keepSpareParameters(parameters)
         return result
     }
