@@ -18,6 +18,11 @@ final class PostgresRecordEncoder: Encoder {
     private(set) var parameters = PostgresParameters()
     let columnNames: [String: String]?
     let jsonEncoder: JSONEncoder
+    /// The parameters that hold an array of scalars as a PostgreSQL array (`text[]`...), in the order written:
+    /// the connection writes each as JSON instead where its column is no array column (a JSONB column of a
+    /// table made before arrays were written as arrays), through ``writeArraysAsJSON(inColumns:)``. Empty for
+    /// a record without one, which then costs nothing more.
+    private(set) var arrays: [WrittenArray] = []
     /// The plan of the record being written.
     private var plan: PostgresEncodingPlan?
     /// The index in ``parameters`` of the record's first slot.
@@ -77,8 +82,31 @@ final class PostgresRecordEncoder: Encoder {
 
     /// The parameters written, handed over: the encoder is empty afterwards.
     func takeParameters() -> PostgresParameters {
-        defer { parameters = PostgresParameters() }
+        defer {
+            parameters = PostgresParameters()
+            arrays = []
+        }
         return parameters
+    }
+
+    /// An array of scalars written as a PostgreSQL array: its parameter, its column, and the value itself,
+    /// kept for its JSON.
+    struct WrittenArray {
+        let slot: Int
+        let column: String
+        let value: any Encodable
+        let codingPath: [any CodingKey]
+    }
+
+    /// Writes each of ``arrays`` whose column `isJSON` names as the JSON `jsonEncoder` writes, as a nested
+    /// value is written (``PostgresValueWriter/json(_:codingPath:jsonEncoder:)``), in place of its PostgreSQL
+    /// array.
+    /// - Throws: as ``PostgresValueWriter/json(_:codingPath:jsonEncoder:)``.
+    func writeArraysAsJSON(inColumns isJSON: (String) -> Bool) throws {
+        for array in arrays where isJSON(array.column) {
+            let json = try PostgresValueWriter.json(array.value, codingPath: array.codingPath, jsonEncoder: jsonEncoder)
+            parameters.set(json, at: array.slot)
+        }
     }
 
     /// The parameter index of coding key `key`; nil when its column is not a parameter (its value is then
@@ -137,7 +165,12 @@ final class PostgresRecordEncoder: Encoder {
             return
         }
         let written = try PostgresValueWriter.value(value, codingPath: [key], jsonEncoder: jsonEncoder)
-        if let slot { parameters.set(written, at: slot) }
+        guard let slot else { return }
+        parameters.set(written, at: slot)
+        if PostgresType.elementType(ofArray: written.typeOID) != nil {
+            let column = plan.map { $0.columns[slot - first] } ?? columns[slot]
+            arrays.append(WrittenArray(slot: slot, column: column, value: value, codingPath: [key]))
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {

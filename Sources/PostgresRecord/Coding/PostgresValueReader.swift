@@ -13,19 +13,28 @@ enum PostgresValueReader {
     /// `RowDecoder.jsonDecoder`).
     /// - Throws: `DecodingError` at `codingPath` naming `column` (see the type's summary), or the nested
     ///   value's own error with `codingPath` in front of its path.
+    /// - Parameter element: the index of the element of an array column that `cell` is, for messages; nil
+    ///   for a column's own value.
     static func read<T: Decodable>(
         _ type: T.Type, _ cell: PostgresCell, column: String, codingPath: [any CodingKey],
-        jsonDecoder: JSONDecoder = defaultJSONDecoder
+        jsonDecoder: JSONDecoder = defaultJSONDecoder, element: Int? = nil
     ) throws -> T {
-        let reader = Context(cell: cell, column: column, codingPath: codingPath, jsonDecoder: jsonDecoder)
+        let reader = Context(
+            cell: cell, column: column, codingPath: codingPath, jsonDecoder: jsonDecoder, element: element)
         if case .null = cell {
             if let optional = T.self as? any NilValue.Type, let none = optional.nilValue as? T { return none }
             throw DecodingError.valueNotFound(
                 T.self,
                 DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "Expected \(T.self) but column \"\(column)\" is NULL"))
+                    codingPath: codingPath, debugDescription: "Expected \(T.self) but \(reader.place) is NULL"))
         }
         if let value = try reader.direct(T.self) { return value }
+        if case .array(let array) = cell, array.lengths.count > 1 {
+            throw reader.mismatch(
+                T.self,
+                "which no Swift array reads (one dimension only): select array_to_json(column) and read it as a "
+                    + "nested value")
+        }
         do {
             return try T(from: PostgresValueDecoder(reader: reader))
         } catch is NestedValueRequest {
@@ -61,21 +70,30 @@ enum PostgresValueReader {
         let codingPath: [any CodingKey]
         /// What reads a nested value's JSON.
         var jsonDecoder: JSONDecoder = PostgresValueReader.defaultJSONDecoder
+        /// The index of the array element that ``cell`` is, nil for a column's own value.
+        var element: Int? = nil
 
-        func mismatch(_ swiftType: Any.Type) -> DecodingError {
+        /// Where the value is, for messages: `column "tags"`, or `element 2 of column "tags"` (from 0, as the
+        /// Swift array counts).
+        var place: String {
+            guard let element else { return "column \"\(column)\"" }
+            return "element \(element) of column \"\(column)\""
+        }
+
+        func mismatch(_ swiftType: Any.Type, _ reason: String? = nil) -> DecodingError {
             DecodingError.typeMismatch(
                 swiftType,
                 DecodingError.Context(
                     codingPath: codingPath,
-                    debugDescription: "Expected \(swiftType) but column \"\(column)\" holds \(cell.summary)"))
+                    debugDescription: "Expected \(swiftType) but \(place) holds \(cell.summary)"
+                        + (reason.map { ", " + $0 } ?? "")))
         }
 
         func corrupted(_ swiftType: Any.Type, _ reason: String) -> DecodingError {
             DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: codingPath,
-                    debugDescription: "Expected \(swiftType) but column \"\(column)\" holds \(cell.summary), \(reason)"
-                ))
+                    debugDescription: "Expected \(swiftType) but \(place) holds \(cell.summary), \(reason)"))
         }
 
         /// The error for PostgreSQL's `'infinity'` (`positive`) or `'-infinity'` read as a `Date`.
@@ -387,7 +405,11 @@ struct PostgresValueDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw NestedValueRequest()
     }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NestedValueRequest() }
+    /// An array column's elements (a `[T]` reads them in order); for another column, a nested value's JSON.
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let array) = reader.cell else { throw NestedValueRequest() }
+        return PostgresArrayDecodingContainer(array: array, reader: reader)
+    }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     func decodeNil() -> Bool {
@@ -397,7 +419,8 @@ struct PostgresValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try PostgresValueReader.read(
-            T.self, reader.cell, column: reader.column, codingPath: reader.codingPath, jsonDecoder: reader.jsonDecoder)
+            T.self, reader.cell, column: reader.column, codingPath: reader.codingPath, jsonDecoder: reader.jsonDecoder,
+            element: reader.element)
     }
 }
 #endif

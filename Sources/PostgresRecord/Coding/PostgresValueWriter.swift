@@ -4,7 +4,9 @@ import SQLiteRecord
 
 /// The value table on the write side: a Swift value as the ``PostgresValue`` its column stores (`Int64`
 /// BIGINT, `Int32` INTEGER, `Double` DOUBLE PRECISION, `String` TEXT, `Bool` BOOLEAN, `Data` BYTEA, `Date`
-/// TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, enums as their raw value, nested values as JSON text).
+/// TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, enums as their raw value, arrays of those scalars (and of
+/// their Optionals) as PostgreSQL arrays (`text[]`, `bigint[]`...: ``PostgresArrayElement``), other nested
+/// values as JSON text).
 enum PostgresValueWriter {
     /// The JSON encoder of `RecordEncoder()`, for records that keep the default: keys sorted, so that equal
     /// values give equal text.
@@ -18,6 +20,8 @@ enum PostgresValueWriter {
         _ value: T, codingPath: [any CodingKey], jsonEncoder: JSONEncoder = defaultJSONEncoder
     ) throws -> PostgresValue {
         if let direct = try direct(value, codingPath: codingPath) { return direct }
+        // An array of the value table's scalars is a PostgreSQL array (`text[]`...); of anything else, JSON.
+        if let array = value as? any PostgresArrayValue { return try array.postgresArray(codingPath: codingPath) }
         let encoder = PostgresValueEncoder(codingPath: codingPath, jsonEncoder: jsonEncoder)
         var isNested = false
         do {
@@ -27,23 +31,34 @@ enum PostgresValueWriter {
         }
         // A type that asked for a container is nested even when it wrote nothing into it (an empty array).
         if isNested || encoder.storage.asksForContainer {
-            let data = try jsonEncoder.encode(value)
-            // JSON writes U+0000 in a string as the escape `\u0000`, which JSONB refuses (SQLSTATE 22P05):
-            // refused here, as in a text column, before anything is sent.
-            if Self.holdsEscapedNUL(data) {
-                throw EncodingError.invalidValue(
-                    value,
-                    EncodingError.Context(
-                        codingPath: codingPath,
-                        debugDescription: "PostgreSQL's JSONB cannot hold a NUL character (U+0000) in a string"))
-            }
-            return try PostgresValue(text: String(decoding: data, as: UTF8.self))
+            return try json(value, codingPath: codingPath, jsonEncoder: jsonEncoder)
         }
         guard let encoded = encoder.storage.value else {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(T.self) encoded nothing"))
         }
         return encoded
+    }
+
+    /// `value` as the JSON text `jsonEncoder` writes, an untyped text parameter that a JSON, JSONB or text
+    /// column takes: a nested value, and an array of scalars written into a column that is no array (see
+    /// ``PostgresRecordEncoder/arrays``).
+    /// - Throws: `EncodingError.invalidValue` at `codingPath` for a string holding U+0000, or what
+    ///   `jsonEncoder` throws.
+    static func json<T: Encodable>(_ value: T, codingPath: [any CodingKey], jsonEncoder: JSONEncoder) throws
+        -> PostgresValue
+    {
+        let data = try jsonEncoder.encode(value)
+        // JSON writes U+0000 in a string as the escape `\u0000`, which JSONB refuses (SQLSTATE 22P05):
+        // refused here, as in a text column, before anything is sent.
+        if Self.holdsEscapedNUL(data) {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "PostgreSQL's JSONB cannot hold a NUL character (U+0000) in a string"))
+        }
+        return try PostgresValue(text: String(decoding: data, as: UTF8.self))
     }
 
     /// Throws for NaN: SQLite stores a bound NaN as NULL, so the library refuses NaN on both engines, in a

@@ -25,6 +25,9 @@ enum PostgresCell: Sendable, Equatable {
     case numeric(String)
     /// A type the library does not read: its OID and bytes.
     case other(type: UInt32, bytes: Data)
+    /// An array of one of the types above (`text[]`, `bigint[]`...), its elements read as cells. Indirect, so
+    /// that a cell stays as small as the scalar ones make it.
+    indirect case array(PostgresArrayCell)
 
     /// The SQL type name, for messages.
     var typeName: String {
@@ -39,6 +42,7 @@ enum PostgresCell: Sendable, Equatable {
         case .uuid: return "UUID"
         case .numeric: return "NUMERIC"
         case .other(let type, _): return PostgresType.name(type)
+        case .array(let array): return array.typeName
         }
     }
 
@@ -58,6 +62,7 @@ enum PostgresCell: Sendable, Equatable {
         case .uuid(let uuid): return "UUID \(uuid.uuidString.lowercased())"
         case .numeric(let text): return "NUMERIC \(text)"
         case .other(_, let bytes): return "\(typeName) <\(bytes.count) bytes>"
+        case .array(let array): return array.summary
         }
     }
 }

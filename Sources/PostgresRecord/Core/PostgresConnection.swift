@@ -42,6 +42,9 @@ public final class PostgresConnection {
     private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
+    /// Per table, whether each column is an array column, read for records that write an array of scalars
+    /// (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan expired.
+    var tableArrayColumnsCache: [String: [String: Bool]] = [:]
     /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
     /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
     var identityCatchUps: [String: Int] = [:]
@@ -185,6 +188,7 @@ public final class PostgresConnection {
         // The SQL may change tables: the columns read for where: checks are read again, and identities
         // are caught up again before the next insert without an id.
         tableColumnsCache.removeAll()
+        tableArrayColumnsCache.removeAll()
         identityCatchUps.removeAll()
         _ = try cancellable(sql) { try check(PQexec(handle, sql), sql: sql) }
     }
@@ -296,6 +300,7 @@ public final class PostgresConnection {
             preparedNames[key] = nil
             lastPrepared = nil
             columnLayouts[sql] = nil
+            tableArrayColumnsCache.removeAll()
             guard PQtransactionStatus(handle) == PQTRANS_IDLE else { throw Self.planExpired(error) }
             retryingExpiredPlan = true
             defer { retryingExpiredPlan = false }

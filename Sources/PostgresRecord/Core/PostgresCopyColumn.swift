@@ -10,7 +10,8 @@ import Foundation
 /// convert it exactly (an integer into a narrower or wider integer column, checked against its range; an
 /// integer into `double precision`, `real` or `numeric`; `double precision` into `real`; text into `varchar`,
 /// `char(n)`, `name`, `citext`, an enum, `json`, `jsonb`, `uuid` or `numeric`; `timestamptz` into
-/// `timestamp`, the session's zone being UTC), and refused otherwise, naming the table, the column, both
+/// `timestamp`, the session's zone being UTC; an array into an array column of its element type, or of one of
+/// the same binary form), and refused otherwise, naming the table, the column, both
 /// types and the row: COPY would fail on it, or worse, read its bytes as another value.
 struct PostgresCopyColumn: Sendable {
     /// How a column's type is written.
@@ -21,11 +22,19 @@ struct PostgresCopyColumn: Sendable {
         /// `jsonb`: a version byte (1), then the text.
         case jsonb
         case int2, int4, int8, float4, float8, numeric, bool, bytea, timestamptz, timestamp, uuid
+        /// An array of the element type given (`text[]`, `bigint[]`...), in `array_send`'s form.
+        case array(element: UInt32)
         /// A type the library writes no value into.
         case other
     }
 
     let name: String
+    /// True for an array column of an element type the library writes: a record's array of scalars goes
+    /// there as a PostgreSQL array, and into any other column as JSON.
+    var isArray: Bool {
+        if case .array = form { return true }
+        return false
+    }
     /// The type's name for messages (`format_type`), such as `smallint` or `character varying(20)`.
     let typeName: String
     let form: Form
@@ -51,6 +60,10 @@ struct PostgresCopyColumn: Sendable {
         case PostgresType.timestamp: form = .timestamp
         case PostgresType.uuid: form = .uuid
         default:
+            if let element = PostgresType.elementType(ofArray: type) {
+                form = .array(element: element)
+                return
+            }
             // An enum's and citext's binary form is their label's text (`enum_recv`, `citextrecv`).
             form = typtype == "e" || typname == "citext" ? .text : .other
         }
@@ -78,6 +91,7 @@ struct PostgresCopyColumn: Sendable {
         case .bytea: return PostgresType.bytea
         case .timestamptz, .timestamp: return PostgresType.timestamptz
         case .uuid: return PostgresType.uuid
+        case .array(let element): return PostgresType.arrayType(of: element)
         case .numeric, .text, .json, .jsonb, .other: return nil
         }
     }
@@ -137,8 +151,30 @@ struct PostgresCopyColumn: Sendable {
             let float = Float(bitPattern: UInt32(truncatingIfNeeded: bits))
             Self.append(PostgresValue.bigEndian(Double(float).bitPattern), to: &buffer)
         default:
-            throw refusal
+            try appendConvertedArray(bytes, type: type, refusal, to: &buffer)
         }
+    }
+
+    /// An array of another element type than the column's, written when the two element types share their
+    /// binary form, as INSERT's assignment cast would convert it: text into `varchar[]` or `char(n)[]`,
+    /// `timestamptz` into `timestamp[]` (the session's zone being UTC). Only the header's element type is
+    /// changed; `array_recv` then reads each element with the column's element type. Other arrays are
+    /// refused: COPY would fail on them.
+    private func appendConvertedArray(
+        _ bytes: ArraySlice<UInt8>, type: UInt32, _ refusal: Refusal, to buffer: inout [UInt8]
+    ) throws {
+        let texts: Set<UInt32> = [PostgresType.text, PostgresType.varchar, PostgresType.bpchar]
+        let times: Set<UInt32> = [PostgresType.timestamptz, PostgresType.timestamp]
+        guard case .array(let columnElement) = form, let valueElement = PostgresType.elementType(ofArray: type),
+            (texts.contains(valueElement) && texts.contains(columnElement))
+                || (times.contains(valueElement) && times.contains(columnElement)),
+            bytes.count >= 12
+        else { throw refusal }
+        Self.appendLength(Int32(bytes.count), to: &buffer)
+        let start = bytes.startIndex
+        buffer.append(contentsOf: bytes[start..<start + 8])
+        buffer.append(contentsOf: PostgresValue.bigEndian(columnElement))
+        buffer.append(contentsOf: bytes[(start + 12)...])
     }
 
     /// An integer into this column: an integer column within its range, a floating-point or numeric one.

@@ -267,8 +267,62 @@ final class PostgresResult {
                         b[15]
                     )))
         case PostgresType.numeric: return numericText(Array(bytes)).map { .numeric($0) } ?? fallback
-        default: return fallback
+        default:
+            guard let element = PostgresType.elementType(ofArray: type) else { return fallback }
+            return arrayCell(bytes, type: type, element: element) ?? fallback
         }
+    }
+
+    /// An array's binary form (`array_send` in PostgreSQL's `utils/adt/arrayfuncs.c`) as a cell: int32 count
+    /// of dimensions, int32 flag of a NULL element, the element type's OID, then each dimension's int32
+    /// length and lower bound, then each element as an int32 length (-1 for NULL) and its bytes, which are
+    /// read in place as a cell of the element type. Nil for bytes that break that form (a header that does not
+    /// fit, another element type than the array type's, an element running past the end, bytes left over), so
+    /// that the caller keeps them as `.other` rather than read a value that is not there.
+    private static func arrayCell(_ bytes: UnsafeRawBufferPointer, type: UInt32, element: UInt32) -> PostgresCell? {
+        var offset = 0
+        func int32() -> Int32? {
+            guard offset + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for index in offset..<offset + 4 { value = value << 8 | UInt32(bytes[index]) }
+            offset += 4
+            return Int32(bitPattern: value)
+        }
+        guard let dimensions = int32(), (0...Int32(PostgresType.maximumArrayDimensions)).contains(dimensions),
+            let flags = int32(), flags == 0 || flags == 1, let elementType = int32(),
+            UInt32(bitPattern: elementType) == element
+        else { return nil }
+        var lengths: [Int] = []
+        var lowerBounds: [Int] = []
+        var count = dimensions > 0 ? 1 : 0
+        for _ in 0..<dimensions {
+            guard let length = int32(), length >= 0, let lowerBound = int32() else { return nil }
+            lengths.append(Int(length))
+            lowerBounds.append(Int(lowerBound))
+            // Every element takes at least its 4-byte length: a count beyond the bytes is a broken header.
+            let (product, overflow) = count.multipliedReportingOverflow(by: Int(length))
+            guard !overflow, product <= bytes.count / 4 else { return nil }
+            count = product
+        }
+        var elements: [PostgresCell] = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let length = int32() else { return nil }
+            if length == -1 {
+                elements.append(.null)
+                continue
+            }
+            guard length >= 0, offset + Int(length) <= bytes.count else { return nil }
+            let value = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
+            elements.append(binaryCell(value, type: element))
+            offset += Int(length)
+        }
+        guard offset == bytes.count else { return nil }
+        // A dimension of length 0 holds nothing: the array is '{}', as PostgreSQL itself makes it.
+        if count == 0 { (lengths, lowerBounds) = ([], []) }
+        return .array(
+            PostgresArrayCell(
+                type: type, elementType: element, lengths: lengths, lowerBounds: lowerBounds, elements: elements))
     }
 
     /// `numeric`'s binary form as its exact decimal text: int16 digit count, int16 weight (of the first

@@ -180,7 +180,7 @@ enum PostgresType {
         return exact
     }
 
-    /// The type's SQL name, for messages: `BIGINT`, `TIMESTAMPTZ`, `type 1234` for others.
+    /// The type's SQL name, for messages: `BIGINT`, `TIMESTAMPTZ`, `TEXT[]`, `type 1234` for others.
     static func name(_ oid: UInt32) -> String {
         switch oid {
         case 0: return "text"
@@ -192,7 +192,7 @@ enum PostgresType {
         case int2: return "SMALLINT"
         case int4: return "INTEGER"
         case text: return "TEXT"
-        case oid: return "OID"
+        case Self.oid: return "OID"
         case json: return "JSON"
         case float4: return "REAL"
         case float8: return "DOUBLE PRECISION"
@@ -204,7 +204,9 @@ enum PostgresType {
         case numeric: return "NUMERIC"
         case uuid: return "UUID"
         case jsonb: return "JSONB"
-        default: return "type \(oid)"
+        default:
+            if let element = elementType(ofArray: oid) { return name(element) + "[]" }
+            return "type \(oid)"
         }
     }
 }

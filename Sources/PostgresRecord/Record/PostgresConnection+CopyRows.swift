@@ -46,6 +46,8 @@ extension PostgresConnection {
             reserved = (column, isNew)
             forms[column] = nil
         }
+        // The columns an array of scalars is written into as JSON: every one but an array column.
+        let jsonColumns = Set(columns.filter { !$0.isArray }.map(\.name))
         var spare = PostgresParameters()
         // Each tuple's field count, and an id's field length.
         let tupleStart = PostgresValue.bigEndian(Int16(columns.count))
@@ -63,6 +65,8 @@ extension PostgresConnection {
                         try shape.namingTable { try encoder.append(record, plan: shape.columnsPlan) }
                     }
                 }
+                // An array of scalars goes into a column that is no array column (JSONB) as JSON.
+                try shape.namingTable { try encoder.writeArraysAsJSON(inColumns: { jsonColumns.contains($0) }) }
                 let parameters = encoder.takeParameters()
                 for (offset, index) in chunk.enumerated() {
                     stream.buffer.append(contentsOf: tupleStart)

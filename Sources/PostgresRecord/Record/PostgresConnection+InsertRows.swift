@@ -35,15 +35,21 @@ extension PostgresConnection {
                 hasExplicitRowID = true
             }
         }
+        // An array of scalars goes into a JSONB column (a table of an earlier version) as JSON.
+        try shape.namingTable { try writeArrays(of: encoder, into: shape.table) }
         if identityColumns.contains(where: { $0 != nil }) { try catchUpIdentity(of: shape) }
         if hasExplicitRowID { shape.identityCatchUp?.noteExplicitWrite() }
-        // Each answer is checked as it is read, and let go: the batch keeps no result past its check.
-        try runPipelined(statements, encoder.takeParameters()) { index, result in
-            // The command tag's row count: RETURNING's rows for an identity, `INSERT 0 1` otherwise.
-            guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-            guard let column = identityColumns[index] else { return }
-            guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
-            rowIDs[index] = try R.returnedRowID(result, column: column)
+        let parameters = encoder.takeParameters()
+        // Each answer is checked as it is read, and let go: the batch keeps no result past its check. A batch
+        // the server refused reads the table's array columns again: another session may have retyped one.
+        try forgettingArrayColumns(of: shape.table) {
+            try runPipelined(statements, parameters) { index, result in
+                // The command tag's row count: RETURNING's rows for an identity, `INSERT 0 1` otherwise.
+                guard result.affectedRows == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                guard let column = identityColumns[index] else { return }
+                guard result.rowCount == 1 else { throw RecordError.rowNotInserted(table: shape.table) }
+                rowIDs[index] = try R.returnedRowID(result, column: column)
+            }
         }
         return rowIDs
     }

@@ -198,19 +198,21 @@ final class PostgresRecordShape: Sendable {
     ) throws -> PostgresResult {
         var parameters = try self.parameters(of: record, plan, on: connection)
         if let key { try appendKey(key, to: &parameters) }
-        let result = try connection.run(sql, parameters)
+        let result = try connection.forgettingArrayColumns(of: table) { try connection.run(sql, parameters) }
         connection.keepSpareParameters(parameters)
         return result
     }
 
     /// ``parameters(of:_:)`` written into the connection's spare parameter buffer
-    /// (``PostgresConnection/takeSpareParameters()``), for the caller to hand back once they are copied.
-    /// - Throws: as ``parameters(of:_:)``.
+    /// (``PostgresConnection/takeSpareParameters()``), for the caller to hand back once they are copied; an
+    /// array of scalars as JSON where its column is no array column (`writeArrays(of:into:)`).
+    /// - Throws: as ``parameters(of:_:)``; ``PostgresError`` from the catalog read of a record with an array.
     func parameters<R: Record>(
         of record: R, _ plan: PostgresEncodingPlan, on connection: PostgresConnection
     ) throws -> PostgresParameters {
         let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder, reusing: connection.takeSpareParameters())
         _ = try namingTable { try encoder.append(record, plan: plan) }
+        try namingTable { try connection.writeArrays(of: encoder, into: table) }
         return encoder.takeParameters()
     }
 

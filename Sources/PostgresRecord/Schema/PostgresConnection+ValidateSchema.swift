@@ -62,6 +62,9 @@ enum PostgresSchemaCheck {
     /// side of the value table: PostgresValueReader). An enum column (`isEnum`) reads as its labels' text.
     static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32, isEnum: Bool) -> String? {
         if isEnum, kind == .string { return nil }
+        if kind == .nested, let element = SQLDialect.postgresArrayElement(ofValueType: valueType) {
+            return arrayIncompatibility(element: element, valueType: valueType, oid: oid)
+        }
         let integers: Set<UInt32> = [PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid]
         let floats: Set<UInt32> = [PostgresType.float4, PostgresType.float8]
         let texts: Set<UInt32> = [PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier]
@@ -82,6 +85,43 @@ enum PostgresSchemaCheck {
         }
         if accepted.contains(oid) { return nil }
         return "a \(PostgresType.name(oid)) column never reads as \(valueType)"
+    }
+
+    /// Why a column of type `oid` cannot hold an array property whose elements are `element` (see
+    /// `SQLDialect.postgresArrayElement(ofValueType:)`), or nil when it can: an array column whose elements
+    /// read as the Swift element type and take the array the writer sends by assignment (`text[]` into
+    /// `varchar[]`, `bigint[]` into `integer[]`, `timestamptz[]` into `timestamp[]`); or a JSON, JSONB or
+    /// text column, as for any nested value: the array is written there as JSON (a table made before arrays
+    /// were array columns; see `PostgresConnection.writeArrays(of:into:)`), and read back from it.
+    static func arrayIncompatibility(element: (swiftType: String, sqlType: String), valueType: String, oid: UInt32)
+        -> String?
+    {
+        let written = element.sqlType + "[]"
+        guard let stored = PostgresType.elementType(ofArray: oid) else {
+            let texts: Set<UInt32> = [
+                PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier,
+                PostgresType.json, PostgresType.jsonb,
+            ]
+            if texts.contains(oid) { return nil }
+            return "a \(PostgresType.name(oid)) column never takes \(valueType), which is written as a \(written) "
+                + "array, or as JSON into a JSON, JSONB or text column"
+        }
+        let integers: Set<UInt32> = [PostgresType.int2, PostgresType.int4, PostgresType.int8]
+        let accepted: Set<UInt32>
+        switch element.swiftType {
+        case "String": accepted = [PostgresType.text, PostgresType.varchar, PostgresType.bpchar]
+        case "Int64", "Int", "Int32", "Int16": accepted = integers
+        case "Double", "Float": accepted = [PostgresType.float4, PostgresType.float8]
+        case "Bool": accepted = [PostgresType.bool]
+        case "Data": accepted = [PostgresType.bytea]
+        case "Date": accepted = [PostgresType.timestamptz, PostgresType.timestamp, PostgresType.date]
+        case "UUID": accepted = [PostgresType.uuid]
+        case "Decimal": accepted = [PostgresType.numeric]
+        default: accepted = []
+        }
+        if accepted.contains(stored) { return nil }
+        return "a \(PostgresType.name(stored))[] column never takes \(valueType), which is written as a \(written) "
+            + "array"
     }
 }
 

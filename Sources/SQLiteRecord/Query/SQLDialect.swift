@@ -108,8 +108,10 @@ package enum SQLDialect: Sendable, Hashable {
     /// The declared type of `column` as the record encoder stores it: SQLite's storage classes (see
     /// `RecordColumn.declaredType(encoder:)`), or PostgreSQL's types from the value table: `Int64`/`Int`
     /// BIGINT, `Int32` INTEGER, `Int16`/`Int8` SMALLINT, `Double` DOUBLE PRECISION, `Float` REAL, `String`
-    /// and `URL` TEXT, `Bool` BOOLEAN, `Data` BYTEA, `Date` TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, nested
-    /// values JSONB. An enum over a raw value takes its raw value's type.
+    /// and `URL` TEXT, `Bool` BOOLEAN, `Data` BYTEA, `Date` TIMESTAMPTZ, `UUID` UUID, `Decimal` NUMERIC, an
+    /// array of one of those (or of their Optionals) that type's array (`TEXT[]`: see
+    /// ``postgresArrayElement(ofValueType:)``), other nested values JSONB. An enum over a raw value takes its
+    /// raw value's type.
     package func declaredType(of column: RecordColumn, encoder: RecordEncoder) -> String {
         switch self {
         case .sqlite: return column.declaredType(encoder: encoder)
@@ -126,7 +128,8 @@ package enum SQLDialect: Sendable, Hashable {
             case .real:
                 return column.valueType == "Float" || column.valueType == "Optional<Float>" ? "REAL" : "DOUBLE PRECISION"
             case .string, .url: return "TEXT"
-            case .nested: return "JSONB"
+            case .nested:
+                return Self.postgresArrayElement(ofValueType: column.valueType).map { $0.sqlType + "[]" } ?? "JSONB"
             case .decimal: return "NUMERIC"
             case .data: return "BYTEA"
             case .uuid: return "UUID"

@@ -4,8 +4,9 @@
     /// can hold and writes the column's own type, with a `// note:` where a value could read back other than
     /// it was stored or the choice is not certain.
     ///
-    /// The server enforces the declared type, so the catalog alone decides; no stored value is read. A column
-    /// of a type PostgresRecord reads into no Swift type (arrays, ranges, intervals, geometric and
+    /// The server enforces the declared type, so the catalog alone decides; no stored value is read. An array
+    /// of one of the scalar types below is a Swift array of Optionals (`[String?]`). A column of a type
+    /// PostgresRecord reads into no Swift type (arrays of other types, ranges, intervals, geometric and
     /// network types...) is left out of the type, with a note, so that every row still reads.
     enum PostgresTypeChoice {
         /// The property type of `column`; `isKey` for a column of the record's key.
@@ -26,9 +27,23 @@
                 return choice
             }
             if column.typeCategory == "A" {
-                return omitted(
-                    "an array (\(column.formattedType)), which PostgresRecord reads into no Swift type "
-                        + "(array_to_json(column)::text reads it as JSON text)")
+                guard !isKey, let element = arrayElement(column.typeName) else {
+                    return omitted(
+                        "an array (\(column.formattedType)), which PostgresRecord reads into no Swift type "
+                            + "(array_to_json(column)::text reads it as JSON text)")
+                }
+                // The catalog forbids neither NULL elements nor a second dimension: Optional elements read every
+                // one-dimensional array.
+                notes.append(
+                    "\(column.formattedType): elements Optional, as the catalog cannot forbid NULL ones "
+                        + "([\(element)] reads the column when none is); an array of two or more dimensions would "
+                        + "not read")
+                if column.typeName == "_timestamp" || column.typeName == "_date" {
+                    notes.append(
+                        "\(column.formattedType): elements read as UTC; saves send timestamptz elements, which the "
+                            + "server converts in the session's TimeZone (keep it UTC)")
+                }
+                return done("[\(element)?]")
             }
             if column.typeKind == "e" {
                 notes.append(
@@ -78,6 +93,26 @@
                 return done("String")
             default:
                 return omitted("of type \(column.formattedType), which PostgresRecord reads into no Swift type")
+            }
+        }
+
+        /// The Swift element type of an array column whose `pg_type` name is `typeName` (`_text`, `_int8`...),
+        /// the type PostgresRecord writes arrays of and whose elements read the column's: nil for arrays of
+        /// other types (`_jsonb`, `_interval`, an enum's...).
+        static func arrayElement(_ typeName: String) -> String? {
+            switch typeName {
+            case "_int8": return "Int64"
+            case "_int4": return "Int32"
+            case "_int2": return "Int16"
+            case "_float8": return "Double"
+            case "_float4": return "Float"
+            case "_bool": return "Bool"
+            case "_text", "_varchar", "_bpchar": return "String"
+            case "_bytea": return "Data"
+            case "_uuid": return "UUID"
+            case "_timestamptz", "_timestamp", "_date": return "Date"
+            case "_numeric": return "Decimal"
+            default: return nil
             }
         }
     }

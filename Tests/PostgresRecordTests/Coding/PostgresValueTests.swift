@@ -105,6 +105,24 @@ final class PostgresValueTests: PostgresTestCase {
         }
     }
 
+    /// Every type's name in a message is its own: the OID case of the names once matched every type listed
+    /// after it (`DOUBLE PRECISION`, `TIMESTAMPTZ`, `UUID`...), which all read `OID`.
+    func testMessagesNameEachStoredType() throws {
+        try connection.execute(
+            "CREATE TABLE t (at TIMESTAMPTZ, token UUID, ratio DOUBLE PRECISION, o OID); "
+                + "INSERT INTO t VALUES ('2000-01-01 00:00:00+00', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 0.5, 7)")
+        let row = try connection.query("SELECT * FROM t")[0]
+        XCTAssertThrowsError(try row.decode(Int.self, column: "at")) { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(context.debugDescription, "Expected Int but column \"at\" holds TIMESTAMPTZ 0 µs after 2000-01-01")
+        }
+        XCTAssertEqual(PostgresValue(UUID()).description.prefix(5), "UUID ")
+        XCTAssertThrowsError(try row.decode(Date.self, column: "o")) { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(context.debugDescription, "Expected Date but column \"o\" holds OID 7")
+        }
+    }
+
     func testMismatchesAreFoundationsErrorsNamingTheColumn() throws {
         try connection.execute(
             "CREATE TABLE t (n INTEGER, s TEXT, z TEXT, b BOOLEAN, d NUMERIC); "

@@ -61,4 +61,32 @@ final class ValueContractTests: RecordContractTestCase {
             XCTAssertEqual(found, [high])
         }
     }
+
+    struct Tagged: Record, Equatable {
+        var id: Int64?
+        var tags: [String]
+        var scores: [Double?]
+        var ids: [UUID]?
+        static let tableName = "tagged"
+    }
+
+    /// An array of scalars reads back as it was saved on both engines, each storing it its own way: JSON text
+    /// on SQLite, a PostgreSQL array (`text[]`, `double precision[]`) on PostgreSQL.
+    func testArraysOfScalarsReadBackAsSavedOnBothEngines() {
+        onEachEngine { engine in
+            try engine.createTable(Tagged.self)
+            var record = Tagged(id: nil, tags: ["a", "b \"c\"", ""], scores: [1.5, nil, -0.25], ids: nil)
+            let id = try XCTUnwrap(UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"))
+            var other = Tagged(id: nil, tags: [], scores: [], ids: [id])
+            try engine.write { db in
+                try record.insert(db)
+                try other.insert(db)
+            }
+            XCTAssertEqual(try engine.write { db in try Tagged.fetchOne(db, id: record.id) }, record)
+            XCTAssertEqual(try engine.write { db in try Tagged.fetchOne(db, id: other.id) }, other)
+            XCTAssertEqual(
+                try engine.text("SELECT CAST(tags AS TEXT) FROM tagged WHERE id = \(try XCTUnwrap(record.id))"),
+                engine.name == "SQLite" ? #"["a","b \"c\"",""]"# : #"{a,"b \"c\"",""}"#)
+        }
+    }
 }
