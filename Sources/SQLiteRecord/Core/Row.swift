@@ -22,6 +22,13 @@ public struct Row: Sendable {
         self.values = values
     }
 
+    /// A row of `values` under `columnNames` (same count), for an engine whose results are not SQLite's:
+    /// what its messages show (``RowInitializerMismatch/row``).
+    @_spi(RecordEngine)
+    public init(columnNames: [String], values: [SQLiteValue]) {
+        self.init(layout: RowLayout(columnNames: columnNames, sql: nil), values: values)
+    }
+
     /// Copies the current row of `statement`, whose columns `layout` describes.
     init(statement: Statement, layout: RowLayout) {
         self.layout = layout

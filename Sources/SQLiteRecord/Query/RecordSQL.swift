@@ -147,7 +147,7 @@ package enum RecordSQL {
     }
 
     /// `SELECT * FROM "table"`: every row of a table, as a row initializer's check reads them.
-    static func selectAll(from table: String) -> String {
+    package static func selectAll(from table: String) -> String {
         "SELECT * FROM " + SQLIdentifier.quoted(table)
     }
 

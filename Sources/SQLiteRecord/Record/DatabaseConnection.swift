@@ -220,6 +220,14 @@ public protocol DatabaseConnection: AnyObject, SendableMetatype {
     @_spi(RecordEngine)
     func validateTable<R: Record>(of type: R.Type) throws
 
+    /// Reads every row of `type`'s table as its fetches read them, through `init(row:)` and through
+    /// `init(from:)`: what ``FetchableRecord/checkRowInitializer(_:)`` runs.
+    /// - Returns: the number of rows checked.
+    /// - Throws: ``RowInitializerMismatch`` at the first row read differently; the engine's error for SQL
+    ///   it rejects.
+    @_spi(RecordEngine)
+    func checkRowInitializer<R: Record & FetchableRecord & Equatable>(of type: R.Type) throws -> Int
+
     /// Runs `body` in a write transaction, or in a savepoint inside the caller's: committed (released)
     /// when it returns, rolled back when it throws.
     /// - Throws: what `body` throws; the engine's error from BEGIN, COMMIT or SAVEPOINT.

@@ -63,7 +63,7 @@
                 uint8: 255)
         }
 
-        struct ByName: FetchableRecord {
+        struct ByName: FetchableRecord, Equatable {
             var sample: Sample
             init(from decoder: any Decoder) throws { sample = try Sample(from: decoder) }
             init(row: borrowing FetchedRow) throws {
@@ -83,7 +83,7 @@
             }
         }
 
-        struct ByIndex: FetchableRecord {
+        struct ByIndex: FetchableRecord, Equatable {
             var sample: Sample
             init(from decoder: any Decoder) throws { sample = try Sample(from: decoder) }
             init(row: borrowing FetchedRow) throws {
@@ -156,6 +156,41 @@
             XCTAssertEqual(try text.decode(OneString.self).map(\.value), ["12"])
             XCTAssertEqual(try connection.query("SELECT 12::numeric AS v").decode(OneInt.self).map(\.value), [12])
             XCTAssertEqual(try connection.query("SELECT 7::smallint AS v").decode(OneInt.self).map(\.value), [7])
+        }
+
+        /// Reads its day one second late by hand: the drift `checkRowInitializer` is for.
+        struct LateDay: FetchableRecord, Equatable {
+            var id: Int64
+            var day: Date
+            init(row: borrowing FetchedRow) throws {
+                id = try row["id", as: Int64.self]
+                day = try row["day", as: Date.self].addingTimeInterval(1)
+            }
+        }
+
+        func testCheckRowInitializerOverRawSQLComparesEveryValueType() throws {
+            XCTAssertEqual(try ByName.checkRowInitializer(connection, sql: sampleSQL), 1)
+            XCTAssertEqual(
+                try ByIndex.checkRowInitializer(
+                    connection, sql: "SELECT * FROM (\(sampleSQL)) AS a WHERE a.int = $1 UNION ALL \(sampleSQL)",
+                    arguments: [42]), 2)
+            XCTAssertThrowsError(
+                try LateDay.checkRowInitializer(
+                    connection,
+                    sql: "SELECT 1::bigint AS id, '2000-01-11'::date AS day, NULL::text AS note, '\\x00ff'::bytea AS b, "
+                        + "2.5::real AS r, true AS t")
+            ) { error in
+                let mismatch = error as? RowInitializerMismatch
+                XCTAssertEqual(mismatch?.rowIndex, 0)
+                XCTAssertEqual(mismatch?.row.columnNames, ["id", "day", "note", "b", "r", "t"])
+                XCTAssertEqual(
+                    mismatch?.row.values,
+                    [.integer(1), .text("DATE 10 days after 2000-01-01"), .null, .blob(Data([0, 255])), .real(2.5),
+                        .integer(1)])
+                XCTAssertEqual(
+                    mismatch?.rowInitializerResult, "LateDay(id: 1, day: 2000-01-11 00:00:01 +0000)")
+                XCTAssertEqual(mismatch?.decodableResult, "LateDay(id: 1, day: 2000-01-11 00:00:00 +0000)")
+            }
         }
 
         // MARK: Names

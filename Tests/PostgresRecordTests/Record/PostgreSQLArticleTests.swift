@@ -27,7 +27,7 @@ final class PostgreSQLArticleTests: PostgresTestCase {
         }
     }
 
-    struct Town: Record {
+    struct Town: Record, Equatable {
         var id: Int64?
         var name: String
         var population: Int
@@ -55,6 +55,9 @@ final class PostgreSQLArticleTests: PostgresTestCase {
             guard case .typeMismatch(_, let context) = $0 as? DecodingError else { return XCTFail("\($0)") }
             XCTAssertEqual(context.codingPath.map(\.stringValue), ["founded_at"])
         }
+        // Town: Equatable, with Lyon and Nice in its table
+        XCTAssertEqual(try Town.checkRowInitializer(connection), 2)
+        XCTAssertEqual(try Town.checkRowInitializer(connection, sql: "SELECT * FROM towns WHERE id < $1", arguments: [2]), 1)
     }
 
     /// The COPY example of "Bulk loads through COPY", as written.

@@ -81,6 +81,64 @@ final class RowInitializerContractTests: RecordContractTestCase {
 
     private func via(_ towns: [Town]) -> [String] { towns.map(\.via) }
 
+    // MARK: The check of both initializers
+
+    /// Reads alike through `init(row:)` and `init(from:)`.
+    struct Moon: Record, FetchableRecord, Equatable, Sendable {
+        var id: Int64?
+        var name: String
+        var radius: Double?
+        static let tableName = "row_moons"
+
+        init(id: Int64?, name: String, radius: Double?) {
+            self.id = id
+            self.name = name
+            self.radius = radius
+        }
+
+        init(row: borrowing FetchedRow) throws {
+            id = try row["id", as: Int64?.self]
+            name = try row["name", as: String.self]
+            radius = try row["radius", as: Double?.self]
+        }
+    }
+
+    /// Reads a NULL radius as 0 by hand where `init(from:)` gives nil: the drift the check is for.
+    struct DriftedMoon: Record, FetchableRecord, Equatable, Sendable {
+        var id: Int64?
+        var name: String
+        var radius: Double?
+        static let tableName = "row_moons"
+
+        init(row: borrowing FetchedRow) throws {
+            id = try row["id", as: Int64?.self]
+            name = try row["name", as: String.self]
+            radius = try row["radius", as: Double?.self] ?? 0
+        }
+    }
+
+    func testCheckRowInitializerReadsEveryRowBothWaysOnEachEngine() {
+        onEachEngine { engine in
+            try engine.createTable(Moon.self)
+            try engine.write { db in
+                for (name, radius) in [("Io", 1_821.6), ("Europa", 1_560.8)] as [(String, Double?)] + [("Nix", nil)] {
+                    var moon = Moon(id: nil, name: name, radius: radius)
+                    try moon.insert(db)
+                }
+            }
+            XCTAssertEqual(try engine.write { db in try Moon.checkRowInitializer(db) }, 3)
+            XCTAssertThrowsError(try engine.write { db in try DriftedMoon.checkRowInitializer(db) }) { error in
+                let mismatch = error as? RowInitializerMismatch
+                XCTAssertEqual(mismatch?.rowIndex, 2)
+                XCTAssertEqual(mismatch?.row.columnNames, ["id", "name", "radius"])
+                XCTAssertEqual(mismatch?.row.values, [.integer(3), .text("Nix"), .null])
+                XCTAssertEqual(
+                    mismatch?.rowInitializerResult, "DriftedMoon(id: Optional(3), name: \"Nix\", radius: Optional(0.0))")
+                XCTAssertEqual(mismatch?.decodableResult, "DriftedMoon(id: Optional(3), name: \"Nix\", radius: nil)")
+            }
+        }
+    }
+
     // MARK: Every fetch path
 
     func testEveryFetchOnAConnectionTakesTheRowInitializer() {
