@@ -45,7 +45,9 @@ struct RecordRequestBinding<Base: Record>: RequestBinding {
         }
         let encoder = ColumnsEncoder(tableName: Base.tableName, options: recordEncoder())
         do {
-            return [try encoder.queryValue(value, column: column ?? "value")]
+            // As `save()` writes it, so that the filter compares what is stored: a nested value (a struct, an
+            // array) is the record's JSON text, as PostgreSQL compares it with what it stored there too.
+            return [try encoder.columnValue(value, for: ColumnCodingKey(stringValue: column ?? "value"))]
         } catch let error as EncodingError {
             let reason: String
             switch error {

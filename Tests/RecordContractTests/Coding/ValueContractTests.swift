@@ -89,4 +89,44 @@ final class ValueContractTests: RecordContractTestCase {
                 engine.name == "SQLite" ? #"["a","b \"c\"",""]"# : #"{a,"b \"c\"",""}"#)
         }
     }
+
+    struct Shelf: Codable, Equatable {
+        var row: Int
+        var side: String
+    }
+
+    struct Placed: Record, Equatable {
+        var id: Int64?
+        var shelf: Shelf
+        var tags: [String]
+        static let tableName = "placed"
+    }
+
+    /// An array or a struct in a filter (a `where:` value, a request's `==` and `in(_:)`) is compared with what
+    /// `save()` stored, on both engines: the record's JSON text on SQLite, the PostgreSQL array or JSONB
+    /// value on PostgreSQL.
+    func testAnArrayOrAStructInAFilterFindsTheRowSaveWroteOnEachEngine() {
+        onEachEngine { engine in
+            try engine.createTable(Placed.self)
+            var left = Placed(id: nil, shelf: Shelf(row: 1, side: "left"), tags: ["a", "b \"c\""])
+            var right = Placed(id: nil, shelf: Shelf(row: 2, side: "right"), tags: [])
+            try engine.write { db in
+                try left.insert(db)
+                try right.insert(db)
+            }
+            try engine.write { db in
+                XCTAssertEqual(try Placed.fetch(db, where: ["tags": ["a", "b \"c\""]]), [left])
+                XCTAssertEqual(try Placed.fetch(db, where: ["tags": [String]()]), [right])
+                XCTAssertEqual(try Placed.fetch(db, where: ["shelf": Shelf(row: 2, side: "right")]), [right])
+                XCTAssertEqual(try Placed.count(db, where: ["shelf": Shelf(row: 2, side: "left")]), 0)
+                XCTAssertEqual(try Placed.filter(Column("tags") == ["a", "b \"c\""]).fetch(db), [left])
+                XCTAssertEqual(try Placed.filter(Column("shelf") == left.shelf).fetchOne(db), left)
+                XCTAssertEqual(
+                    try Placed.filter(Column("shelf").in([left.shelf, right.shelf])).order(Column("id")).fetch(db),
+                    [left, right])
+                XCTAssertEqual(try Placed.deleteAll(db, where: ["shelf": left.shelf]), 1)
+            }
+            XCTAssertEqual(try engine.integer("SELECT count(*) FROM placed"), 1)
+        }
+    }
 }
