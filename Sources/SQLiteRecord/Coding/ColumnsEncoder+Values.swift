@@ -48,8 +48,9 @@ extension ColumnsEncoder {
             return try put(try self.real(real, type: type, for: key), for: key)
         }
         // The key is checked before the value: once a record's keys differ from the binding's, nothing is
-        // converted, so the collected way, which encodes the record next, throws the record's first error.
-        // A value the statement leaves out is converted all the same, as the collected way converts it.
+        // converted, so the encoding without a binding that makes the record's own plan next throws the
+        // record's first error. A value the statement leaves out is converted all the same, as that encoding
+        // converts it.
         try binding.withBinding { binding in
             let parameter = binding.parameter(for: key)
             guard !binding.hasDiverged else { return }
@@ -76,7 +77,8 @@ extension ColumnsEncoder {
             guard !binding.hasDiverged else { return }
             let date = try SameTypeCast.cast(checked: value, to: Date.self)
             if parameter == StatementBinding.leftOut {
-                // Converted all the same, as the collected way converts it: a date with no text form throws.
+                // Converted all the same, as an encoding without a binding converts it: a date with no text
+                // form throws.
                 if !SQLiteDateFormat.hasTextForm(date) { _ = try dateValue(date, for: key) }
                 return
             }
@@ -84,7 +86,7 @@ extension ColumnsEncoder {
                 // Rare (a date in a numeric column): through a String, which is kept.
                 return try binding.bind(try columnValue(value, for: key), at: parameter)
             }
-            // No text form: dateValue throws the error the collected way throws.
+            // No text form: dateValue throws the error an encoding without a binding throws.
             if try !binding.bind(sqliteTextOf: date, at: parameter) {
                 try binding.bind(try dateValue(date, for: key), at: parameter)
             }

@@ -66,9 +66,9 @@ final class ColumnsEncoder: Encoder {
 
     /// Encodes `value` into the binding's statement.
     /// - Returns: false when the value's keys differed from the binding's (nothing is known to be bound then,
-    ///   and the caller encodes the value the collected way); true when every parameter is bound.
-    /// - Throws: what encoding the value throws, as the collected way would throw it, and ``DatabaseError``
-    ///   from a bind.
+    ///   and the caller encodes the value without a binding); true when every parameter is bound.
+    /// - Throws: what encoding the value throws, as an encoding without a binding would throw it, and
+    ///   ``DatabaseError`` from a bind.
     func encode<T: Encodable>(_ value: T) throws -> Bool {
         guard let binding else { return false }
         binding.start()

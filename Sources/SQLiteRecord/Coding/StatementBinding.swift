@@ -20,11 +20,11 @@ import Foundation
 /// without collecting ``EncodedColumns`` first: the statement, the parameter each coding key binds, and how
 /// far the current record has got.
 ///
-/// The Record layer builds one from the columns a first, collected encoding of the type gave, and keeps it
-/// with its prepared INSERT or UPDATE. A type's `encode(to:)` encodes the same keys in the same order for
-/// every value, so each later record binds value by value; a record whose keys differ (a custom
-/// `encode(to:)` that leaves a key out) marks the binding as diverged, and the caller encodes that record
-/// the collected way instead.
+/// The Record layer builds one from the coding keys of the record a write plan is made from (encoded once
+/// into ``EncodedColumns``), and keeps it with the plan's prepared INSERT or UPDATE. A type's `encode(to:)`
+/// encodes the same keys in the same order for every value, so each later record binds value by value; a
+/// record whose keys differ (a custom `encode(to:)` that leaves a key out) marks the binding as diverged,
+/// and the caller writes that record through a plan made from it instead.
 final class StatementBinding {
     let statement: Statement
     /// False for a binding that only keeps the values a record encodes, to compare them with another
@@ -41,7 +41,7 @@ final class StatementBinding {
     /// does not write.
     private let parameters: UnsafeMutableBufferPointer<Int32>
     /// The parameter of a key whose value the statement leaves out: the encoder converts the value (so it
-    /// refuses what the collected way refuses) and binds nothing.
+    /// refuses what a plan made from the record refuses) and binds nothing.
     static let leftOut: Int32 = 0
     /// True for the keys whose text values are kept in ``keptTexts`` for the caller to check before the
     /// statement runs (columns whose affinity may store text as a number).

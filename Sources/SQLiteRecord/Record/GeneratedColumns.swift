@@ -23,16 +23,3 @@ final class GeneratedColumns {
             ?? GeneratedColumns([])
     }
 }
-
-extension EncodedColumns {
-    /// The columns without the table's generated ones.
-    func leavingOut(_ generated: GeneratedColumns) -> EncodedColumns {
-        guard names.contains(where: generated.contains) else { return self }
-        var kept = EncodedColumns()
-        for (name, value) in zip(names, values) where !generated.contains(name) {
-            kept.names.append(name)
-            kept.values.append(value)
-        }
-        return kept
-    }
-}

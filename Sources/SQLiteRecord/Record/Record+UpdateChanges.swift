@@ -104,20 +104,26 @@ extension Record {
         {
             return changed
         }
+        // No kept comparison, or this pair does not fit it: one made from this record, kept when there is
+        // none for the type.
         let encoder = Self.recordEncoder
         let (current, keys) = try encoder.encodeWithKeys(self, tableName: Self.tableName)
-        let before = try encoder.encode(original, tableName: Self.tableName)
         let layout = try Self.keyLayout(of: id, .none)
-        let keyColumns = layout.columns
         let generated = GeneratedColumns.of(Self.tableName, db: db)
         let comparisons = RecordConnectionCache.of(db).comparisons
-        if comparisons[ObjectIdentifier(Self.self)] == nil {
-            // The comparisons after this one go through plans; one that cannot be made leaves them the
-            // collected way.
-            comparisons[ObjectIdentifier(Self.self)] = try? RecordChangeComparison(
-                keys: keys, names: current.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
-                tableName: Self.tableName, options: encoder, db: db)
+        // A comparison that cannot be made (a record with no column but the key's, whose UPDATE has nothing
+        // to set) leaves the records compared by column name.
+        if let comparison = try? RecordChangeComparison(
+            keys: keys, names: current.names, key: layout, generated: generated,
+            primaryKeyColumn: Self.primaryKeyColumn, tableName: Self.tableName, options: encoder, db: db)
+        {
+            if comparisons[ObjectIdentifier(Self.self)] == nil { comparisons[ObjectIdentifier(Self.self)] = comparison }
+            if let changed = try comparison.changedColumns(self, from: original) { return changed }
         }
+        // The original encodes other keys than the record (or the record's encode(to:) changed between two
+        // runs): the encodings are compared by column name.
+        let before = try encoder.encode(original, tableName: Self.tableName)
+        let keyColumns = layout.columns
         var changed: [String] = []
         for (index, name) in current.names.enumerated() {
             let previous =

@@ -1,13 +1,17 @@
 /// The one write path of every record operation: insert, insert or ignore, save, update, partial update,
-/// upsert, and the writes that read back (RETURNING).
+/// upsert, and the writes that read back (RETURNING). Every record is written through a plan
+/// (``RecordWritePlan``).
 ///
-/// ``Record/write(_:db:key:returned:)`` finds the connection's plan for the statement (``RecordWritePlan``)
-/// and binds the record straight into it; when there is no current plan, the plan is in use (a write
-/// started from a callback of another), or the record does not fit it (other coding keys, a parameter left
-/// unbound), the record is written the collected way (encoded into ``EncodedColumns`` and run through the
-/// statement cache), which also makes the plan for the records after it. Both ways encode the whole record
-/// and convert every value it encodes, and bind the columns the statement writes: they accept and refuse
-/// the same records, and write the same values.
+/// ``Record/write(_:db:key:returned:)`` finds the connection's kept plan for the statement and binds the
+/// record straight into it. When there is no current plan, the plan is in use (a write started from a
+/// callback of another), the record does not fit it (other coding keys, a key of another shape, a parameter
+/// left unbound), or the write reads back, a plan is made from this record: encoded once for its coding
+/// keys, column names and values, checked (case twins, the key, the write target, the columns a call names),
+/// and written through the new plan with the values of that encoding. The new plan is kept when the
+/// connection has none for the type and kind, for the records after this one; otherwise it is used for
+/// this record only. Either way the record's whole encoding is converted, the columns the statement writes
+/// are bound, text is checked against its column's affinity, and the statement runs: a kept plan and a new
+/// one accept and refuse the same records, and write the same values.
 extension Record {
     /// Writes this record with the statement of `kind`; `key` is bound after the columns for an update.
     /// - Returns: true when the statement ran; false for an update with nothing to write but the key, which
@@ -18,32 +22,32 @@ extension Record {
     ///   the checks of the columns a call names (``checkNamedColumns(_:encoded:keyColumns:generated:_:)``),
     ///   and ``DatabaseError`` from running the statement, with the bound arguments.
     ///
-    /// With `returned`, the statement ends in a RETURNING clause, its row is kept in `returned`, and it runs
-    /// the collected way (a plan's statement has no RETURNING clause).
+    /// With `returned`, the statement ends in a RETURNING clause and its row is kept in `returned`; an
+    /// insert then leaves out the NULLs whose columns have a default (see
+    /// ``RecordWritePlan/nullsWithDefaults(_:_:)``). Such a plan depends on the record's values, and is
+    /// never kept.
     @discardableResult
     func write(
         _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey = .none, returned: ReturnedValues? = nil
     ) throws -> Bool {
-        if returned == nil {
-            let cache = RecordConnectionCache.of(db)
-            if let plan = try Self.currentPlan(kind, db: db, in: cache),
-                try write(through: plan, kind, db: db, key: key, cache: cache)
-            {
-                return true
-            }
+        let cache = RecordConnectionCache.of(db)
+        if returned == nil, let plan = try Self.currentPlan(kind, db: db, in: cache),
+            try write(through: plan, kind, db: db, key: key, cache: cache)
+        {
+            return true
         }
-        return try writeCollected(kind, db: db, key: key, returned: returned)
+        return try writeThroughNewPlan(kind, db: db, key: key, returned: returned, cache: cache)
     }
 
     /// ``write(_:db:key:returned:)`` for an insert or upsert (no key bound after the columns, no `returned`),
     /// through `plan`, which the caller found with ``currentPlan(_:db:in:)`` for `kind` in `cache` (`db`'s);
-    /// the collected way when `plan` is nil or the record does not fit it.
+    /// through a plan made from this record when `plan` is nil or the record does not fit it.
     @discardableResult
     func write(
         _ kind: RecordWritePlan.Kind, db: Database, plan: RecordWritePlan?, cache: RecordConnectionCache
     ) throws -> Bool {
         if let plan, try write(through: plan, kind, db: db, key: .none, cache: cache) { return true }
-        return try writeCollected(kind, db: db, key: .none, returned: nil)
+        return try writeThroughNewPlan(kind, db: db, key: .none, returned: nil, cache: cache)
     }
 
     /// The connection's plan for `kind` when it is current (same table, key column and schema generation;
@@ -68,11 +72,12 @@ extension Record {
         return plan
     }
 
-    /// Binds this record into `plan`'s statement and runs it.
+    /// Binds this record into `plan`'s statement, a kept plan's, through its encoder, and runs it.
     /// - Returns: true when the record was written; false when nothing ran (its key has another shape than
-    ///   the plan's, or its coding keys differ from the plan's), and the caller writes it the collected way.
-    /// - Throws: what the collected way throws for the same record: encoding errors, the affinity guard's,
-    ///   and ``DatabaseError`` with the bound arguments.
+    ///   the plan's, or its coding keys differ from the plan's), and the caller writes it through a plan made
+    ///   from it.
+    /// - Throws: what a plan made from the same record throws: encoding errors, the affinity guard's, and
+    ///   ``DatabaseError`` with the bound arguments.
     private func write(
         through plan: RecordWritePlan, _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey,
         cache: RecordConnectionCache
@@ -99,10 +104,10 @@ extension Record {
                 }
             }
         } catch let error as DatabaseError where error.sql == plan.statement.sql && error.arguments == nil {
-            // A bind failed (text over SQLite's length limit, say). The collected way reports every value
-            // the record encodes; so does this, encoded again with the plan's encoder. Errors the record's
-            // own encode(to:) throws pass on unchanged, as on the collected way.
-            throw error.carrying(collectedArguments(kind, key: key, options: encoder.options))
+            // A bind failed (text over SQLite's length limit, say). A new plan reports the arguments of every
+            // column it binds; so does this, the record encoded again with the plan's encoder. Errors the
+            // record's own encode(to:) throws pass on unchanged.
+            throw error.carrying(encodedArguments(of: plan, key: key, options: encoder.options))
         }
         if !binding.keptTexts.isEmpty {
             for (position, text) in binding.keptTexts {
@@ -131,80 +136,107 @@ extension Record {
         return true
     }
 
-    /// Writes this record the collected way: encoded into ``EncodedColumns``, checked by the affinity guard,
-    /// and run through the statement cache; then makes the connection's plan for `kind` when it has none,
-    /// so the records after this one are written through it. Returns and throws as
-    /// ``write(_:db:key:returned:)``.
-    private func writeCollected(
-        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey, returned: ReturnedValues?
+    /// Makes a plan for `kind` from this record and writes the record through it (see the type's comment):
+    /// the plan is kept in `cache` when the write does not read back and `cache` has no plan for the type
+    /// and kind. Returns and throws as ``write(_:db:key:returned:)``.
+    private func writeThroughNewPlan(
+        _ kind: RecordWritePlan.Kind, db: Database, key: WriteKey, returned: ReturnedValues?,
+        cache: RecordConnectionCache
     ) throws -> Bool {
         let options = Self.recordEncoder
         // SQLite computes generated columns and refuses writes that name them.
         let generated = GeneratedColumns.of(Self.tableName, db: db)
-        let (columns, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
+        let (encoded, keys) = try options.encodeWithKeys(self, tableName: Self.tableName)
         let layout = try Self.keyLayout(of: id, key)
-        try Self.checkNoCaseTwins(columns.names)
-        for column in layout.columns where !columns.names.contains(column) {
+        try Self.checkNoCaseTwins(encoded.names)
+        for column in layout.columns where !encoded.names.contains(column) {
             throw RecordError.missingPrimaryKey(table: Self.tableName, column: column)
         }
-        // Checked here, where every plan is first made: a plan is dropped when the schema changes, so the
+        // Checked here, where every plan is made: a kept plan is dropped when the schema changes, so the
         // records written through it meet the same table, and an update's key is unique in it.
         try Self.explainingMissingTable { try Self.checkWriteTarget(db, insertingWithoutID: kind.insertsWithoutID) }
         if kind.bindsKeyAfterColumns { try Self.checkKey(db, columns: layout.columns) }
-        try Self.checkNamedColumns(kind, encoded: columns.names, keyColumns: layout.columns, generated: generated, db)
-        var bound = Self.boundColumns(columns, kind, keyColumns: layout.columns).leavingOut(generated)
+        try Self.checkNamedColumns(kind, encoded: encoded.names, keyColumns: layout.columns, generated: generated, db)
+        var leavingOut: Set<Int> = []
         if returned != nil, !kind.bindsKeyAfterColumns {
-            // An insert that reads back lets the database fill in the defaults of the columns the record has
-            // no value for (see ``EncodedColumns/leavingOutNullsWithDefaults(_:)``).
-            bound = bound.leavingOutNullsWithDefaults(try db.columns(in: Self.tableName))
+            leavingOut = RecordWritePlan.nullsWithDefaults(encoded, try db.columns(in: Self.tableName))
         }
-        var arguments = StatementArguments(bound.values)
-        if kind.bindsKeyAfterColumns {
-            guard !bound.names.isEmpty else {
-                // Nothing to write but the key: the update only has to find its row.
-                guard try Self.exists(db, id: id) else {
-                    throw RecordError.recordNotFound(table: Self.tableName, id: key.description)
-                }
-                return false
+        let columns = RecordWritePlan.Columns(
+            kind, names: encoded.names, key: layout, generated: generated, leavingOut: leavingOut)
+        if kind.bindsKeyAfterColumns, columns.bound.isEmpty {
+            // Nothing to write but the key: the update only has to find its row.
+            guard try Self.exists(db, id: id) else {
+                throw RecordError.recordNotFound(table: Self.tableName, id: key.description)
             }
-            arguments.values += key.values
+            return false
         }
-        try Self.explainingMissingTable { try TextAffinityGuard.check(bound, table: Self.tableName, db: db) }
-        let cache = RecordConnectionCache.of(db)
         let sql = cache.sql(
-            Self.self, kind.operation, table: Self.tableName, primaryKey: layout.shape, columns: bound.names
+            Self.self, kind.operation, table: Self.tableName, primaryKey: layout.shape, columns: columns.bound
         ) {
-            kind.sql(table: Self.tableName, columns: bound.names, keyColumns: layout.columns, keyCounts: layout.counts)
+            kind.sql(table: Self.tableName, columns: columns.bound, keyColumns: layout.columns, keyCounts: layout.counts)
+        }
+        let planKey = RecordConnectionCache.WritePlanKey(type: ObjectIdentifier(Self.self), kind: kind)
+        let keeps = returned == nil && cache.writePlans[planKey] == nil
+        let plan = try Self.explainingMissingTable {
+            try RecordWritePlan(
+                kind, keys: keys, names: encoded.names, columns: columns, key: layout,
+                primaryKeyColumn: Self.primaryKeyColumn, tableName: Self.tableName, options: options, sql: sql,
+                returning: returned, ownStatement: keeps, db: db)
+        }
+        if keeps { cache.writePlans[planKey] = plan }
+        return try write(encoded.values, through: plan, db: db, key: key, returned: returned)
+    }
+
+    /// Binds `values`, the encoding `plan` was made from (one per coding key, in order), into `plan`'s
+    /// statement and runs it, keeping the row it returns in `returned`. The checks and errors of
+    /// ``write(through:_:db:key:cache:)``: the affinity guard on the text bound to a numeric column, a
+    /// ``DatabaseError`` from a bind or a step with the bound arguments, a foreign key failure explained.
+    /// - Returns: true.
+    private func write(
+        _ values: [SQLiteValue], through plan: RecordWritePlan, db: Database, key: WriteKey,
+        returned: ReturnedValues?
+    ) throws -> Bool {
+        var bound: [SQLiteValue] = []
+        bound.reserveCapacity(plan.boundColumns.count + 1)
+        for (position, value) in values.enumerated() where plan.parameters[position] != StatementBinding.leftOut {
+            if case .text(let text) = value, let column = plan.numericColumns[position] {
+                try TextAffinityGuard.check(text, in: column, table: Self.tableName)
+            }
+            bound.append(value)
+        }
+        if plan.keyParameter > 0 { bound += key.values }
+        let arguments = StatementArguments(bound)
+        let statement = plan.statement
+        statement.isCheckedOut = true
+        plan.isInUse = true
+        defer {
+            plan.isInUse = false
+            statement.resetAndClearBindings()
+            statement.isCheckedOut = false
         }
         if let returned {
             try Self.explainingMissingTable {
-                try db.withStatement(sql: sql + RecordSQL.returning(returned.columns), arguments: arguments) {
-                    statement in
-                    while try statement.step() {
-                        if !returned.hasRow { returned.keep(statement) }
-                    }
+                try statement.bind(arguments)
+                while try statement.step() {
+                    if !returned.hasRow { returned.keep(statement) }
                 }
             }
             return true
         }
         do {
-            try Self.explainingMissingTable { try db.run(sql: sql, arguments: arguments) }
+            try Self.explainingMissingTable {
+                try statement.bind(arguments)
+                try statement.runToEnd(boundArguments: { arguments })
+            }
         } catch let error as DatabaseError where error.resultCode == .constraintForeignKey {
             throw explainingForeignKeyFailure(error, db: db)
-        }
-        let planKey = RecordConnectionCache.WritePlanKey(type: ObjectIdentifier(Self.self), kind: kind)
-        if cache.writePlans[planKey] == nil {
-            // The record is written; a plan that cannot be made only leaves the next record the collected way.
-            cache.writePlans[planKey] = try? RecordWritePlan(
-                kind, keys: keys, names: columns.names, key: layout, primaryKeyColumn: Self.primaryKeyColumn,
-                tableName: Self.tableName, options: options, db: db)
         }
         return true
     }
 
     /// Throws when two of `names` differ only in ASCII case: SQLite takes them for one column, so one value
     /// would be lost (the first on an insert, the last on an update), and the decoder refuses the type.
-    /// Checked on the collected way, where every plan is made.
+    /// Checked where every plan is made.
     /// - Throws: `EncodingError.invalidValue` naming both.
     static func checkNoCaseTwins(_ names: [String]) throws {
         var seen: [String: String] = [:]
@@ -222,30 +254,18 @@ extension Record {
         }
     }
 
-    /// `columns` without the key columns the statement of `kind` leaves out. A column the record encodes
-    /// twice stays twice: an UPDATE's `SET` then names it twice, and SQLite keeps the rightmost assignment,
-    /// the value encoded last, for a full update and a partial one alike.
-    private static func boundColumns(
-        _ columns: EncodedColumns, _ kind: RecordWritePlan.Kind, keyColumns: [String]
-    ) -> EncodedColumns {
-        guard kind.leavesOutKey else { return columns }
-        var bound = EncodedColumns()
-        for (name, value) in zip(columns.names, columns.values) where !kind.leavesOut(name, keyColumns: keyColumns) {
-            bound.names.append(name)
-            bound.values.append(value)
-        }
-        return bound
-    }
-
-    /// The arguments the collected way binds for this record, encoded with `options` (the plan's encoder),
-    /// for a bind error on the plan path; nil when the record no longer encodes.
-    private func collectedArguments(
-        _ kind: RecordWritePlan.Kind, key: WriteKey, options: RecordEncoder
+    /// The arguments `plan` binds for this record, encoded again with `options` (the plan's encoder), for a
+    /// bind error on a kept plan; nil when the record no longer encodes or no longer fits the plan.
+    private func encodedArguments(
+        of plan: RecordWritePlan, key: WriteKey, options: RecordEncoder
     ) -> StatementArguments? {
         guard let columns = try? options.encode(self, tableName: Self.tableName),
-            let layout = try? Self.keyLayout(of: id, key)
+            columns.values.count == plan.parameters.count
         else { return nil }
-        let bound = Self.boundColumns(columns, kind, keyColumns: layout.columns)
-        return StatementArguments(bound.values + (kind.bindsKeyAfterColumns ? key.values : []))
+        var bound: [SQLiteValue] = []
+        for (position, value) in columns.values.enumerated() where plan.parameters[position] != StatementBinding.leftOut {
+            bound.append(value)
+        }
+        return StatementArguments(bound + (plan.keyParameter > 0 ? key.values : []))
     }
 }

@@ -2,7 +2,7 @@ extension Record {
     /// Throws before anything is written when a call names columns it cannot write: a conflict target that
     /// is not a PRIMARY KEY or UNIQUE constraint of the table, or is not among the record's columns; columns
     /// to update that the record does not encode, that are generated, or (for a partial update) that belong
-    /// to the key. Run on the collected way, where every plan is first made.
+    /// to the key. Run where every write plan is made, from the record it is made from.
     /// - Throws: ``RecordError/conflictTargetNotUnique(table:columns:)``,
     ///   ``RecordError/unknownColumn(table:column:columns:)``, or ``DatabaseError`` `no such table`.
     static func checkNamedColumns(

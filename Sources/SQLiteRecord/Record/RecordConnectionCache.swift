@@ -46,16 +46,27 @@ final class RecordConnectionCache {
     /// The most request shapes kept; past it they are written again when next run.
     static let requestShapeCapacity = 512
 
-    /// The prepared INSERTs and UPDATEs (see ``RecordWritePlan``).
+    /// The kept prepared INSERTs and UPDATEs (see ``RecordWritePlan``), by record type and statement kind
+    /// (the kind's tag, with a reporting upsert's clause and a partial update's columns).
+    ///
+    /// The one rule: an entry is valid while the schema generation it was made under is current and the
+    /// type's `tableName` and `primaryKeyColumn` are the ones it was made for; ``Record/currentPlan(_:db:in:)``
+    /// checks that before each record and drops a stale entry. An entry is made from the first record of its
+    /// key written without RETURNING while the key has no entry, and is not replaced while it is valid: a
+    /// record that does not fit it (other coding keys, another key shape), a write while it is in use, and a
+    /// write that reads back (whose statement depends on which values are NULL) get plans that are not kept,
+    /// with their statement from the statement cache.
     let writePlans = RecentlyUsedCache<WritePlanKey, RecordWritePlan>()
     /// The `fetchOne(_:id:)` statements, by record type (see ``RecordLookupPlan``).
     let lookupPlans = RecentlyUsedCache<ObjectIdentifier, RecordLookupPlan>()
-    /// The change comparisons of ``Record/updateChanges(_:from:)``, by record type.
+    /// The change comparisons of ``Record/updateChanges(_:from:)``, by record type. Valid under the rule of
+    /// ``writePlans`` (checked by ``Record/currentComparison(db:)``); made from the first record compared
+    /// while the type has none.
     let comparisons = RecentlyUsedCache<ObjectIdentifier, RecordChangeComparison>()
     /// For each record type whose key columns were found unique, the schema generation they were checked
     /// under (see ``Record/checkKey(_:columns:)``).
     let keyChecks = RecentlyUsedCache<ObjectIdentifier, Int>()
-    /// The SQL of the record operations that run through the statement cache.
+    /// The SQL of the record operations that run through the statement cache, and of the write plans.
     let recordSQL = RecentlyUsedCache<RecordSQLKey, RecordSQLEntry>()
     /// The SQL of the request shapes run on this connection.
     let requestSQL = RecentlyUsedCache<RequestShape, RequestSQL>(capacity: requestShapeCapacity)

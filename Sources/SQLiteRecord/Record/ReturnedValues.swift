@@ -76,21 +76,20 @@ extension Record {
     }
 }
 
-extension EncodedColumns {
-    /// The columns without those whose value is NULL and whose column declares a DEFAULT: what the inserts
+extension RecordWritePlan {
+    /// The positions in `encoded` whose value is NULL and whose column declares a DEFAULT: what the inserts
     /// that read back (``Record/insertAndFetch(_:columns:)``, ``Record/upsertAndFetch(_:onConflict:updating:columns:)``)
-    /// write, so that a nil `createdAt` over `DEFAULT CURRENT_TIMESTAMP` gets the database's value and
-    /// reads it back, where a plain insert stores the NULL the record holds.
-    func leavingOutNullsWithDefaults(_ tableColumns: [ColumnInfo]) -> EncodedColumns {
+    /// leave out of their statement, so that a nil `createdAt` over `DEFAULT CURRENT_TIMESTAMP` gets the
+    /// database's value and reads it back, where a plain insert stores the NULL the record holds.
+    static func nullsWithDefaults(_ encoded: EncodedColumns, _ tableColumns: [ColumnInfo]) -> Set<Int> {
         let defaulted = Set(
             tableColumns.filter { $0.defaultValueSQL != nil }.map { RowLayout.asciiLowercased($0.name) })
-        guard !defaulted.isEmpty else { return self }
-        var kept = EncodedColumns()
-        for (name, value) in zip(names, values)
-        where value != .null || !defaulted.contains(RowLayout.asciiLowercased(name)) {
-            kept.names.append(name)
-            kept.values.append(value)
+        guard !defaulted.isEmpty else { return [] }
+        var positions: Set<Int> = []
+        for (position, (name, value)) in zip(encoded.names, encoded.values).enumerated()
+        where value == .null && defaulted.contains(RowLayout.asciiLowercased(name)) {
+            positions.insert(position)
         }
-        return kept
+        return positions
     }
 }

@@ -8,35 +8,14 @@ import Foundation
 /// INTEGER column) is harmless and allowed; any other numeric-looking text into such a column is refused
 /// before anything is written. See <https://www.sqlite.org/datatype3.html#type_affinity>.
 ///
-/// Only text that looks like a number costs anything: the table's declared types are read then, and never
-/// for ordinary text.
+/// A write plan reads the table's declared types once, when it is made (``numericColumns(_:table:db:)``);
+/// then only text bound to a column of numeric affinity that looks like a number costs anything.
 enum TextAffinityGuard {
     /// A column of the table whose affinity (INTEGER, REAL or NUMERIC) may store text as a number.
     struct NumericColumn {
         let name: String
         let declaredType: String
         let affinity: ColumnAffinity
-    }
-
-    /// Throws when a TEXT value in `columns` would be rewritten by its column's affinity in `table`.
-    /// - Throws: `EncodingError.invalidValue` naming the table, column, declared type, value and what SQLite
-    ///   would store; ``DatabaseError`` when the table's columns cannot be read.
-    static func check(_ columns: EncodedColumns, table: String, db: Database) throws {
-        var plan: AffinityPlan?
-        for position in columns.values.indices {
-            guard case .text(let text) = columns.values[position], NumericText.mayStartNumber(text) else { continue }
-            if plan == nil {
-                plan = try db.derivedSchemaValue(for: AffinityPlan.self, table: table) { AffinityPlan($0) }
-            }
-            guard let column = plan?.column(at: position, of: columns.names), column.affinity != .text,
-                column.affinity != .blob
-            else { continue }
-            try check(
-                text,
-                in: NumericColumn(
-                    name: columns.names[position], declaredType: column.declaredType, affinity: column.affinity),
-                table: table)
-        }
     }
 
     /// For each of `names`, columns of `table`, the column when its affinity may store text as a number; nil

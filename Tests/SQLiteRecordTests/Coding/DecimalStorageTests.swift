@@ -43,7 +43,7 @@ final class DecimalStorageTests: XCTestCase {
             try $0[0, as: String.self]
         }
         XCTAssertEqual(stored, prices.map(\.storage))
-        // Every digit reads back, through save and fetch (the first insert collected, the rest through a plan).
+        // Every digit reads back, through save and fetch (the first insert makes the plan, the rest reuse it).
         let read = try Product.fetch(db, orderBy: [.ascending("id")]).map(\.price.description)
         XCTAssertEqual(
             read,

@@ -479,7 +479,7 @@ final class PartialUpdateEdgeTests: XCTestCase {
         let queue = try makeDials()
         try queue.write { db in
             try Wrapping(id: 2, level: 1, label: "full", ratio: 1).update(db)
-            // The collected way and through the plan: the whole record is encoded, only "level" is written.
+            // A first write and through the kept plan: the whole record is encoded, only "level" is written.
             for round in 0..<3 {
                 try Wrapping(id: 1, level: 3 + round, label: "w", ratio: 2).update(db, columns: ["level"])
                 XCTAssertEqual(try rows(db), ["1|\(3 + round)|one|0.5", "2|1|full|1.0"], "round \(round)")

@@ -33,7 +33,7 @@ final class RecordErrorAdviceTests: XCTestCase {
         let db = try makeDatabase()
         var france = Country(id: nil, name: "France", iso: "FR", population: 1)
         try france.insert(db)
-        // The first insert of the type goes the collected way, the next ones through its plan.
+        // The first insert of the type makes its plan, the next ones reuse it.
         for attempt in 0..<3 {
             var city = City(id: nil, countryId: 42, name: "Nowhere", population: 1, foundedAt: nil)
             XCTAssertThrowsError(try city.insert(db), "attempt \(attempt)") { error in

@@ -147,7 +147,7 @@ final class RecordUpdateChangesTests: XCTestCase {
     }
 
     /// A partial update encodes the whole record, as a full update does, and writes only the named columns:
-    /// on a connection's first write (the collected way) and on the later ones (the plan) alike, the whole
+    /// on a connection's first write (a plan made from the record) and on the later ones (the kept plan) alike, the whole
     /// `encode(to:)` runs and every value is converted.
     struct Gauge: Record, Equatable {
         var id: Int64?
@@ -185,7 +185,7 @@ final class RecordUpdateChangesTests: XCTestCase {
 
     typealias Outcome = (error: (any Error)?, stored: Gauge?)
 
-    /// Updates gauge 1 to `record`'s `columns` twice: as a connection's first write (the collected way), and
+    /// Updates gauge 1 to `record`'s `columns` twice: as a connection's first write (a plan made from the record), and
     /// on another connection after a write of the same columns made the plan (that write goes to gauge 2).
     /// - Returns: for each way, the error the update threw (nil when it did not) and gauge 1 as stored.
     private func updateBothWays(_ record: Gauge, columns: [String]) throws -> [Outcome] {
@@ -262,7 +262,7 @@ final class RecordUpdateChangesTests: XCTestCase {
     }
 
     /// A date with no text form in a column the update does not write fails the update, as it fails a full
-    /// update: on the collected way and through the plan, before anything is written.
+    /// update: on a first write and through the kept plan, before anything is written.
     func testADateOutOfRangeInAnUnwrittenColumnFailsThePartialUpdate() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
@@ -394,7 +394,7 @@ final class RecordUpdateChangesTests: XCTestCase {
     }
 
     /// A date, an optional and a REAL: the comparisons after a connection's first go through its change
-    /// comparison (two plans that keep the encoded values), and find what the collected way finds.
+    /// comparison (two plans that keep the encoded values), and find what a comparison by column name finds.
     struct Note: Record, Equatable {
         var id: Int64?
         var body: String
@@ -425,7 +425,7 @@ final class RecordUpdateChangesTests: XCTestCase {
                 ("two columns", { $0.score = 2; $0.tag = "y" }, ["tag", "score"]),
                 ("the key", { $0.id = 7 }, []),
             ]
-            // Each case twice: the connection's first comparison goes the collected way and makes the plans.
+            // Each case twice: the connection's first comparison makes the plans, the second reuses them.
             for round in 0..<2 {
                 for (name, change, expected) in cases {
                     var changed = original
@@ -450,7 +450,7 @@ final class RecordUpdateChangesTests: XCTestCase {
     }
 
     /// A record whose `encode(to:)` leaves a nil value's key out: the records whose keys differ from the
-    /// plans' are compared the collected way.
+    /// plans' are compared through a comparison made from the record, or by column name.
     func testRecordsThatLeaveOutAKeyAreComparedTheCollectedWay() throws {
         typealias Memo = RecordWritePlanTests.Memo
         let queue = try DatabaseQueue()
@@ -464,7 +464,7 @@ final class RecordUpdateChangesTests: XCTestCase {
             for round in 0..<2 {
                 XCTAssertEqual(try renamed.changedColumns(from: full, db: db), ["title"], "round \(round)")
                 XCTAssertEqual(try full.changedColumns(from: bare, db: db), ["note"], "round \(round)")
-                // The collected way compares the columns the record encodes.
+                // The comparison by column name compares the columns the record encodes.
                 XCTAssertEqual(try bare.changedColumns(from: full, db: db), [], "round \(round)")
             }
         }

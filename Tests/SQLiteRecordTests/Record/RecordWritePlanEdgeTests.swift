@@ -53,7 +53,7 @@ final class RecordWritePlanEdgeTests: XCTestCase {
         try second.insert(db)
         var third = Reading(value: .nan, note: "c")
         try third.insert(db)
-        XCTAssertEqual(try readings(db), ["1.5 a", "2.5 b", "NULL c"], "as the collected way leaves the column out")
+        XCTAssertEqual(try readings(db), ["1.5 a", "2.5 b", "NULL c"], "as a plan made from the record leaves the column out")
 
         try first.update(db)
         try second.update(db)

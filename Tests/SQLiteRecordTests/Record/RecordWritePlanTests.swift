@@ -3,9 +3,9 @@ import XCTest
 
 @testable import SQLiteRecord
 
-/// The first write of a record type on a connection goes the collected way and makes a plan; the writes
-/// after it bind straight into the plan's statement. These tests hold the second way to the first's results
-/// and errors.
+/// The first write of a record type on a connection makes a plan from the record and is written through it,
+/// bound from that record's encoding; the writes after it bind straight into the kept plan's statement
+/// through its encoder. These tests hold the later writes to the first's results and errors.
 final class RecordWritePlanTests: XCTestCase {
     private enum Kind: String, Codable { case small, large }
     private struct Detail: Codable, Equatable { var tags: [String] }
@@ -140,7 +140,7 @@ final class RecordWritePlanTests: XCTestCase {
             change(&bad)
             let collected = Result { try Item.recordEncoder.encode(bad, tableName: "items") }
             XCTAssertThrowsError(try bad.insert(db)) { error in
-                guard case .failure(let expected) = collected else { return XCTFail("the collected way encoded") }
+                guard case .failure(let expected) = collected else { return XCTFail("the encoding without a plan succeeded") }
                 XCTAssertEqual("\(error)", "\(expected)")
             }
         }

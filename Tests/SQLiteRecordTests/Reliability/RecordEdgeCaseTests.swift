@@ -613,8 +613,8 @@ final class WriteFastPathEdgeTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Each comparison twice: the first one of a type on a connection is done the collected way, the next
-    /// ones through the kept plans; both must agree.
+    /// Each comparison twice: the first one of a type on a connection makes the comparison's plans, the next
+    /// one goes through the kept plans; both must agree.
     private func changes(_ record: Reading, from original: Reading) throws -> [Bool] {
         try (0..<2).map { _ in try record.changedColumns(from: original, db: db).isEmpty == false }
     }
