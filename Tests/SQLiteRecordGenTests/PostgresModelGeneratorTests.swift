@@ -125,6 +125,10 @@
                 source.contains(
                     "// note: periods: an array (interval[]), which PostgresRecord reads into no Swift type "
                         + "(array_to_json(column)::text reads it as JSON text); left out of the type"), source)
+            XCTAssertTrue(
+                source.contains(
+                    "    // note: budget: numeric: Decimal keeps every digit of up to 38 significant ones; NaN, Infinity "
+                        + "and more digits would not read"), source)
             let reading = try XCTUnwrap(declaration("Reading", in: source))
             XCTAssertEqual(
                 reading.filter { !$0.contains("// note:") },
