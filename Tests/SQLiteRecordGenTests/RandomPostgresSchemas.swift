@@ -28,7 +28,7 @@
     enum RandomPostgresSchemas {
         typealias Generator = RandomSchemas.Generator
 
-        /// Column types the generator maps to a Swift type, with the enum and the domain of every schema.
+        /// Column types the generator maps to a Swift type, with the enum of every schema.
         private static let scalarTypes = [
             "smallint", "integer", "bigint", "numeric(12,2)", "numeric(38,6)", "numeric", "real", "double precision",
             "text", "varchar(20)", "char(3)", "boolean", "date", "timestamp", "timestamptz", "uuid", "jsonb", "json",
