@@ -54,6 +54,9 @@
                 ('{NULL}', NULL, NULL, NULL, NULL, NULL, NULL);
             """
 
+        /// Random schemas per run (``RandomPostgresSchemas``), as ``GeneratedModelsCompileTests/randomSchemaCount``.
+        static let randomSchemaCount = 200
+
         private var connection: PostgresConnection!
         private var schema = ""
 
@@ -125,6 +128,10 @@
                 source.contains(
                     "// note: periods: an array (interval[]), which PostgresRecord reads into no Swift type "
                         + "(array_to_json(column)::text reads it as JSON text); left out of the type"), source)
+            XCTAssertTrue(
+                source.contains(
+                    "    // note: budget: numeric: Decimal keeps every digit of up to 38 significant ones; NaN, Infinity "
+                        + "and more digits would not read"), source)
             let reading = try XCTUnwrap(declaration("Reading", in: source))
             XCTAssertEqual(
                 reading.filter { !$0.contains("// note:") },
@@ -196,7 +203,9 @@
         /// (`.build/generated-postgres-models-check`), plain and with the options an app uses (prefix, namespace,
         /// public, row initializers, one file per type); each program reads every row of every table and view
         /// of the fixture schema, as many as `count(*)` finds, and every Record passes `validateSchema(in:)` and
-        /// has an empty `schemaChanges(in:)` plan (the generator and the schema diff agree).
+        /// has an empty `schemaChanges(in:)` plan (the generator and the schema diff agree); the same for
+        /// ``randomSchemaCount`` random schemas (``RandomPostgresSchemas``, seeded as ``RandomSchemas``: the seed
+        /// is in every failure's message, and `SQLITE_RECORD_RANDOM_SEED` replays it), in one more target.
         /// Slow (it builds SQLiteRecord and PostgresRecord inside that package); SQLITE_RECORD_SKIP_COMPILE_TESTS
         /// skips it.
         func testGeneratedTypesCompileAndReadEveryRow() throws {
@@ -235,8 +244,14 @@
                 }
                 try GeneratorFixtures.write(mainSource(testCase.file), to: sources.appendingPathComponent("main.swift"))
             }
+            // The random schemas, each a schema of its own on the server and a namespace of its own in one target.
+            let seed = RandomSchemas.runSeed
+            let randomSchemas = (0..<Self.randomSchemaCount).map { "\(schema)_r\($0)" }
+            defer { try? connection.execute("DROP SCHEMA IF EXISTS \(randomSchemas.joined(separator: ", ")) CASCADE") }
+            let randomFiles = try writeRandomModels(seed: seed, schemas: randomSchemas, package: package)
             try GeneratorFixtures.write(
-                manifest(root: root, targets: cases.map(\.target)), to: package.appendingPathComponent("Package.swift"))
+                manifest(root: root, targets: cases.map(\.target) + ["RandomPostgresModels"]),
+                to: package.appendingPathComponent("Package.swift"))
             var build = try GeneratorFixtures.run(["swift", "build", "--package-path", package.path], in: package)
             if build.status != 0 {
                 // A kept build may list SQLiteRecord's files as they were (see GeneratedModelsCompileTests).
@@ -267,6 +282,94 @@
                     result.output.components(separatedBy: "\n").filter { !$0.isEmpty }, expected + ["valid"],
                     testCase.target)
             }
+            // The random schemas: nothing but "valid"; each line otherwise names the schema, whose SQL is in
+            // .build/generated-postgres-models-check/random/rN.sql.
+            let random = try GeneratorFixtures.run(["\(binPath)/RandomPostgresModels", url], in: package)
+            XCTAssertEqual(random.status, 0, "seed \(seed): \(random.output)")
+            XCTAssertEqual(
+                random.output.components(separatedBy: "\n").filter { !$0.isEmpty }, ["valid"],
+                "random schemas of seed \(seed) (SQLITE_RECORD_RANDOM_SEED=\(seed) replays them)")
+            XCTAssertEqual(randomFiles.count, Self.randomSchemaCount)
+        }
+
+        /// Makes random schema number N of the run seeded `seed` (``RandomPostgresSchemas``) as `schemas[N]`,
+        /// keeps its SQL in the package's `random/rN.sql`, and writes the generated types of each, in namespace
+        /// `RN`, and the program that checks them (``randomMainSource(_:schemas:)``) as target
+        /// `RandomPostgresModels`.
+        private func writeRandomModels(
+            seed: UInt64, schemas: [String], package: URL
+        ) throws -> [ModelGenerator.File] {
+            let fileManager = FileManager.default
+            let folder = package.appendingPathComponent("random")
+            let sources = package.appendingPathComponent("Sources/RandomPostgresModels")
+            for url in [folder, sources] {
+                try? fileManager.removeItem(at: url)
+                try fileManager.createDirectory(at: url, withIntermediateDirectories: true)
+            }
+            var files: [ModelGenerator.File] = []
+            for (index, name) in schemas.enumerated() {
+                let sql = RandomPostgresSchemas.sql(seed: seed, index: index)
+                try GeneratorFixtures.write(sql, to: folder.appendingPathComponent("r\(index).sql"))
+                do {
+                    try connection.execute("CREATE SCHEMA \(name); SET search_path TO \(name);\n" + sql)
+                } catch {
+                    XCTFail("random schema r\(index) of seed \(seed) fails: \(error)\n\(sql)")
+                    throw error
+                }
+                let file = try PostgresModelGenerator.generate(
+                    connection, schema: name, sourceName: "random schema r\(index)",
+                    options: ModelGenerator.Options(namespace: "R\(index)"))
+                try GeneratorFixtures.write(file.source, to: sources.appendingPathComponent("R\(index).swift"))
+                files.append(file)
+            }
+            try connection.execute("SET search_path TO \(schema)")
+            try GeneratorFixtures.write(
+                randomMainSource(files, schemas: schemas), to: sources.appendingPathComponent("main.swift"))
+            return files
+        }
+
+        /// A program that connects to the server its first argument names and, for each random schema, sets the
+        /// search path to it and checks each type of its namespace: every row reads (as many as `count(*)`
+        /// finds), and a Record passes `validateSchema(in:)` and has an empty `schemaChanges(in:)` plan. Each
+        /// problem is a line naming the schema's index (its SQL is `random/rN.sql`); then `valid`.
+        private func randomMainSource(_ files: [ModelGenerator.File], schemas: [String]) -> String {
+            var lines = [
+                "import PostgresRecord", "import SQLiteRecord", "",
+                "func count(_ table: String, _ connection: PostgresConnection) throws -> Int {",
+                "    Int(try connection.query(\"SELECT count(*) FROM \" + SQLIdentifier.quoted(table)).decode(Int64.self).first ?? -1)",
+                "}", "",
+                "func check<T: Record>(_ type: T.Type, _ name: String, _ connection: PostgresConnection) {",
+                "    do {",
+                "        let rows = try T.all().fetch(connection).count",
+                "        let expected = try count(T.tableName, connection)",
+                "        if rows != expected { print(\"\\(name): read \\(rows) rows of \\(expected)\") }",
+                "    } catch { print(\"\\(name): fetch: \\(error)\") }",
+                "    do { try T.validateSchema(in: connection) } catch { print(\"\\(name): validateSchema: \\(error)\") }",
+                "    do {",
+                "        let plan = try T.schemaChanges(in: connection)",
+                "        if !plan.isEmpty { print(\"\\(name): \\(plan)\".replacingOccurrences(of: \"\\n\", with: \" | \")) }",
+                "    } catch { print(\"\\(name): schemaChanges: \\(error)\") }",
+                "}", "",
+                "let connection = try PostgresConnection(CommandLine.arguments[1])",
+            ]
+            for (index, file) in files.enumerated() {
+                lines.append("try connection.execute(\"SET search_path TO \(schemas[index])\")")
+                for type in file.types {
+                    let label = SwiftNames.literal("r\(index) \(type.qualifiedName)")
+                    if type.isRecord {
+                        lines.append("check(\(type.qualifiedName).self, \(label), connection)")
+                    } else {
+                        let table = SwiftNames.literal(type.table)
+                        lines.append(
+                            "do { let rows = try \(type.qualifiedName).fetchAll(connection).count; "
+                                + "let expected = try count(\(table), connection); if rows != expected { "
+                                + "print(\(label) + \": read \\(rows) rows of \\(expected)\") } } "
+                                + "catch { print(\(label) + \": \\(error)\") }")
+                    }
+                }
+            }
+            lines.append("print(\"valid\")")
+            return lines.joined(separator: "\n") + "\n"
         }
 
         /// A program that connects to the server its first argument names, sets the search path to the schema

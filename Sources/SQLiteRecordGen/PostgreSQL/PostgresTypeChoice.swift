@@ -66,7 +66,9 @@
                             + "nested value; a value with more digits than a Double holds would not read")
                     return done("Double")
                 }
-                notes.append("\(column.formattedType): Decimal keeps every digit; NaN would not read")
+                notes.append(
+                    "\(column.formattedType): Decimal keeps every digit of up to 38 significant ones; NaN, "
+                        + "Infinity and more digits would not read")
                 return done("Decimal")
             case "bool": return done("Bool")
             case "text", "varchar", "name", "citext": return done("String")
