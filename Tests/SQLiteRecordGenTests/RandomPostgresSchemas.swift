@@ -9,16 +9,9 @@
     /// none), foreign keys, views, a materialized view, triggers and indexes; and a few rows of NULLs, empty
     /// strings and arrays, and each type's extremes.
     ///
-    /// Left out until the library agrees with the generator on them (each reported with its SQL):
-    /// - a domain column (`CREATE DOMAIN positive AS integer`): the generator types it by its base type, and
-    ///   PostgreSQL's `validateSchema(in:)` and `schemaChanges(in:)` compare the domain's own type OID
-    ///   (`column "c" declared positive cannot hold Int32`, and a plan to retype it to INTEGER);
-    /// - a table whose key is a UNIQUE index over NOT NULL columns (no primary key): the generator makes it
-    ///   the record's key, as on SQLite, and PostgreSQL's `validateSchema(in:)` accepts only the primary key
-    ///   (`the type's key ("label") is not the table's primary key (it declares none) nor UNIQUE`);
-    /// - an empty column of a type PostgresRecord reads into no Swift type: the generator leaves it out of the
-    ///   record, and `schemaChanges(in:)` plans to drop it (it keeps one that holds values). Such columns are
-    ///   NOT NULL with a DEFAULT here, in tables with at least one row.
+    /// Also a domain column (`CREATE DOMAIN positive AS integer`), read and checked as its base type; a table
+    /// keyed by a UNIQUE column with no primary key; and columns of types the library reads into no Swift type,
+    /// which the generator leaves out and the plan keeps, empty or not.
     ///
     /// The SQL runs with the search path set to the schema, so its names are unqualified. Deterministic for a
     /// seed, with ``RandomSchemas``'s generator and `SQLITE_RECORD_RANDOM_SEED` (``RandomSchemas/runSeed``).
@@ -32,7 +25,7 @@
         private static let scalarTypes = [
             "smallint", "integer", "bigint", "numeric(12,2)", "numeric(38,6)", "numeric", "real", "double precision",
             "text", "varchar(20)", "char(3)", "boolean", "date", "timestamp", "timestamptz", "uuid", "jsonb", "json",
-            "bytea", "mood",
+            "bytea", "mood", "positive",
         ]
 
         /// The element types of the arrays the generator maps (`[T?]`).
@@ -51,6 +44,7 @@
             var rng = Generator(state: seed &+ UInt64(index) &* 0x1000_0001 &+ 0x5047)
             var statements = [
                 "CREATE TYPE mood AS ENUM ('calm', 'busy', 'ünïcødé ✓')",
+                "CREATE DOMAIN positive AS integer CHECK (VALUE > 0)",
                 "CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
             ]
             // Tables with a one-column key a foreign key can name.
@@ -72,6 +66,8 @@
                 case 5:
                     definitions = ["a integer NOT NULL", "b text NOT NULL"]
                     tail = ", PRIMARY KEY (a, b)"
+                // A key that is a UNIQUE column, with no primary key.
+                case 6: (definitions, key) = (["label text NOT NULL UNIQUE"], ("label", "text"))
                 default: break
                 }
                 var columns: [(name: String, type: String, notNull: Bool)] = []
@@ -85,8 +81,7 @@
                     default: type = unreadTypes.randomElement(using: &rng)!
                     }
                     var definition = "\(name) \(type)"
-                    let isUnread = unreadTypes.contains(type)
-                    let notNull = isUnread || Int.random(in: 0..<4, using: &rng) == 0
+                    let notNull = Int.random(in: 0..<4, using: &rng) == 0
                     if notNull {
                         definition += " NOT NULL DEFAULT " + defaultLiteral(type)
                     } else if Int.random(in: 0..<5, using: &rng) == 0 {
@@ -94,7 +89,8 @@
                     }
                     switch Int.random(in: 0..<8, using: &rng) {
                     case 0: definition += " CHECK (\(name) IS NOT NULL OR true)"
-                    // Over a NOT NULL column of a table without a primary key, UNIQUE would make the record's key.
+                    // Over a NOT NULL column of a table without a primary key, UNIQUE would make another key
+                    // candidate, of any type (a REAL, a BYTEA): the UNIQUE key is `label` alone here.
                     case 1 where isComparable(type) && !(notNull && keyKind >= 6): definition += " UNIQUE"
                     default: break
                     }
@@ -106,7 +102,7 @@
                 if let parent {
                     let action = ["", " ON DELETE CASCADE", " ON DELETE SET NULL", " ON UPDATE CASCADE"]
                         .randomElement(using: &rng)!
-                    definitions.append("parent_id \(parent.type) REFERENCES \(parent.table)\(action)")
+                    definitions.append("parent_id \(parent.type) REFERENCES \(parent.table) (\(parent.column))\(action)")
                 }
                 if Int.random(in: 0..<5, using: &rng) == 0 {
                     tail += ", CHECK (\(columns[0].name) IS NULL OR \(columns[0].name) IS NOT NULL)"
@@ -116,8 +112,7 @@
                 if Int.random(in: 0..<3, using: &rng) == 0, let first = columns.first, isComparable(first.type) {
                     statements.append("CREATE INDEX ON \(table) (\(first.name))")
                 }
-                let hasUnread = columns.contains { unreadTypes.contains($0.type) }
-                for row in 0..<Int.random(in: hasUnread ? 1...4 : 0...4, using: &rng) {
+                for row in 0..<Int.random(in: 0...4, using: &rng) {
                     var names: [String] = []
                     var values: [String] = []
                     switch keyKind {
@@ -126,6 +121,7 @@
                         if Int.random(in: 0..<3, using: &rng) == 0 { (names, values) = (["id"], ["\(1000 + row)"]) }
                     case 4: (names, values) = (["code"], [row == 0 ? "''" : "'k\(row)'"])
                     case 5: (names, values) = (["a", "b"], ["\(row)", "'b\(row)'"])
+                    case 6: (names, values) = (["label"], [row == 0 ? "''" : "'l\(row)'"])
                     default: break
                     }
                     for column in columns where !(column.notNull && Int.random(in: 0..<3, using: &rng) == 0) {
@@ -163,7 +159,7 @@
         private static func defaultLiteral(_ type: String) -> String {
             if type.hasSuffix("[]") { return "'{}'" }
             switch type {
-            case "smallint", "integer", "bigint": return "1"
+            case "smallint", "integer", "bigint", "positive": return "1"
             case "numeric(12,2)", "numeric(38,6)", "numeric", "real", "double precision": return "0.5"
             case "boolean": return "false"
             case "date": return "CURRENT_DATE"
@@ -250,6 +246,7 @@
                 ]
             case "bytea": values = ["'\\x'", "'\\x00ff10'", "decode(repeat('ab', 300), 'hex')"]
             case "mood": values = ["'calm'", "'busy'", "'ünïcødé ✓'"]
+            case "positive": values = ["1", "2147483647", "\(Int.random(in: 1...99999, using: &rng))"]
             default: values = ["''"]
             }
             return values.randomElement(using: &rng)!

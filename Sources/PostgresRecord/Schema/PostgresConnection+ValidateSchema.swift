@@ -10,7 +10,7 @@ extension Record {
         let keyColumns = try probedKeyColumns()
         let rows = try connection.query(
             """
-            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.atttypid::int8,
+            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), \(PostgresSchemaCheck.valueTypeOID)::int8,
                 coalesce(a.attnum = ANY (i.indkey), false)
             FROM pg_catalog.pg_attribute a
             LEFT JOIN pg_catalog.pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
@@ -42,7 +42,7 @@ extension Record {
                     .incompatibleColumn(column.name, declaredType: type.name, valueType: column.valueType, reason: reason))
             }
         }
-        if Set(primaryKey) != Set(keyColumns) {
+        if Set(primaryKey) != Set(keyColumns), try !connection.hasUniqueIndex(on: keyColumns, of: tableName) {
             mismatches.append(.primaryKey(keyColumns, tablePrimaryKey: primaryKey))
         }
         // The type's tableDefinition, compared by the one rule both engines share; views have no constraints.
@@ -58,6 +58,40 @@ extension Record {
 
 /// The rule the schema check and the schema diff share, so that a type that validates gets no retype.
 enum PostgresSchemaCheck {
+    /// The SQL of the type OID a column's values have, for a `pg_attribute a`: a domain's base type, through
+    /// domains over domains (`CREATE DOMAIN positive AS integer` reads and writes as `integer`), else the
+    /// column's own type. See <https://www.postgresql.org/docs/current/catalog-pg-type.html> (`typbasetype`).
+    static let valueTypeOID = """
+        (WITH RECURSIVE d(oid, typtype, base) AS (
+            SELECT t.oid, t.typtype, t.typbasetype FROM pg_catalog.pg_type t WHERE t.oid = a.atttypid
+            UNION ALL
+            SELECT t.oid, t.typtype, t.typbasetype FROM pg_catalog.pg_type t JOIN d ON t.oid = d.base
+            WHERE d.typtype = 'd')
+        SELECT d.oid FROM d WHERE d.typtype <> 'd')
+        """
+
+    /// True when a column of type `oid` reads into some Swift type (the value table: an integer, float,
+    /// numeric, boolean, text, bytea, UUID, date or JSON type, an enum, or a one-dimensional array of the
+    /// scalars the library writes arrays of). A column of any other type (`time`, `interval`, `inet`, a
+    /// range, an array of JSONB or of an enum) can be no property of a record type, so a type that lacks it
+    /// says nothing about it: the schema diff keeps it (see `sqlite-record-gen`, which leaves it out).
+    static func readsIntoSwiftType(oid: UInt32, isEnum: Bool) -> Bool {
+        if isEnum { return true }
+        let scalars: Set<UInt32> = [
+            PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid, PostgresType.float4,
+            PostgresType.float8, PostgresType.numeric, PostgresType.bool, PostgresType.text, PostgresType.varchar,
+            PostgresType.bpchar, PostgresType.identifier, PostgresType.bytea, PostgresType.uuid,
+            PostgresType.timestamptz, PostgresType.timestamp, PostgresType.date, PostgresType.json, PostgresType.jsonb,
+        ]
+        if scalars.contains(oid) { return true }
+        let elements: Set<UInt32> = [
+            PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.float4, PostgresType.float8,
+            PostgresType.numeric, PostgresType.bool, PostgresType.text, PostgresType.varchar, PostgresType.bpchar,
+            PostgresType.bytea, PostgresType.uuid, PostgresType.timestamptz, PostgresType.timestamp, PostgresType.date,
+        ]
+        return PostgresType.elementType(ofArray: oid).map(elements.contains) ?? false
+    }
+
     /// Why a column of type `oid` can never hold the values of a property, or nil when it can (the read
     /// side of the value table: PostgresValueReader). An enum column (`isEnum`) reads as its labels' text.
     static func incompatibility(kind: ProbedValueKind, valueType: String, oid: UInt32, isEnum: Bool) -> String? {
@@ -127,6 +161,26 @@ enum PostgresSchemaCheck {
 
 /// PostgreSQL's answer to the engine-neutral schema check.
 extension PostgresConnection {
+    /// True when `table` has a UNIQUE index, neither partial nor over expressions, on exactly `columns`: a
+    /// key as good as the primary key for calls by key, as SQLite's check accepts too.
+    /// - Throws: ``PostgresError`` reading the catalog.
+    func hasUniqueIndex(on columns: [String], of table: String) throws -> Bool {
+        let rows = try query(
+            """
+            SELECT i.indexrelid::int8, a.attname::text
+            FROM pg_catalog.pg_index i
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+            WHERE i.indrelid = to_regclass(quote_ident($1)) AND i.indisunique AND i.indpred IS NULL
+                AND i.indexprs IS NULL
+            """, [try PostgresValue(text: table)])
+        var indexes: [Int64: Set<String>] = [:]
+        for index in 0..<rows.count {
+            indexes[try rows[index].decode(Int64.self, at: 0), default: []].insert(try rows[index].decode(String.self, at: 1))
+        }
+        return indexes.values.contains(Set(columns))
+    }
+
+
     @_spi(RecordEngine)
     public func validateTable<R: Record>(of type: R.Type) throws {
         try R.validateSchema(in: self)

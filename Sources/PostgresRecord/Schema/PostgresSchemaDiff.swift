@@ -64,7 +64,8 @@ struct PostgresSchemaDiff {
         }
         let rows = try connection.query(
             """
-            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.atttypid::int8, a.attnotnull,
+            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), \(PostgresSchemaCheck.valueTypeOID)::int8,
+                a.attnotnull,
                 a.attidentity <> ''
             FROM pg_catalog.pg_attribute a
             WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attnum > 0 AND NOT a.attisdropped
@@ -135,7 +136,11 @@ struct PostgresSchemaDiff {
             let quoted = SQLIdentifier.quoted(name)
             guard let property = probed.first(where: { folded($0.name) == folded(name) }) else {
                 let values = try integer("SELECT count(\(SQLIdentifier.quoted(column.name))) FROM \(quotedTable)")
-                if values == 0 || options.dropsColumns {
+                // A column of a type no Swift type reads cannot be a property: its absence from the type
+                // does not ask for it to go, even empty.
+                let isReadable = PostgresSchemaCheck.readsIntoSwiftType(
+                    oid: column.typeOID, isEnum: try connection.isEnumType(column.typeOID))
+                if (values == 0 && isReadable) || options.dropsColumns {
                     changes.append(.dropColumn(name))
                     statements.append("ALTER TABLE \(quotedTable) DROP COLUMN \(quoted)")
                 } else {

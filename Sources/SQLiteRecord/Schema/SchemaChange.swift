@@ -13,7 +13,8 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
     /// ``SchemaChangeOptions/dropsColumns``.
     case dropColumn(String)
     /// A column the type no longer has that holds `valueCount` non-NULL values: kept, since the plan was made
-    /// without ``SchemaChangeOptions/dropsColumns``. No SQL.
+    /// without ``SchemaChangeOptions/dropsColumns``; on PostgreSQL also an empty column of a type no Swift type
+    /// reads (`time`, `interval`, `inet`...), which a record type cannot have. No SQL.
     case keepColumn(String, valueCount: Int)
     /// A column whose declared type gives it an affinity that does not hold the property's values
     /// (`population TEXT` for an `Int`): a rebuild with the type ``Record/createTable(in:ifNotExists:)``
