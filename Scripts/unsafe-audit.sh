@@ -48,6 +48,8 @@ owners=(
     Sources/PostgresRecord/Core/PostgresResult+Row.swift
     # Its decoder's reused memory: a reader's position and key tables, read through a plain view per column.
     Sources/PostgresRecord/Coding/PostgresRowReader.swift
+    # copyIn's encoder: its per-record state, written for every field, without the runtime's access checks.
+    Sources/PostgresRecord/Coding/PostgresCopyEncoder.swift
 )
 token_pattern='Unsafe[A-Za-z]*Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|@exclusivity\(unchecked\)|_withUnsafeGuaranteedRef|unowned\(unsafe\)|\.allocate\(|withUnsafe[A-Za-z]*|nonisolated\(unsafe\)|_isPOD'
 inline_pattern='@inline\(__always\)'

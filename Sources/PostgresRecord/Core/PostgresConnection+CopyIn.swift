@@ -12,6 +12,7 @@ import Foundation
 ///   when every row was sent, with one when the caller's code threw (which makes the server fail the COPY,
 ///   so that nothing it received is kept), and every result is then read up to libpq's NULL, so that the
 ///   connection is ready for the next statement whatever happened.
+/// - The COPY data's integers are appended through their big-endian bytes, read for the append only.
 extension PostgresConnection {
     /// Runs `sql`, a `COPY ... FROM STDIN`, and sends what `write` writes into the stream as its data.
     ///
@@ -115,6 +116,30 @@ struct PostgresCopyInStream {
         guard !buffer.isEmpty else { return }
         guard connection.putCopyData(buffer) else { throw Interrupted() }
         buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+extension [UInt8] {
+    /// Appends `value`'s big-endian bytes: the binary COPY format's integers (a tuple's field count, a
+    /// field's length) and the binary forms of `int2`, `int4` and `int8`.
+    mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
+
+    /// Appends an 8-byte field: its length (8), then `value` big-endian (an `int8`, a `float8`'s bits, a
+    /// `timestamptz`'s microseconds).
+    mutating func appendCopyField(int64 value: Int64) {
+        Swift.withUnsafeBytes(of: (Int32(8).bigEndian, Int32(truncatingIfNeeded: value >> 32).bigEndian,
+                             Int32(truncatingIfNeeded: value).bigEndian)) { append(contentsOf: $0) }
+    }
+
+    /// Writes `value` big-endian over the 4 bytes at `offset`: a field's length, once its bytes are in.
+    mutating func setBigEndian(_ value: Int32, at offset: Int) {
+        let bits = UInt32(bitPattern: value)
+        self[offset] = UInt8(truncatingIfNeeded: bits >> 24)
+        self[offset + 1] = UInt8(truncatingIfNeeded: bits >> 16)
+        self[offset + 2] = UInt8(truncatingIfNeeded: bits >> 8)
+        self[offset + 3] = UInt8(truncatingIfNeeded: bits)
     }
 }
 

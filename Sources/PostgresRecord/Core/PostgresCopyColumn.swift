@@ -100,10 +100,18 @@ struct PostgresCopyColumn: Sendable {
     /// - Throws: ``PostgresCopyColumn/Refusal`` for a value of a type this column cannot take, or out of its
     ///   range.
     func appendField(_ parameters: PostgresParameters, at index: Int, to buffer: inout [UInt8]) throws {
-        let field = parameters.field(at: index)
+        try appendField(parameters.field(at: index), to: &buffer)
+    }
+
+    /// Appends a value of the type OID and form given (its bytes, text without a closing NUL; nil for NULL)
+    /// as this column's field.
+    /// - Throws: as ``appendField(_:at:to:)``.
+    func appendField(
+        _ field: (type: UInt32, isBinary: Bool, bytes: ArraySlice<UInt8>?), to buffer: inout [UInt8]
+    ) throws {
         guard let bytes = field.bytes else { return Self.appendLength(-1, to: &buffer) }
         if field.isBinary {
-            if field.type == binaryType { return parameters.appendCopyField(at: index, to: &buffer) }
+            if field.type == binaryType { return Self.append(bytes, to: &buffer) }
             return try appendConverted(binary: bytes, type: field.type, to: &buffer)
         }
         switch form {
@@ -111,7 +119,7 @@ struct PostgresCopyColumn: Sendable {
             // Text of no type (a String, JSON) goes in as it is. NUMERIC's text (a Decimal) is refused: an
             // INSERT would turn the number into text through numeric's output function, which COPY runs none of.
             guard field.type == 0 else { throw Refusal(valueType: PostgresType.name(field.type), column: self) }
-            parameters.appendCopyField(at: index, to: &buffer)
+            Self.append(bytes, to: &buffer)
         case .jsonb:
             guard field.type == 0 else { throw Refusal(valueType: PostgresType.name(field.type), column: self) }
             Self.appendLength(Int32(bytes.count + 1), to: &buffer)
@@ -245,11 +253,11 @@ struct PostgresCopyColumn: Sendable {
     }
 
     private static func appendLength(_ length: Int32, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: PostgresValue.bigEndian(length))
+        buffer.appendBigEndian(length)
     }
 
     /// `bytes` as a field: its length, then the bytes.
-    private static func append(_ bytes: [UInt8], to buffer: inout [UInt8]) {
+    private static func append(_ bytes: some Collection<UInt8>, to buffer: inout [UInt8]) {
         appendLength(Int32(bytes.count), to: &buffer)
         buffer.append(contentsOf: bytes)
     }

@@ -88,20 +88,11 @@ struct PostgresParameters {
         return (types[index], formats[index] == 1, bytes[start..<start + Int(lengths[index])])
     }
 
-    /// Appends parameter `index` as a field of PostgreSQL's binary COPY format: its length as a big-endian
-    /// 32-bit integer (-1 for NULL), then its bytes as they are (text without its closing NUL).
-    func appendCopyField(at index: Int, to buffer: inout [UInt8]) {
-        let start = offsets[index]
-        let length = start < 0 ? -1 : lengths[index]
-        withUnsafeBytes(of: length.bigEndian) { buffer.append(contentsOf: $0) }
-        guard start >= 0 else { return }
-        buffer.append(contentsOf: bytes[start..<start + Int(length)])
-    }
-
     /// Appends parameters `base + position`, `base + position + 1`... as fields of PostgreSQL's binary COPY
-    /// format, each as ``appendCopyField(at:to:)`` writes it, while its form is the one `forms` holds for its
-    /// place (`forms[position]` for parameter `base + position`: a type OID and whether it is binary) or it is
-    /// NULL; a nil form stops at its place whatever the value.
+    /// format (each its length as a big-endian 32-bit integer, -1 for NULL, then its bytes as they are, text
+    /// without its closing NUL), while its form is the one `forms` holds for its place (`forms[position]` for
+    /// parameter `base + position`: a type OID and whether it is binary) or it is NULL; a nil form stops at its
+    /// place whatever the value.
     /// - Returns: the place of the first parameter not appended, for the caller to convert; `forms.count`
     ///   when every one was.
     func appendCopyFields(

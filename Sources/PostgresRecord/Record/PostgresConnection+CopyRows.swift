@@ -2,106 +2,148 @@
 import Foundation
 import SQLiteRecord
 
-/// The rows of `Record.copyIn(_:_:)`: records written by the record encoder, then as fields of PostgreSQL's
-/// binary COPY format (<https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4>), sent in
-/// pieces while the next records are encoded.
+/// The rows of `Record.copyIn(_:_:)`: records written by ``PostgresCopyEncoder`` straight into the fields of
+/// PostgreSQL's binary COPY format (<https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4>),
+/// sent in pieces while the next records are encoded.
 extension PostgresConnection {
-    /// How many records are encoded into one parameter buffer before their fields are written: enough that
-    /// the buffer's room is reused, few enough that it stays small.
-    static let copyChunk = 256
-
     /// Writes `records` through one `COPY "table" (<every column>) FROM STDIN (FORMAT binary)`, in order, in
     /// the caller's transaction, and returns each record's rowid: its own, or for a rowid record whose id is
     /// nil, one taken beforehand from its identity column's sequence (`nextval`, as the column's default
-    /// would take it), which the row is written with; 0 for records of other keys.
+    /// would take it), which the row is written with; 0 for records of other keys. `newRecords` are the
+    /// indexes of the records that took an id from the sequence, in order.
     /// - Throws: `EncodingError` for a value PostgreSQL cannot store, naming the table, the column and the
     ///   record's index; ``PostgresError`` of kind `.client` for a value of a type the column's binary form
     ///   cannot take (see ``PostgresCopyColumn``), for a new rowid record whose key column has no sequence, and
     ///   for a column the table does not have; the server's error for a refused row, with the row's index as
     ///   ``PostgresError/batchIndex``; as ``copyIn(_:_:)``. The COPY then writes nothing.
-    func copyRows<R: Record>(of records: [R]) throws -> [Int64] {
-        guard !records.isEmpty else { return [] }
+    func copyRows<R: Record>(of records: [R]) throws -> (rowIDs: [Int64], newRecords: [Int]) {
+        guard !records.isEmpty else { return ([], []) }
         let shape = try PostgresRecordShape.of(R.self)
         let names = shape.columns.map(SQLIdentifier.quoted).joined(separator: ", ")
         let sql = "COPY \(SQLIdentifier.quoted(shape.table)) (\(names)) FROM STDIN (FORMAT binary)"
         let columns = try copyColumns(shape, sql: sql)
         var rowIDs = [Int64](repeating: 0, count: records.count)
-        // The forms each column takes values in as they are; the rowid column's is nil when a sequence gives
-        // ids, so that each value there is looked at.
-        var forms = columns.map(\.unchangedForm)
         // The rowid column's index among the columns, and the records whose id a sequence gives.
         var reserved: (column: Int, records: [Bool])?
+        var newRecords: [Int] = []
         if case .rowID(let key) = shape.key, let column = shape.columns.firstIndex(of: key) {
             var isNew = [Bool](repeating: false, count: records.count)
             for index in records.indices {
-                if let rowID = records[index].rowIDIfAny { rowIDs[index] = rowID } else { isNew[index] = true }
+                if let rowID = records[index].rowIDIfAny { rowIDs[index] = rowID } else { newRecords.append(index) }
             }
-            let newCount = isNew.lazy.filter { $0 }.count
             // New ids come from the sequence, caught up first with the ids the table holds; records that bring
             // their own make every connection catch up again before its next insert without one.
-            if newCount > 0 { try catchUpIdentity(of: shape) }
-            if newCount < records.count { shape.identityCatchUp?.noteExplicitWrite() }
-            var next = try reserveIDs(newCount, table: shape.table, column: key, sql: sql).makeIterator()
-            for index in records.indices where isNew[index] { rowIDs[index] = next.next() ?? 0 }
-            reserved = (column, isNew)
-            forms[column] = nil
+            if !newRecords.isEmpty { try catchUpIdentity(of: shape) }
+            if newRecords.count < records.count { shape.identityCatchUp?.noteExplicitWrite() }
+            let ids = try reserveIDs(newRecords.count, table: shape.table, column: key, sql: sql)
+            for (index, id) in zip(newRecords, ids) {
+                rowIDs[index] = id
+                isNew[index] = true
+            }
+            if !newRecords.isEmpty { reserved = (column, isNew) }
         }
-        // The columns an array of scalars is written into as JSON: every one but an array column.
-        let jsonColumns = Set(columns.filter { !$0.isArray }.map(\.name))
-        var spare = PostgresParameters()
-        // Each tuple's field count, and an id's field length.
-        let tupleStart = PostgresValue.bigEndian(Int16(columns.count))
-        let idLength = PostgresValue.bigEndian(Int32(8))
+        let encoder = PostgresCopyEncoder(
+            plan: shape.columnsPlan, columns: columns, jsonEncoder: shape.jsonEncoder, rowIDColumn: reserved?.column)
+        defer { encoder.dropContainer() }
+        // Records whose keys leave the plan's order go through parameter slots (see PostgresCopyEncoder).
+        var diverged = DivergedRecords(shape: shape, columns: columns, reserved: reserved)
         _ = try copyIn(sql) { stream in
-            stream.buffer.append(contentsOf: Self.copyHeader)
-            var first = 0
-            while first < records.count {
-                let chunk = first..<min(first + Self.copyChunk, records.count)
-                let encoder = PostgresRecordEncoder(jsonEncoder: shape.jsonEncoder, reusing: spare)
-                for index in chunk {
-                    let record = records[index]
-                    if case .rowID = shape.key {} else { try shape.checkKey(record.id) }
-                    _ = try Self.namingRecord(index) {
-                        try shape.namingTable { try encoder.append(record, plan: shape.columnsPlan) }
-                    }
+            // The encoder writes into the stream's buffer, handed over (not shared, which would copy it).
+            swap(&encoder.buffer, &stream.buffer)
+            encoder.buffer.append(contentsOf: Self.copyHeader)
+            for index in records.indices {
+                let record = records[index]
+                if case .rowID = shape.key {} else { try shape.checkKey(record.id) }
+                let reservedID = reserved?.records[index] == true ? rowIDs[index] : nil
+                let written = try Self.naming(index, shape: shape, sql: sql) {
+                    try encoder.append(record, reservedID: reservedID)
                 }
-                // An array of scalars goes into a column that is no array column (JSONB) as JSON.
-                try shape.namingTable { try encoder.writeArraysAsJSON(inColumns: { jsonColumns.contains($0) }) }
-                let parameters = encoder.takeParameters()
-                for (offset, index) in chunk.enumerated() {
-                    stream.buffer.append(contentsOf: tupleStart)
-                    let base = offset * columns.count
-                    var position = 0
-                    while true {
-                        // Values already in their column's form are copied as they are; the loop below stops at
-                        // each other one.
-                        position = parameters.appendCopyFields(
-                            of: base, from: position, forms: forms, to: &stream.buffer)
-                        guard position < columns.count else { break }
-                        defer { position += 1 }
-                        if let reserved, position == reserved.column, reserved.records[index] {
-                            stream.buffer.append(contentsOf: idLength)
-                            stream.buffer.append(contentsOf: PostgresValue.bigEndian(rowIDs[index]))
-                            continue
-                        }
-                        do {
-                            try columns[position].appendField(parameters, at: base + position, to: &stream.buffer)
-                        } catch let refusal as PostgresCopyColumn.Refusal {
-                            throw PostgresError(
-                                kind: .client, sqlState: SQLState(refusal.sqlState),
-                                message: refusal.message + " of table \"\(shape.table)\"", table: shape.table,
-                                column: refusal.column, sql: sql, batchIndex: index)
-                        }
+                if !written {
+                    let tuple = try Self.naming(index, shape: shape, sql: sql) {
+                        try diverged.tuple(of: record, reservedID: reservedID)
                     }
-                    try stream.sendIfFull()
+                    encoder.buffer.append(contentsOf: tuple)
                 }
-                spare = parameters
-                first = chunk.upperBound
+                if encoder.buffer.count >= PostgresCopyInStream.pieceSize {
+                    swap(&encoder.buffer, &stream.buffer)
+                    try stream.send()
+                    swap(&encoder.buffer, &stream.buffer)
+                }
             }
             // The trailer: a tuple of -1 fields.
-            stream.buffer.append(contentsOf: PostgresValue.bigEndian(Int16(-1)))
+            encoder.buffer.appendBigEndian(Int16(-1))
+            swap(&encoder.buffer, &stream.buffer)
         }
-        return rowIDs
+        return (rowIDs, newRecords)
+    }
+
+    /// `body`'s value; its `EncodingError.invalidValue` names the table and the record's index, and a
+    /// ``PostgresCopyColumn/Refusal`` becomes a ``PostgresError`` of kind `.client` naming the table, the
+    /// column and the record's index.
+    private static func naming<T>(
+        _ index: Int, shape: PostgresRecordShape, sql: String, _ body: () throws -> T
+    ) throws -> T {
+        do {
+            return try namingRecord(index) { try shape.namingTable(body) }
+        } catch let refusal as PostgresCopyColumn.Refusal {
+            throw PostgresError(
+                kind: .client, sqlState: SQLState(refusal.sqlState),
+                message: refusal.message + " of table \"\(shape.table)\"", table: shape.table,
+                column: refusal.column, sql: sql, batchIndex: index)
+        }
+    }
+
+    /// The records of a COPY whose keys left their plan's order, written through ``PostgresRecordEncoder``
+    /// (whose parameter slots take keys in any order), then field by field as ``PostgresCopyColumn`` converts
+    /// each value.
+    private struct DivergedRecords {
+        let shape: PostgresRecordShape
+        let columns: [PostgresCopyColumn]
+        let reserved: (column: Int, records: [Bool])?
+        /// The columns an array of scalars is written into as JSON: every one but an array column.
+        let jsonColumns: Set<String>
+        /// The forms each column takes values in as they are; the rowid column's is nil when a sequence gives
+        /// ids, so that each value there is looked at.
+        let forms: [(type: UInt32, isBinary: Bool)?]
+        /// The parameter buffer of the last record, whose room the next reuses.
+        var spare = PostgresParameters()
+
+        init(shape: PostgresRecordShape, columns: [PostgresCopyColumn], reserved: (column: Int, records: [Bool])?) {
+            self.shape = shape
+            self.columns = columns
+            self.reserved = reserved
+            jsonColumns = Set(columns.filter { !$0.isArray }.map(\.name))
+            var forms = columns.map(\.unchangedForm)
+            if let reserved { forms[reserved.column] = nil }
+            self.forms = forms
+        }
+
+        /// `record`'s tuple, its rowid field `reservedID` when one is given.
+        /// - Throws: as ``PostgresCopyEncoder/append(_:reservedID:)``.
+        mutating func tuple<R: Record>(of record: R, reservedID: Int64?) throws -> [UInt8] {
+            let encoder = PostgresRecordEncoder(jsonEncoder: shape.jsonEncoder, reusing: spare)
+            try encoder.append(record, plan: shape.columnsPlan)
+            // An array of scalars goes into a column that is no array column (JSONB) as JSON.
+            try encoder.writeArraysAsJSON(inColumns: { jsonColumns.contains($0) })
+            let parameters = encoder.takeParameters()
+            defer { spare = parameters }
+            var buffer: [UInt8] = []
+            buffer.appendBigEndian(Int16(truncatingIfNeeded: columns.count))
+            var position = 0
+            while true {
+                // Values already in their column's form are copied as they are; the loop below stops at each
+                // other one.
+                position = parameters.appendCopyFields(of: 0, from: position, forms: forms, to: &buffer)
+                guard position < columns.count else { break }
+                defer { position += 1 }
+                if let reservedID, position == reserved?.column {
+                    buffer.appendCopyField(int64: reservedID)
+                    continue
+                }
+                try columns[position].appendField(parameters, at: position, to: &buffer)
+            }
+            return buffer
+        }
     }
 
     /// The binary COPY format's header: its signature, no flags, no header extension.

@@ -11,8 +11,10 @@ extension Record {
     /// message; JDBC's `CopyManager.copyIn`): the rows go in from the client, `FROM STDIN`, not `FROM` a file
     /// on the server.
     ///
-    /// The records are written by the same encoder as `insertAll(_:_:)`, then as the binary form of
-    /// each column's type, as COPY reads it: no value goes through text. The COPY lists every column the record
+    /// Each record's `encode(to:)` writes its values straight into the COPY's data, each as the binary form of
+    /// its column's type, as COPY reads it, through the value table of `insertAll(_:_:)`: no value goes through
+    /// text. (A record whose keys come out of its properties' order is written through the encoder of
+    /// `insertAll(_:_:)` instead, its `encode(to:)` then running twice.) The COPY lists every column the record
     /// writes, so a nil Optional is stored as NULL (a column's `DEFAULT` applies only to columns the record
     /// does not have), as an INSERT by the record stores it. Everything else is COPY's: row triggers
     /// (`BEFORE` and `AFTER INSERT ... FOR EACH ROW`) and statement triggers fire, CHECK, NOT NULL, unique and
@@ -33,7 +35,8 @@ extension Record {
     /// A value whose binary form is not its column's type's is converted when an INSERT would convert it
     /// exactly (an integer into a narrower integer column within its range, text into `varchar`, an enum,
     /// `jsonb`, `uuid` or `numeric`: see the PostgreSQL article's table) and refused otherwise, before the COPY
-    /// keeps any row; `insertAll(_:_:)` lets the server cast such values instead.
+    /// keeps any row; `insertAll(_:_:)` lets the server cast such values instead. Records are checked in order:
+    /// the error is the first bad record's.
     /// - Throws: what a `willSave(_:)` throws; `EncodingError` for a value PostgreSQL cannot store,
     ///   naming the table, the column and the record's index; ``PostgresError`` for a row the server refused
     ///   (its SQLSTATE, constraint, table and column, and the record's index in `records` as
@@ -44,18 +47,15 @@ extension Record {
     public static func copyIn(_ connection: PostgresConnection, _ records: inout [Self]) throws {
         guard !records.isEmpty else { return }
         var inserted = records
-        let rowIDs = try connection.transaction {
+        let (rowIDs, newRecords) = try connection.transaction {
             for record in records { try record.willSave(connection) }
-            let rowIDs = try connection.copyRows(of: records)
+            let copied = try connection.copyRows(of: records)
             // A task cancelled just after the COPY: the transaction rolls back and no record gains an id.
             try connection.checkCancellation()
-            return rowIDs
+            return copied
         }
-        if ID.self == Int64?.self {
-            for index in inserted.indices where inserted[index].rowIDIfAny != rowIDs[index] {
-                inserted[index].setRowID(rowIDs[index])
-            }
-        }
+        // The records that took an id from the sequence; the others keep theirs.
+        for index in newRecords { inserted[index].setRowID(rowIDs[index]) }
         records = inserted
         for index in records.indices { records[index].didInsert(rowID: rowIDs[index]) }
     }

@@ -51,7 +51,7 @@ package class ReusableContainerBox {
 
     /// The encoding container in the box when its key type is `Key`; `make()` otherwise.
     @inline(__always)
-    final func encodingContainer<Key: CodingKey>(
+    package final func encodingContainer<Key: CodingKey>(
         keyedBy type: Key.Type, orElse make: () -> KeyedEncodingContainer<Key>
     ) -> KeyedEncodingContainer<Key> {
         guard keyType == ObjectIdentifier(type) else { return make() }
