@@ -139,7 +139,8 @@ final class PostgresRecordEncoder: Encoder {
     /// - Throws: `EncodingError.invalidValue` for NaN, which no engine stores (see
     ///   ``PostgresValueWriter/refuseNaN(_:codingPath:)``).
     func set(_ value: Double, for key: some CodingKey) throws {
-        try PostgresValueWriter.refuseNaN(value, codingPath: [key])
+        // The coding path is built only for the error: building it for every value costs an allocation.
+        if value.isNaN { try PostgresValueWriter.refuseNaN(value, codingPath: [key]) }
         if let slot = slot(for: key) { parameters.set(value, at: slot) }
     }
 
