@@ -75,6 +75,7 @@ final class PostgresCopyEncoder: Encoder {
         buffer.appendBigEndian(Int16(truncatingIfNeeded: columns.count))
         do {
             try record.encode(to: self)
+            if !diverged { try fillNulls(upTo: columns.count) }
         } catch {
             buffer.removeSubrange(tupleStart...)
             throw error
@@ -83,7 +84,6 @@ final class PostgresCopyEncoder: Encoder {
             buffer.removeSubrange(tupleStart...)
             return false
         }
-        fillNulls(upTo: columns.count)
         return true
     }
 
@@ -93,7 +93,7 @@ final class PostgresCopyEncoder: Encoder {
     /// The column of coding key `key`, once the fields before it are written (NULL for columns whose keys
     /// were skipped); nil when the record diverged, or when the column is the rowid column of a record whose
     /// id the sequence gave (its field is then written).
-    private func column(for key: some CodingKey) -> Int? {
+    private func column(for key: some CodingKey) throws -> Int? {
         guard !diverged else { return nil }
         let string = key.stringValue
         var index = position
@@ -103,20 +103,30 @@ final class PostgresCopyEncoder: Encoder {
             return nil
         }
         position = index + 1
-        fillNulls(upTo: column)
+        try fillNulls(upTo: column)
         next = column + 1
         if column == rowIDColumn, let reservedID {
-            buffer.appendCopyField(int64: reservedID)
+            try appendReservedID(reservedID, column: column)
             return nil
         }
         return column
     }
 
+    /// Appends the id the sequence gave as column `column`'s field, in the key column's own width (a
+    /// `serial` key is an INTEGER, a `smallserial` one a SMALLINT).
+    /// - Throws: as ``PostgresCopyColumn/appendField(_:to:)``, for an id the column cannot hold.
+    private func appendReservedID(_ id: Int64, column: Int) throws {
+        guard forms[column] == .int8 else {
+            return try appendConverted(type: PostgresType.int8, isBinary: true, PostgresValue.bigEndian(id), column: column)
+        }
+        buffer.appendCopyField(int64: id)
+    }
+
     /// Writes the fields from ``next`` up to `end`, excluded: NULL, or the reserved id in the rowid column.
-    private func fillNulls(upTo end: Int) {
+    private func fillNulls(upTo end: Int) throws {
         while next < end {
             if next == rowIDColumn, let reservedID {
-                buffer.appendCopyField(int64: reservedID)
+                try appendReservedID(reservedID, column: next)
             } else {
                 buffer.appendBigEndian(Int32(-1))
             }
@@ -130,13 +140,13 @@ final class PostgresCopyEncoder: Encoder {
         try columns[column].appendField((type, isBinary, bytes.map { $0[...] }), to: &buffer)
     }
 
-    func setNull(for key: some CodingKey) {
-        guard column(for: key) != nil else { return }
+    func setNull(for key: some CodingKey) throws {
+        guard try column(for: key) != nil else { return }
         buffer.appendBigEndian(Int32(-1))
     }
 
     func set(_ value: Int64, for key: some CodingKey) throws {
-        guard let column = column(for: key) else { return }
+        guard let column = try column(for: key) else { return }
         guard forms[column] == .int8 else {
             return try appendConverted(
                 type: PostgresType.int8, isBinary: true, PostgresValue.bigEndian(value), column: column)
@@ -148,7 +158,7 @@ final class PostgresCopyEncoder: Encoder {
     func set(_ value: Double, for key: some CodingKey) throws {
         // The coding path is made only for NaN: making it costs an allocation.
         if value.isNaN { try PostgresValueWriter.refuseNaN(value, codingPath: [key]) }
-        guard let column = column(for: key) else { return }
+        guard let column = try column(for: key) else { return }
         guard forms[column] == .float8 else {
             return try appendConverted(
                 type: PostgresType.float8, isBinary: true, PostgresValue.bigEndian(value.bitPattern), column: column)
@@ -157,7 +167,7 @@ final class PostgresCopyEncoder: Encoder {
     }
 
     func set(_ value: Bool, for key: some CodingKey) throws {
-        guard let column = column(for: key) else { return }
+        guard let column = try column(for: key) else { return }
         guard forms[column] == .bool else {
             return try appendConverted(type: PostgresType.bool, isBinary: true, [value ? 1 : 0], column: column)
         }
@@ -167,7 +177,7 @@ final class PostgresCopyEncoder: Encoder {
 
     /// - Throws: `EncodingError.invalidValue` for text holding U+0000, as ``PostgresParameters`` throws it.
     func set(_ value: String, for key: some CodingKey) throws {
-        guard let column = column(for: key) else { return }
+        guard let column = try column(for: key) else { return }
         let form = forms[column]
         guard form == .text || form == .jsonb else {
             let bytes = Array(value.utf8)
@@ -194,7 +204,7 @@ final class PostgresCopyEncoder: Encoder {
     }
 
     func set(_ value: Date, for key: some CodingKey) throws {
-        guard let column = column(for: key) else { return }
+        guard let column = try column(for: key) else { return }
         let micros = try PostgresValueWriter.at([key]) { try PostgresType.microseconds(value) }
         guard forms[column] == .timestamp else {
             return try appendConverted(
@@ -207,7 +217,7 @@ final class PostgresCopyEncoder: Encoder {
     /// its column is no array column, as ``PostgresRecordEncoder/writeArraysAsJSON(inColumns:)`` writes it.
     func set<T: Encodable>(_ value: T, for key: some CodingKey) throws {
         if T.self == Date.self { return try set(SameTypeCast.cast(checked: value, to: Date.self), for: key) }
-        guard let column = column(for: key) else { return }
+        guard let column = try column(for: key) else { return }
         var written = try PostgresValueWriter.value(value, codingPath: [key], jsonEncoder: jsonEncoder)
         if PostgresType.elementType(ofArray: written.typeOID) != nil, !columns[column].isArray {
             written = try PostgresValueWriter.json(value, codingPath: [key], jsonEncoder: jsonEncoder)
@@ -264,7 +274,7 @@ final class PostgresCopyEncoder: Encoder {
         let encoder: PostgresCopyEncoder
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil(forKey key: Key) throws { encoder.setNull(for: key) }
+        mutating func encodeNil(forKey key: Key) throws { try encoder.setNull(for: key) }
         // The Optionals of the types above skip the protocol's default `encodeIfPresent`, one call deeper.
         mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
             if let value { try encoder.set(value, for: key) }

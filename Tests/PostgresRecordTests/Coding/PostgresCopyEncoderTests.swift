@@ -45,6 +45,24 @@ final class PostgresCopyEncoderTests: PostgresTestCase {
         XCTAssertEqual(try rows(), "1:-:5:n:1,40:b:-:n:2,2:c:7:-:3,3:-:-:-:4")
     }
 
+    struct Spot: Record, Equatable, Sendable {
+        var id: Int64?
+        var name: String
+        static let tableName = "spots"
+    }
+
+    /// New records of a table keyed by `serial` (INTEGER) or `smallserial` take the sequence's ids, written in
+    /// the key column's own width.
+    func testNewRecordsOfANarrowSerialKeyTakeTheSequencesIDs() throws {
+        for type in ["serial", "smallserial", "bigserial"] {
+            try connection.execute("DROP TABLE IF EXISTS spots; CREATE TABLE spots (id \(type) PRIMARY KEY, name TEXT NOT NULL)")
+            var batch = [Spot(id: nil, name: "a"), Spot(id: 7, name: "b"), Spot(id: nil, name: "c")]
+            try Spot.copyIn(connection, &batch)
+            XCTAssertEqual(batch.map(\.id), [1, 7, 2], type)
+            XCTAssertEqual(try text("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM spots"), "1:a,2:c,7:b", type)
+        }
+    }
+
     /// A place whose `encode(to:)` writes its keys in another order than its properties', and its name twice.
     struct ReorderedPlace: Record, Equatable, Sendable {
         var id: Int64?
