@@ -235,10 +235,17 @@ final class PostgresBaselineWorkloads {
 
     /// W7: one prepared upsert per city, in one transaction.
     func upsert(_ cities: [BenchCity]) throws {
+        var inserted = 0
         try connection.execute("BEGIN")
         for city in cities {
             setCity(city, withID: true)
-            try connection.expectOneRow(connection.execute("upsert", parameters), "upsert")
+            let result = connection.execute("upsert", parameters)
+            // The outcome, read as `upsert(_:)` reads it: one binary boolean, true for an inserted row.
+            if PQntuples(result) == 1, let outcome = PQgetvalue(result, 0, 0) { inserted += Int(outcome.pointee) }
+            try connection.expectOneRow(result, "upsert")
+        }
+        guard inserted == cities.count else {
+            throw BenchmarkError("upsert: \(inserted) of \(cities.count) cities inserted into the empty table")
         }
         try connection.execute("COMMIT")
     }

@@ -73,13 +73,19 @@ enum PostgresBenchSchema {
         INSERT INTO countries (code, name) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET name = excluded.name
         """
 
-    /// W7's upsert into the empty table.
+    /// W7's upsert into the empty table, reporting whether it inserted or updated as `upsert(_:)` does (and as
+    /// SQLite's W7 baseline does): a row equal to the stored one is not written, and `xmax = 0` tells an
+    /// inserted row from an updated one.
     static let upsert = """
         INSERT INTO cities (id, name, latitude, longitude, country_code, admin1_code, population, timezone, \
         created_at, is_capital) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO UPDATE SET \
         name = excluded.name, latitude = excluded.latitude, longitude = excluded.longitude, \
         country_code = excluded.country_code, admin1_code = excluded.admin1_code, population = excluded.population, \
-        timezone = excluded.timezone, created_at = excluded.created_at, is_capital = excluded.is_capital
+        timezone = excluded.timezone, created_at = excluded.created_at, is_capital = excluded.is_capital \
+        WHERE (cities.name, cities.latitude, cities.longitude, cities.country_code, cities.admin1_code, \
+        cities.population, cities.timezone, cities.created_at, cities.is_capital) IS DISTINCT FROM \
+        (excluded.name, excluded.latitude, excluded.longitude, excluded.country_code, excluded.admin1_code, \
+        excluded.population, excluded.timezone, excluded.created_at, excluded.is_capital) RETURNING (xmax = 0)
         """
 
     /// W7-update: every column of the row with the id.
