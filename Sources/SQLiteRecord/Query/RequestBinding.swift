@@ -10,8 +10,7 @@ package protocol RequestBinding {
     mutating func name(of column: Column) -> String
     /// `value` as the stored forms that count as equal to it, compared with `column` (named in errors):
     /// empty for NULL, one form, or several for a UUID.
-    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
-    ///   column's value.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value no column can hold.
     mutating func forms(of value: QueryValue, column: String?) throws -> [Arguments.BoundValue]
     /// How a list of more than ``RequestCompiler/jsonListThreshold`` forms, compared with `column`, is bound.
     /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for forms no one value holds.

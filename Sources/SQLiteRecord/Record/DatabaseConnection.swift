@@ -91,7 +91,7 @@ public protocol DatabaseConnection: AnyObject, SendableMetatype {
     /// The records whose columns equal `conditions`' values (nil: `IS NULL`), sorted and paged as asked.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a `where:` or `orderBy:` column the
     ///   table does not have (nothing runs), ``RecordError/invalidQueryValue(table:column:type:reason:)`` for
-    ///   a value that is not one column's value; the engine's error; `DecodingError`.
+    ///   a value no column can hold; the engine's error; `DecodingError`.
     @_spi(RecordEngine)
     func fetchRecords<R: Record>(
         _ type: R.Type, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering], limit: Int?,

@@ -15,8 +15,8 @@ extension Record {
     /// The records whose columns equal the given values, sorted and paged as asked: the typed-key twin of the
     /// String-keyed `fetch(_:where:orderBy:limit:offset:)`.
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key with no column (nothing
-    ///   runs), ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
-    ///   column's value (a struct, an array), and the engine's error.
+    ///   runs), ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value no column can hold
+    ///   (a NaN, an integer above `Int64.max`), and the engine's error.
     public static func fetch<Key: CodingKey & Hashable>(
         _ db: some DatabaseConnection, where conditions: [Key: (any Encodable & Sendable)?],
         orderBy ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil

@@ -14,13 +14,13 @@ import Foundation
 /// strategy (the default UTC text `YYYY-MM-DD HH:MM:SS.SSS`, or unix seconds, ...), an enum's raw value,
 /// Decimal's rule (INTEGER, REAL or TEXT by value, see <doc:ValuesAndCoding>), a URL's absolute string. A
 /// UUID matches its three stored forms (lowercase text, uppercase text, 16-byte BLOB), a nil value `IS NULL`.
-/// A value that encodes to several values (a struct, an array) is refused: compared with one column, its
-/// JSON text would match nothing.
+/// A value that encodes to several values (a struct, an array) is compared as `save()` stores it: the record
+/// encoder's JSON text on SQLite, a PostgreSQL array or JSONB on PostgreSQL.
 extension Record {
     /// ``fetch(_:where:orderBy:limit:offset:)`` for values of any stored type:
     /// `City.fetch(db, where: ["genre": Genre.mystery])`.
-    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
-    ///   column's value (a struct, an array), and what ``fetch(_:where:orderBy:limit:offset:)`` throws.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value no column can hold
+    ///   (a NaN, an integer above `Int64.max`), and what ``fetch(_:where:orderBy:limit:offset:)`` throws.
     @_disfavoredOverload
     public static func fetch(
         _ db: some DatabaseConnection, where conditions: [String: (any Encodable)?] = [:],
@@ -39,8 +39,8 @@ extension Record {
     }
 
     /// ``count(_:where:)`` for values of any stored type.
-    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
-    ///   column's value, and what ``count(_:where:)`` throws.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value no column can
+    ///   hold, and what ``count(_:where:)`` throws.
     @_disfavoredOverload
     public static func count(
         _ db: some DatabaseConnection, where conditions: [String: (any Encodable)?] = [:]
@@ -50,8 +50,8 @@ extension Record {
 
     /// ``deleteAll(_:where:)`` for values of any stored type.
     /// - Returns: how many rows were deleted.
-    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value that is not one
-    ///   column's value (nothing is deleted), and what ``deleteAll(_:where:)`` throws.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for a value no column can hold
+    ///   (nothing is deleted), and what ``deleteAll(_:where:)`` throws.
     @_disfavoredOverload
     @discardableResult
     public static func deleteAll(

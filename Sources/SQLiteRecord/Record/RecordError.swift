@@ -39,9 +39,8 @@ public enum RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// INSTEAD OF triggers, so the library cannot tell what it wrote. Nothing was written; write to the
     /// tables behind the view, or run the SQL with ``Database/execute(sql:arguments:)``.
     case viewNotWritable(table: String)
-    /// A value in a request is not the value of one column: a struct or an array (where no list is
-    /// expected) that would encode to several, a NaN, an integer above `Int64.max`, a date with no stored
-    /// form. `column` is the column it is compared with or assigned to (nil when there is none) and `type`
+    /// A value in a request is one no column can hold: a NaN, an integer above `Int64.max`, a date with no
+    /// stored form, text PostgreSQL cannot hold (U+0000). `column` is the column it is compared with or assigned to (nil when there is none) and `type`
     /// the value's Swift type. Nothing ran.
     case invalidQueryValue(table: String, column: String?, type: String, reason: String)
     /// A request asks for something SQL cannot do with it (deleting the rows of a grouped request, say).
