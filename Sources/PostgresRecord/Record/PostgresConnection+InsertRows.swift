@@ -8,7 +8,7 @@ extension PostgresConnection {
     @_spi(RecordEngine)
     public func insertRows<R: Record>(of records: [R]) throws -> [Int64] {
         guard !records.isEmpty else { return [] }
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         var statements: [(sql: String, parameters: Range<Int>)] = []
         statements.reserveCapacity(records.count)
         var rowIDs: [Int64] = []
