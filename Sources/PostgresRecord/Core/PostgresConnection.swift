@@ -48,6 +48,14 @@ public final class PostgresConnection {
     /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
     /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
     var identityCatchUps: [String: Int] = [:]
+    /// The catch-up `catchUpIdentity(of:)` found current last, and its count: one of ``identityCatchUps``'s
+    /// entries (its table's), which a loop of inserts into one table checks without hashing the table's
+    /// name. Emptied with ``identityCatchUps``.
+    var lastIdentityCatchUp: (catchUp: IdentityCatchUp, writes: Int)?
+    /// The record type whose shape this connection's record calls used last, and that shape (see
+    /// `PostgresRecordShape.of(_:on:)`): a loop of calls on one type finds it without the shared cache's
+    /// lock.
+    var lastShape: (type: ObjectIdentifier, shape: PostgresRecordShape)?
     /// Per type OID of this server's own types (from 16384 on), whether it is an enum (see
     /// `readEnumsAsText(_:)`): a type's OID names it for the life of the database.
     var enumTypes: [UInt32: Bool] = [:]
@@ -189,7 +197,7 @@ public final class PostgresConnection {
         // are caught up again before the next insert without an id.
         tableColumnsCache.removeAll()
         tableArrayColumnsCache.removeAll()
-        identityCatchUps.removeAll()
+        forgetIdentityCatchUps()
         _ = try cancellable(sql) { try check(PQexec(handle, sql), sql: sql) }
     }
 
@@ -204,7 +212,7 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String, _ arguments: [PostgresValue]) throws -> Int {
         // It may write ids: identities are caught up again before the next insert without an id.
-        identityCatchUps.removeAll()
+        forgetIdentityCatchUps()
         return try run(sql, arguments).affectedRows
     }
 

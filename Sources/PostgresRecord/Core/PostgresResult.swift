@@ -15,15 +15,19 @@ import Foundation
 /// - Binary values are decoded as PostgreSQL's send functions write them (big-endian), see
 ///   <https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-FORMAT-CODES>; a value whose
 ///   length does not fit its type is `.other`, never a read past its end.
+/// - `columnForms` is `@exclusivity(unchecked)`: the runtime's check of each access to a class's stored
+///   property would cost every cell read more than the read itself. Its accesses never overlap: a result is
+///   used on one thread, and each access (a load, or `readAsText(_:)`'s store of one element) ends before
+///   the statement that makes it, with no call inside it.
 final class PostgresResult {
     private let handle: OpaquePointer
     /// The number of rows.
     let rowCount: Int
     /// The number of columns.
     let columnCount: Int
-    /// Each column's type OID and format (0 text, 1 binary), read once rather than once per cell.
-    private let columnTypes: [UInt32]
-    private var columnFormats: [Int32]
+    /// Each column's type OID and format (0 text, 1 binary), read once rather than once per cell, in one
+    /// array: one allocation per result.
+    @exclusivity(unchecked) private var columnForms: [(type: UInt32, format: Int32)]
 
     /// Takes ownership of `handle`.
     init(_ handle: OpaquePointer) {
@@ -31,16 +35,27 @@ final class PostgresResult {
         rowCount = Int(PQntuples(handle))
         let columns = PQnfields(handle)
         columnCount = Int(columns)
-        columnTypes = (0..<columns).map { UInt32(PQftype(handle, $0)) }
-        columnFormats = (0..<columns).map { PQfformat(handle, $0) }
+        columnForms = (0..<columns).map { (type: UInt32(PQftype(handle, $0)), format: PQfformat(handle, $0)) }
     }
 
     deinit { PQclear(handle) }
 
     /// The rows an INSERT, UPDATE or DELETE touched (`PQcmdTuples`); 0 for other statements.
     var affectedRows: Int {
-        guard let text = PQcmdTuples(handle) else { return 0 }
-        return Int(String(cString: text)) ?? 0
+        guard var digit = PQcmdTuples(handle) else { return 0 }
+        // The count's decimal digits, read in place; no digits (a command that counts no rows) is 0, as is
+        // text that is not a count.
+        var count = 0
+        while digit.pointee != 0 {
+            let value = Int(digit.pointee) - Int(UInt8(ascii: "0"))
+            guard (0...9).contains(value) else { return 0 }
+            let (tens, overflow) = count.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = tens.addingReportingOverflow(value)
+            guard !overflow, !carry else { return 0 }
+            count = sum
+            digit += 1
+        }
+        return count
     }
 
     /// The command tag, such as `INSERT 0 1` or `ROLLBACK` (`PQcmdStatus`).
@@ -75,13 +90,13 @@ final class PostgresResult {
     /// label's text (`enum_send`), so that they read as `String` (and as a `RawRepresentable` Swift enum).
     /// See <https://www.postgresql.org/docs/current/datatype-enum.html>.
     func readAsText(_ columns: [Int]) {
-        for column in columns where column >= 0 && column < columnCount { columnFormats[column] = 0 }
+        for column in columns where column >= 0 && column < columnCount { columnForms[column].format = 0 }
     }
 
     /// The type OID of column `column`.
     func columnType(_ column: Int) -> UInt32 {
         guard column >= 0, column < columnCount else { return 0 }
-        return columnTypes[column]
+        return columnForms[column].type
     }
 
     /// The status: true when the statement succeeded (with or without rows).
@@ -127,11 +142,11 @@ final class PostgresResult {
         let r = Int32(row)
         let c = Int32(column)
         if PQgetisnull(handle, r, c) != 0 { return .null }
-        let type = columnTypes[column]
+        let (type, format) = columnForms[column]
         let length = Int(PQgetlength(handle, r, c))
         guard let start = PQgetvalue(handle, r, c) else { return .null }
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length)
-        if columnFormats[column] == 0 {
+        if format == 0 {
             return .text(String(decoding: bytes, as: UTF8.self), type: type)
         }
         return Self.binaryCell(bytes, type: type)
@@ -152,8 +167,8 @@ final class PostgresResult {
     private func binaryBytes<R>(
         row: Int, column: Int, _ accepts: (UInt32) -> Bool, _ read: (UnsafeRawBufferPointer) -> R?
     ) -> R? {
-        guard row >= 0, row < rowCount, column >= 0, column < columnCount, columnFormats[column] == 1,
-            accepts(columnTypes[column])
+        guard row >= 0, row < rowCount, column >= 0, column < columnCount, columnForms[column].format == 1,
+            accepts(columnForms[column].type)
         else { return nil }
         let r = Int32(row)
         let c = Int32(column)

@@ -8,10 +8,9 @@ import Foundation
 extension PostgresConnection: DatabaseConnection {
     @_spi(RecordEngine)
     public func insertRow<R: Record>(of record: R, onConflict conflict: ConflictResolution) throws -> Int64? {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         // `ON CONFLICT DO NOTHING` skips a row that conflicts with a uniqueness constraint; a NOT NULL or CHECK
         // violation still fails, as PostgreSQL has no way to skip those.
-        let ignoring = conflict == .ignore ? " ON CONFLICT DO NOTHING" : ""
         if case .rowID(let column) = shape.key, record.hasNilRowID {
             try catchUpIdentity(of: shape)
             let sql = conflict == .ignore ? shape.insertWithoutKeyIgnoringSQL : shape.insertWithoutKeySQL
@@ -22,7 +21,8 @@ extension PostgresConnection: DatabaseConnection {
         if case .rowID = shape.key {} else { try shape.checkKey(record.id) }
         // No RETURNING: the command tag's row count (`INSERT 0 1`) tells that the row went in; a conflict, a
         // trigger or a rule that skipped it leaves 0.
-        let result = try shape.run(shape.insertSQL + ignoring, record, shape.columnsPlan, on: self)
+        let sql = conflict == .ignore ? shape.insertSQL + " ON CONFLICT DO NOTHING" : shape.insertSQL
+        let result = try shape.run(sql, record, shape.columnsPlan, on: self)
         shape.identityCatchUp?.noteExplicitWrite()
         guard result.affectedRows == 1 else { return nil }
         return record.rowIDIfAny ?? 0
@@ -30,7 +30,7 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func updateRow<R: Record>(of record: R, columns: [String]?) throws {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         try shape.checkKey(record.id)
         let update: (sql: String, plan: PostgresEncodingPlan)?
         if let columns {
@@ -57,7 +57,7 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func saveRow<R: Record>(of record: R) throws {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         try shape.checkKey(record.id)
         // No RETURNING: an upsert inserts or updates its row (or, when every column is a key column, leaves
         // the row that is there), so there is nothing to read back.
@@ -74,8 +74,9 @@ extension PostgresConnection: DatabaseConnection {
     public func upsertRow<R: Record>(
         of record: inout R, onConflict conflictColumns: [String]?, updating columns: [String]?
     ) throws -> (outcome: UpsertOutcome, rowID: Int64?) {
-        let shape = try PostgresRecordShape.of(R.self)
-        if case .rowID(let column) = shape.key, record.hasNilRowID, conflictColumns == nil || conflictColumns == [column] {
+        let shape = try PostgresRecordShape.of(R.self, on: self)
+        let hasNilRowID = record.hasNilRowID
+        if case .rowID(let column) = shape.key, hasNilRowID, conflictColumns == nil || conflictColumns == [column] {
             // A new row's key is the identity's next value, which no row holds: the upsert is an insert, as
             // on SQLite. (An ON CONFLICT on the key would update a row whose given id the sequence reached.)
             guard let rowID = try insertRow(of: record, onConflict: .abort) else {
@@ -83,7 +84,8 @@ extension PostgresConnection: DatabaseConnection {
             }
             return (.inserted, rowID)
         }
-        let upsert = try shape.upsert(of: record, onConflict: conflictColumns, updating: columns)
+        let upsert = try shape.upsert(
+            of: record, hasNilRowID: hasNilRowID, onConflict: conflictColumns, updating: columns)
         let result: PostgresResult
         do {
             result = try shape.run(upsert.sql, record, upsert.plan, on: self)
@@ -91,7 +93,7 @@ extension PostgresConnection: DatabaseConnection {
             // 42P10: no unique or exclusion constraint matches the ON CONFLICT target.
             throw RecordError.conflictTargetNotUnique(table: shape.table, columns: upsert.target)
         }
-        if !record.hasNilRowID { shape.identityCatchUp?.noteExplicitWrite() }
+        if !hasNilRowID { shape.identityCatchUp?.noteExplicitWrite() }
         if result.rowCount == 1 {
             let inserted = result.bool(row: 0, column: 0) == true
             return (inserted ? .inserted : .updated, upsert.returnsRowID ? result.int64(row: 0, column: 1) : nil)
@@ -105,7 +107,7 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func deleteRow<R: Record>(_ type: R.Type, id: R.ID) throws -> Bool {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         let key = try shape.keyValues(id)
         if try run(shape.deleteSQL, key).affectedRows > 0 { return true }
         // No row deleted: none had the key, or a trigger skipped the delete.
@@ -117,7 +119,7 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func fetchRecord<R: Record>(_ type: R.Type, id: R.ID) throws -> R? {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         if case .rowID = shape.key, SameTypeCast.cast(id, to: Int64?.self) == .some(nil) { return nil }
         let rows = try query(shape.selectOneSQL, try shape.keyValues(id))
         return rows.count > 0 ? try R.decode(rows, row: 0, shape: shape) : nil
@@ -125,7 +127,7 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func recordExists<R: Record>(_ type: R.Type, id: R.ID) throws -> Bool {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         if case .rowID = shape.key, SameTypeCast.cast(id, to: Int64?.self) == .some(nil) { return false }
         let rows = try query(shape.existsSQL, try shape.keyValues(id))
         return try rows[0].decode(Int64.self, at: 0) > 0
@@ -136,7 +138,7 @@ extension PostgresConnection: DatabaseConnection {
         _ type: R.Type, where conditions: [String: (any Encodable)?], orderBy ordering: [Ordering], limit: Int?,
         offset: Int?
     ) throws -> [R] {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         let filter = try PostgresFilter(conditions, shape: shape, connection: self)
         try checkColumns(ordering.map(\.column), of: shape.table)
         var arguments = filter.arguments
@@ -152,7 +154,7 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func countRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         let filter = try PostgresFilter(conditions, shape: shape, connection: self)
         let rows = try query(RecordSQL.count(from: shape.table, condition: filter.condition), filter.arguments)
         return Int(try rows[0].decode(Int64.self, at: 0))
@@ -160,14 +162,14 @@ extension PostgresConnection: DatabaseConnection {
 
     @_spi(RecordEngine)
     public func deleteRecords<R: Record>(_ type: R.Type, where conditions: [String: (any Encodable)?]) throws -> Int {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         let filter = try PostgresFilter(conditions, shape: shape, connection: self)
         return try run(RecordSQL.delete(from: shape.table, condition: filter.condition), filter.arguments).affectedRows
     }
 
     @_spi(RecordEngine)
     public func changedColumns<R: Record>(of record: R, from original: R) throws -> [String] {
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         try shape.checkKey(record.id)
         // The values the server would be sent: a change the column cannot hold apart is no change.
         let current = try shape.values(of: record)

@@ -19,9 +19,20 @@ extension PostgresConnection {
     func catchUpIdentity(of shape: PostgresRecordShape) throws {
         guard let catchUp = shape.identityCatchUp else { return }
         let writes = catchUp.explicitWrites.withLock { $0 }
-        if identityCatchUps[shape.table] == writes { return }
-        _ = try run(catchUp.sql, [try PostgresValue(text: SQLIdentifier.quoted(shape.table)), catchUp.column])
-        identityCatchUps[shape.table] = writes
+        if let last = lastIdentityCatchUp, last.catchUp === catchUp, last.writes == writes { return }
+        if identityCatchUps[shape.table] != writes {
+            _ = try run(catchUp.sql, [try PostgresValue(text: SQLIdentifier.quoted(shape.table)), catchUp.column])
+            identityCatchUps[shape.table] = writes
+        }
+        // Every write of `identityCatchUps` goes through here, so the entry is its table's current one.
+        lastIdentityCatchUp = (catchUp, writes)
+    }
+
+    /// Forgets every catch-up: each rowid table is caught up again before this connection's next insert
+    /// without an id.
+    func forgetIdentityCatchUps() {
+        identityCatchUps.removeAll()
+        lastIdentityCatchUp = nil
     }
 }
 

@@ -8,7 +8,7 @@ extension PostgresConnection {
     @_spi(RecordEngine)
     public func insertRows<R: Record>(of records: [R]) throws -> [Int64] {
         guard !records.isEmpty else { return [] }
-        let shape = try PostgresRecordShape.of(R.self)
+        let shape = try PostgresRecordShape.of(R.self, on: self)
         var statements: [(sql: String, parameters: Range<Int>)] = []
         statements.reserveCapacity(records.count)
         var rowIDs: [Int64] = []
@@ -56,16 +56,6 @@ extension PostgresConnection {
 }
 
 extension Record {
-    /// True for a rowid record (`id: Int64?`) whose id is nil: a new row whose identity column chooses its id.
-    /// Found by comparing types, with no dynamic cast.
-    var hasNilRowID: Bool {
-        guard let rowID = SameTypeCast.cast(id, to: Int64?.self) else { return false }
-        return rowID == nil
-    }
-
-    /// The rowid of a rowid record; nil for a nil id or a key of another kind.
-    var rowIDIfAny: Int64? { SameTypeCast.cast(id, to: Int64?.self) ?? nil }
-
     /// The id an `INSERT ... RETURNING` of the key alone gave: its one row's one column.
     /// - Throws: the `DecodingError` of a value that is not a BIGINT, naming `column`.
     static func returnedRowID(_ result: PostgresResult, column: String) throws -> Int64 {

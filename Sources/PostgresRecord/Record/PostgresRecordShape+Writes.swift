@@ -37,17 +37,18 @@ extension PostgresRecordShape {
     /// transaction (`xmax = 0`); one written by its `DO UPDATE` carries the lock the update took. See
     /// <https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT>.
     /// - Parameters:
+    ///   - hasNilRowID: the record's ``Record/hasNilRowID``, which the caller has read.
     ///   - conflictColumns: the target; nil for the key.
     ///   - columns: the columns a conflict updates; nil for every column but the target's and the key's,
     ///     `[]` for none (`DO NOTHING`).
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a target or updated column the
     ///   record does not write; as ``checkKey(_:)`` for a key that is not a nil rowid.
     func upsert<R: Record>(
-        of record: R, onConflict conflictColumns: [String]?, updating columns: [String]?
+        of record: R, hasNilRowID: Bool, onConflict conflictColumns: [String]?, updating columns: [String]?
     ) throws -> Upsert {
         let leavesOutRowID: Bool
         if case .rowID = key {
-            leavesOutRowID = record.hasNilRowID
+            leavesOutRowID = hasNilRowID
         } else {
             try checkKey(record.id)
             leavesOutRowID = false

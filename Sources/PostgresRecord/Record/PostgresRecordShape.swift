@@ -127,6 +127,22 @@ final class PostgresRecordShape: Sendable {
         }
     }
 
+    /// ``of(_:)`` through `connection`'s memo of the shape its record calls used last
+    /// (``PostgresConnection/lastShape``), checked against the type's table name and key column as the
+    /// shared cache's shapes are: a loop of calls on one type takes no lock and hashes nothing.
+    /// - Throws: as ``of(_:)``.
+    static func of<R: Record>(_ type: R.Type, on connection: PostgresConnection) throws -> PostgresRecordShape {
+        let id = ObjectIdentifier(type)
+        if let last = connection.lastShape, last.type == id, last.shape.table == R.tableName,
+            last.shape.primaryKeyColumn == R.primaryKeyColumn
+        {
+            return last.shape
+        }
+        let shape = try of(type)
+        connection.lastShape = (id, shape)
+        return shape
+    }
+
     private static func make<R: Record>(_ type: R.Type) throws -> PostgresRecordShape {
         let probed = try R.probedColumns()
         let keyColumns = try R.probedKeyColumns()
@@ -189,15 +205,31 @@ final class PostgresRecordShape: Sendable {
     }
 
     /// Runs `sql` with the record's values for `plan`'s columns (as ``parameters(of:_:)`` writes them), then
-    /// its key's values when `key` is given (an update's `WHERE`), written into the connection's spare
+    /// the values of `key` (an update's `WHERE`), written into the connection's spare
     /// parameter buffer, which is handed back once libpq has copied them.
     /// - Throws: as ``parameters(of:_:)`` and ``keyValues(_:)``, before anything is sent; ``PostgresError``
     ///   from the server.
     func run<R: Record>(
-        _ sql: String, _ record: R, _ plan: PostgresEncodingPlan, key: R.ID? = nil, on connection: PostgresConnection
+        _ sql: String, _ record: R, _ plan: PostgresEncodingPlan, key: R.ID, on connection: PostgresConnection
+    ) throws -> PostgresResult {
+        try run(sql, record, plan, on: connection) { try appendKey(key, to: &$0) }
+    }
+
+    /// ``run(_:_:_:key:on:)`` with no key: an insert's or upsert's statement. A function of its own rather
+    /// than a nil `R.ID?`: code not specialized for the record type makes the metadata of an `R.ID?` on
+    /// every call.
+    func run<R: Record>(
+        _ sql: String, _ record: R, _ plan: PostgresEncodingPlan, on connection: PostgresConnection
+    ) throws -> PostgresResult {
+        try run(sql, record, plan, on: connection) { _ in }
+    }
+
+    private func run<R: Record>(
+        _ sql: String, _ record: R, _ plan: PostgresEncodingPlan, on connection: PostgresConnection,
+        appendingKey appendKey: (inout PostgresParameters) throws -> Void
     ) throws -> PostgresResult {
         var parameters = try self.parameters(of: record, plan, on: connection)
-        if let key { try appendKey(key, to: &parameters) }
+        try appendKey(&parameters)
         let result = try connection.forgettingArrayColumns(of: table) { try connection.run(sql, parameters) }
         connection.keepSpareParameters(parameters)
         return result
@@ -212,7 +244,7 @@ final class PostgresRecordShape: Sendable {
     ) throws -> PostgresParameters {
         let encoder = PostgresRecordEncoder(jsonEncoder: jsonEncoder, reusing: connection.takeSpareParameters())
         _ = try namingTable { try encoder.append(record, plan: plan) }
-        try namingTable { try connection.writeArrays(of: encoder, into: table) }
+        if !encoder.arrays.isEmpty { try namingTable { try connection.writeArrays(of: encoder, into: table) } }
         return encoder.takeParameters()
     }
 

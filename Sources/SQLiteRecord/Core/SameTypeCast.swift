@@ -31,6 +31,17 @@ package enum SameTypeCast {
         return unsafeBitCast(value, to: U.self)
     }
 
+    /// Sets `target` to `value` when `T` is `U`; leaves it unchanged otherwise (never a reinterpretation of
+    /// another type's bits). Unlike `cast(_:to:)` into a `T?`, it makes no metadata of `T?` in code that is
+    /// not specialized for `T`.
+    /// - Returns: true when `target` was set.
+    @discardableResult
+    package static func assign<T, U>(_ value: U, to target: inout T) -> Bool {
+        guard T.self == U.self else { return false }
+        target = unsafeBitCast(value, to: T.self)
+        return true
+    }
+
     /// `object` as `T` when its class is exactly `T` (a final class), found by comparing class identities;
     /// nil for any other object and for nil. For a slot typed `AnyObject` in a lower layer that one upper-layer
     /// class fills (``Database``'s record cache): `as?` would search the class hierarchy on every call.

@@ -18,13 +18,22 @@ enum RowIDKey {
 extension Record {
     /// Sets `id` to `rowID` when the key is the rowid (`Int64?`); does nothing for another key type.
     ///
-    /// Not inlined: the write paths that call it are not specialized for the record type, and a function
-    /// that holds an `ID?` makes the metadata of that Optional on every call, at its entry, whether or not
-    /// the branch that needs it runs, which an insert or upsert would pay for every record.
+    /// Not inlined, and holding no `ID?`: the write paths that call it are not specialized for the record
+    /// type, where a function that holds an `ID?` makes the metadata of that Optional on every call, which
+    /// an insert or upsert would pay for every record.
     @inline(never)
     package mutating func setRowID(_ rowID: Int64) {
-        if let key: ID = RowIDKey.key(rowID) { id = key }
+        SameTypeCast.assign(Optional(rowID), to: &id)
     }
+
+    /// True for a rowid record (`id: Int64?`) whose id is nil: a new row whose rowid (or identity column)
+    /// chooses its id. Found by comparing types, with no dynamic cast; here, where the cast is inlined with the
+    /// rowid's type concrete, rather than in another engine's module, which would call the unspecialized cast
+    /// (and make the metadata of its result type) on every call.
+    package var hasNilRowID: Bool { Self.keyIsRowID && RowIDKey.rowID(id) == nil }
+
+    /// The rowid of a rowid record; nil for a nil id or a key of another kind.
+    package var rowIDIfAny: Int64? { RowIDKey.rowID(id) }
 }
 
 /// A record's primary key as SQL matches it: its columns and, for each, the values that match the key.

@@ -68,4 +68,17 @@ final class SameTypeCastTests: XCTestCase {
         XCTAssertEqual(RowIDKey.key(7) as Int64??, .some(.some(7)))
         XCTAssertNil(RowIDKey.key(7) as UUID?)
     }
+
+    func testAssignSetsOnlyATargetOfTheSameType() {
+        var rowID: Int64? = nil
+        XCTAssertTrue(SameTypeCast.assign(Int64?(9), to: &rowID))
+        XCTAssertEqual(rowID, 9)
+        let uuid = UUID()
+        var key = uuid
+        XCTAssertFalse(SameTypeCast.assign(Int64?(9), to: &key))  // another type: left as it was, never its bits
+        XCTAssertEqual(key, uuid)
+        var small: Int8 = 3
+        XCTAssertFalse(SameTypeCast.assign(Int64(1 << 40), to: &small))
+        XCTAssertEqual(small, 3)
+    }
 }
