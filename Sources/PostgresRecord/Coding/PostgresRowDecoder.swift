@@ -99,26 +99,29 @@ final class PostgresRowDecoding {
         _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
         missingOptionalColumnIsNil: Bool
     ) throws -> [T] {
-        var values: [T] = []
         let count = rows.count
-        guard count > 0 else { return values }
+        guard count > 0 else { return [] }
         let reader = PostgresRowReader(
             rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder,
             missingOptionalColumnIsNil: missingOptionalColumnIsNil)
         if let rowType = PostgresRowInitializer.type(of: T.self) {
             return try PostgresRowInitializer.makeAll(rowType, reader, as: T.self)
         }
-        values.reserveCapacity(count)
         // ``PostgresRowsDecoder``'s loop, written out: the rows in order, each decoding checked once it ends.
-        var decoding = PostgresRowDecoding(reader: reader)
-        for row in 0..<count {
-            decoding.reader.row = row
-            values.append(try T(from: PostgresRowDecoder(decoding: decoding)))
-            if !isKnownUniquelyReferenced(&decoding) || decoding.containerMayBeKept {
-                decoding = decoding.next(row: row + 1)
+        // Each value is made where the array keeps it (no append through unspecialized code), and
+        // `initialized` counts the values made, so a throw destroys exactly those.
+        return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let start = buffer.baseAddress else { return }
+            var decoding = PostgresRowDecoding(reader: reader)
+            for row in 0..<count {
+                decoding.reader.row = row
+                (start + row).initialize(to: try T(from: PostgresRowDecoder(decoding: decoding)))
+                initialized = row + 1
+                if !isKnownUniquelyReferenced(&decoding) || decoding.containerMayBeKept {
+                    decoding = decoding.next(row: row + 1)
+                }
             }
         }
-        return values
     }
 }
 
@@ -223,11 +226,16 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
     private var row: Int { view.row }
 
     /// The index of `key`'s column, -1 for none.
+    ///
+    /// A key table is made only for a key type of plain data of at most one byte, and has an entry for each
+    /// of the 256 values of that byte (``PostgresColumnLayout/keyColumns(for:renaming:)``), so a key's byte
+    /// (none for a type of no size) indexes it without asking the key type again.
     @inline(__always)
     private func column(_ key: Key) -> Int {
         let keyColumns = view.keyColumns
-        if !keyColumns.isEmpty, let bytes = KeyIdentity.bytes(of: key), bytes.0 < UInt64(keyColumns.count) {
-            let column = keyColumns[Int(bytes.0)]
+        if keyColumns.count == 256 {
+            let byte = MemoryLayout<Key>.size == 1 ? Int(unsafeBitCast(key, to: UInt8.self)) : 0
+            let column = keyColumns[byte]
             if column >= 0 { return Int(column) }
         }
         return lookUpColumn(key)
@@ -271,24 +279,24 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
     func decodeNil(forKey key: Key) throws -> Bool {
         let index = column(key)
         guard index >= 0 else { throw missing(key) }
-        return view.withCurrentRow({ $0.isNull(row: $1, column: index) })
+        return view.current.isNull(at: index)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let index = column(key)
-        if index >= 0, let value = view.withCurrentRow({ $0.string(row: $1, column: index) }) { return value }
+        if index >= 0, let value = view.current.string(at: index) { return value }
         return try read(String.self, index, key)
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         let index = column(key)
-        if index >= 0, let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }) { return value }
+        if index >= 0, let value = view.current.int64(at: index) { return value }
         return try read(Int64.self, index, key)
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         let index = column(key)
-        if index >= 0, let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }), let exact = Int(exactly: value) {
+        if index >= 0, let value = view.current.int64(at: index), let exact = Int(exactly: value) {
             return exact
         }
         return try read(Int.self, index, key)
@@ -296,19 +304,19 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         let index = column(key)
-        if index >= 0, let value = view.withCurrentRow({ $0.double(row: $1, column: index) }) { return value }
+        if index >= 0, let value = view.current.double(at: index) { return value }
         return try read(Double.self, index, key)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         let index = column(key)
-        if index >= 0, let value = view.withCurrentRow({ $0.bool(row: $1, column: index) }) { return value }
+        if index >= 0, let value = view.current.bool(at: index) { return value }
         return try read(Bool.self, index, key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let index = column(key)
-        if T.self == Date.self, index >= 0, let micros = view.withCurrentRow({ $0.timestampMicroseconds(row: $1, column: index) }) {
+        if T.self == Date.self, index >= 0, let micros = view.current.timestampMicroseconds(at: index) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }
         return try read(T.self, index, key)
@@ -317,50 +325,50 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.withCurrentRow({ $0.string(row: $1, column: index) }) { return value }
-        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
+        if let value = view.current.string(at: index) { return value }
+        if view.current.isNull(at: index) { return nil }
         return try read(String.self, index, key)
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }) { return value }
-        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
+        if let value = view.current.int64(at: index) { return value }
+        if view.current.isNull(at: index) { return nil }
         return try read(Int64.self, index, key)
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.withCurrentRow({ $0.int64(row: $1, column: index) }), let exact = Int(exactly: value) { return exact }
-        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
+        if let value = view.current.int64(at: index), let exact = Int(exactly: value) { return exact }
+        if view.current.isNull(at: index) { return nil }
         return try read(Int.self, index, key)
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.withCurrentRow({ $0.double(row: $1, column: index) }) { return value }
-        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
+        if let value = view.current.double(at: index) { return value }
+        if view.current.isNull(at: index) { return nil }
         return try read(Double.self, index, key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.withCurrentRow({ $0.bool(row: $1, column: index) }) { return value }
-        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
+        if let value = view.current.bool(at: index) { return value }
+        if view.current.isNull(at: index) { return nil }
         return try read(Bool.self, index, key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if T.self == Date.self, let micros = view.withCurrentRow({ $0.timestampMicroseconds(row: $1, column: index) }) {
+        if T.self == Date.self, let micros = view.current.timestampMicroseconds(at: index) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }
-        if view.withCurrentRow({ $0.isNull(row: $1, column: index) }) { return nil }
+        if view.current.isNull(at: index) { return nil }
         return try read(T.self, index, key)
     }
 

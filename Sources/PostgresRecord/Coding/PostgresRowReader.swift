@@ -55,7 +55,7 @@ final class PostgresRowReader {
         self.jsonDecoder = jsonDecoder
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
         position = .allocate(capacity: 1)
-        position.initialize(to: PostgresRowPosition(result: .passUnretained(rows.result), row: row))
+        position.initialize(to: PostgresRowPosition(cells: rows.result.cells, row: row))
     }
 
     deinit {
@@ -74,7 +74,7 @@ final class PostgresRowReader {
     func read(_ rows: PostgresRows, row: Int) {
         self.rows = rows
         result = rows.result
-        position.pointee = PostgresRowPosition(result: .passUnretained(rows.result), row: row)
+        position.pointee = PostgresRowPosition(cells: rows.result.cells, row: row)
     }
 
     /// A reader of the same result and coders, on `row`.
@@ -112,10 +112,20 @@ final class PostgresRowReader {
     }
 }
 
-/// A reader's result, unretained (its `rows` holds it), and row.
+/// A reader's result's cells (its `rows` holds the result), and row.
 struct PostgresRowPosition {
-    var result: Unmanaged<PostgresResult>
+    var cells: PostgresCells
     var row: Int
+
+    /// This row's cell of `column` read as ``PostgresCells`` reads it; nil where it gives nil.
+    @inline(__always) func isNull(at column: Int) -> Bool { cells.isNull(row: row, column: column) }
+    @inline(__always) func string(at column: Int) -> String? { cells.string(row: row, column: column) }
+    @inline(__always) func int64(at column: Int) -> Int64? { cells.int64(row: row, column: column) }
+    @inline(__always) func double(at column: Int) -> Double? { cells.double(row: row, column: column) }
+    @inline(__always) func bool(at column: Int) -> Bool? { cells.bool(row: row, column: column) }
+    @inline(__always) func timestampMicroseconds(at column: Int) -> Int64? {
+        cells.timestampMicroseconds(row: row, column: column)
+    }
 }
 
 /// What a keyed container reads for every column: plain values, valid while its reader lives (the invariant
@@ -141,11 +151,9 @@ struct PostgresRowView {
         @inline(__always) get { position.pointee.row }
     }
 
-    /// `body` given the reader's current result and row, without retaining the result.
-    @inline(__always)
-    func withCurrentRow<R>(_ body: (PostgresResult, Int) throws -> R) rethrows -> R {
-        let current = position.pointee
-        return try current.result._withUnsafeGuaranteedRef { try body($0, current.row) }
+    /// The reader's current result's cells and row.
+    var current: PostgresRowPosition {
+        @inline(__always) get { position.pointee }
     }
 
     /// The reader, for what a column's fast path leaves: a key with no table entry, other column types,

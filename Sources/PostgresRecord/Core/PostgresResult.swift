@@ -8,9 +8,11 @@ import Foundation
 /// only code that touches libpq memory):
 /// - `handle` is a non-null `PGresult *` this object alone owns; it is cleared once, in `deinit`.
 /// - A cell's bytes (`PQgetvalue`) and a column's name (`PQfname`) are read only inside this file's methods
-///   (`cell(row:column:)`, the typed reads `isNull`, `int64`, `double`, `bool`, `timestampMicroseconds`,
-///   `string`, and `columnNames`, `hasColumns(named:)`), while `self` is alive, and are copied into Swift
-///   values before each returns: nothing outside this file sees a pointer.
+///   (`cell(row:column:)`, the typed reads of `PostgresCells`: `isNull`, `int64`, `double`, `bool`,
+///   `timestampMicroseconds`, `string`, and `columnNames`, `hasColumns(named:)`), while `self` is alive, and
+///   are copied into Swift values before each returns: nothing outside this file sees a pointer. A
+///   `PostgresCells` holds `handle` and `readKinds` unretained, so it is read only while its result lives
+///   (its holder holds the result too).
 /// - Row and column indexes are checked against `PQntuples`/`PQnfields` before libpq is asked.
 /// - Binary values are decoded as PostgreSQL's send functions write them (big-endian), see
 ///   <https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-FORMAT-CODES>; a value whose
@@ -19,6 +21,9 @@ import Foundation
 ///   property would cost every cell read more than the read itself. Its accesses never overlap: a result is
 ///   used on one thread, and each access (a load, or `readAsText(_:)`'s store of one element) ends before
 ///   the statement that makes it, with no call inside it.
+/// - `readKinds` holds `columnCount` bytes, allocated in `init` and freed in `deinit`, and is read only at an
+///   index checked against `columnCount`. Its byte for a column is ``ReadKind/none`` unless the column's
+///   format is binary, so the typed reads never take a text cell's bytes for a binary value.
 final class PostgresResult {
     private let handle: OpaquePointer
     /// The number of rows.
@@ -28,6 +33,9 @@ final class PostgresResult {
     /// Each column's type OID and format (0 text, 1 binary), read once rather than once per cell, in one
     /// array: one allocation per result.
     @exclusivity(unchecked) private var columnForms: [(type: UInt32, format: Int32)]
+    /// What the typed reads (``int64(row:column:)`` and its siblings) take of each column, one byte a column
+    /// read from `columnForms` once, so that a read checks its column with one load and one comparison.
+    private let readKinds: UnsafeMutablePointer<ReadKind>
 
     /// Takes ownership of `handle`.
     init(_ handle: OpaquePointer) {
@@ -36,9 +44,34 @@ final class PostgresResult {
         let columns = PQnfields(handle)
         columnCount = Int(columns)
         columnForms = (0..<columns).map { (type: UInt32(PQftype(handle, $0)), format: PQfformat(handle, $0)) }
+        readKinds = .allocate(capacity: max(columnCount, 1))
+        for (column, form) in columnForms.enumerated() {
+            (readKinds + column).initialize(to: form.format == 1 ? ReadKind(type: form.type) : .none)
+        }
     }
 
-    deinit { PQclear(handle) }
+    deinit {
+        readKinds.deallocate()
+        PQclear(handle)
+    }
+
+    /// The typed read a column's binary cells take, by the column's type; `.none` for a column no typed read
+    /// takes (a text-format column, another type), which goes through ``cell(row:column:)``.
+    enum ReadKind: UInt8 {
+        case none, integer, float8, bool, timestamp, text
+
+        init(type: UInt32) {
+            switch type {
+            case PostgresType.int8, PostgresType.int4, PostgresType.int2: self = .integer
+            case PostgresType.float8: self = .float8
+            case PostgresType.bool: self = .bool
+            case PostgresType.timestamptz, PostgresType.timestamp: self = .timestamp
+            case PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.identifier:
+                self = .text
+            default: self = .none
+            }
+        }
+    }
 
     /// The rows an INSERT, UPDATE or DELETE touched (`PQcmdTuples`); 0 for other statements.
     var affectedRows: Int {
@@ -90,7 +123,10 @@ final class PostgresResult {
     /// label's text (`enum_send`), so that they read as `String` (and as a `RawRepresentable` Swift enum).
     /// See <https://www.postgresql.org/docs/current/datatype-enum.html>.
     func readAsText(_ columns: [Int]) {
-        for column in columns where column >= 0 && column < columnCount { columnForms[column].format = 0 }
+        for column in columns where column >= 0 && column < columnCount {
+            columnForms[column].format = 0
+            readKinds[column] = .none
+        }
     }
 
     /// The type OID of column `column`.
@@ -159,86 +195,34 @@ final class PostgresResult {
         return PQgetisnull(handle, Int32(row), Int32(column)) != 0
     }
 
-    /// The bytes of a non-NULL binary cell of column type `types` (checked first, from the column's OID read
-    /// once), handed to `read` while libpq holds them; nil for NULL, text format, another column type or an
-    /// out-of-range index. The decoders' fast paths read in place through the typed methods below; anything
-    /// they return nil for goes through ``cell(row:column:)``, which gives the same value or the error.
+    /// The typed reads' view of this result: plain values, valid while this result lives.
+    var cells: PostgresCells {
+        @inline(__always) get {
+            PostgresCells(handle: handle, rowCount: rowCount, columnCount: columnCount, readKinds: readKinds)
+        }
+    }
+
+    /// ``PostgresCells/int64(row:column:)`` of this result.
     @inline(__always)
-    private func binaryBytes<R>(
-        row: Int, column: Int, _ accepts: (UInt32) -> Bool, _ read: (UnsafeRawBufferPointer) -> R?
-    ) -> R? {
-        guard row >= 0, row < rowCount, column >= 0, column < columnCount, columnForms[column].format == 1,
-            accepts(columnForms[column].type)
-        else { return nil }
-        let r = Int32(row)
-        let c = Int32(column)
-        // libpq gives a NULL the length 0 (`PQgetlength`), so only an empty value is asked whether it is NULL.
-        let length = PQgetlength(handle, r, c)
-        if length == 0, PQgetisnull(handle, r, c) != 0 { return nil }
-        guard let start = PQgetvalue(handle, r, c) else { return nil }
-        return read(UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: Int(length)))
-    }
+    func int64(row: Int, column: Int) -> Int64? { cells.int64(row: row, column: column) }
 
-    /// A big-endian signed integer of exactly `size` bytes, sign-extended (PostgreSQL's int2/int4/int8 send
-    /// form); nil for any other length.
+    /// ``PostgresCells/double(row:column:)`` of this result.
     @inline(__always)
-    private static func bigEndian(_ bytes: UnsafeRawBufferPointer, size: Int) -> Int64? {
-        guard bytes.count == size else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes { value = value << 8 | UInt64(byte) }
-        let shift = UInt64(64 - size * 8)
-        return Int64(bitPattern: value << shift) >> shift
-    }
+    func double(row: Int, column: Int) -> Double? { cells.double(row: row, column: column) }
 
-    /// A `smallint`, `integer` or `bigint` cell's value, read in place; nil for anything else (see
-    /// ``cell(row:column:)``).
-    func int64(row: Int, column: Int) -> Int64? {
-        binaryBytes(
-            row: row, column: column,
-            { $0 == PostgresType.int8 || $0 == PostgresType.int4 || $0 == PostgresType.int2 }
-        ) { bytes in
-            switch bytes.count {
-            case 8, 4, 2: return Self.bigEndian(bytes, size: bytes.count)
-            default: return nil
-            }
-        }
-    }
+    /// ``PostgresCells/bool(row:column:)`` of this result.
+    @inline(__always)
+    func bool(row: Int, column: Int) -> Bool? { cells.bool(row: row, column: column) }
 
-    /// A `double precision` cell's value, every bit kept; nil for anything else.
-    func double(row: Int, column: Int) -> Double? {
-        binaryBytes(row: row, column: column, { $0 == PostgresType.float8 }) { bytes in
-            Self.bigEndian(bytes, size: 8).map { Double(bitPattern: UInt64(bitPattern: $0)) }
-        }
-    }
-
-    /// A `boolean` cell's value; nil for anything else.
-    func bool(row: Int, column: Int) -> Bool? {
-        binaryBytes(row: row, column: column, { $0 == PostgresType.bool }) { bytes in
-            bytes.count == 1 ? bytes[0] != 0 : nil
-        }
-    }
-
-    /// A finite `timestamptz` or `timestamp` cell's microseconds since 2000-01-01 UTC; nil for anything else,
-    /// `'infinity'` and `'-infinity'` included (stored as the largest and smallest 64-bit values), which the
-    /// value reader refuses.
+    /// ``PostgresCells/timestampMicroseconds(row:column:)`` of this result.
+    @inline(__always)
     func timestampMicroseconds(row: Int, column: Int) -> Int64? {
-        let micros = binaryBytes(
-            row: row, column: column, { $0 == PostgresType.timestamptz || $0 == PostgresType.timestamp }
-        ) { bytes in Self.bigEndian(bytes, size: 8) }
-        return micros == Int64.max || micros == Int64.min ? nil : micros
+        cells.timestampMicroseconds(row: row, column: column)
     }
 
-    /// A `text`, `varchar`, `char(n)` or `name` cell's text, made straight from libpq's bytes (invalid UTF-8
-    /// repaired as ``cell(row:column:)`` repairs it); nil for anything else.
-    func string(row: Int, column: Int) -> String? {
-        binaryBytes(
-            row: row, column: column,
-            {
-                $0 == PostgresType.text || $0 == PostgresType.varchar || $0 == PostgresType.bpchar
-                    || $0 == PostgresType.identifier
-            }
-        ) { bytes in String(decoding: bytes, as: UTF8.self) }
-    }
+    /// ``PostgresCells/string(row:column:)`` of this result.
+    @inline(__always)
+    func string(row: Int, column: Int) -> String? { cells.string(row: row, column: column) }
 
     private static func binaryCell(_ bytes: UnsafeRawBufferPointer, type: UInt32) -> PostgresCell {
         func integer(_ size: Int) -> Int64? {
@@ -392,6 +376,98 @@ final class PostgresResult {
             }
         }
         return String(decoding: text, as: UTF8.self)
+    }
+}
+/// A result's cells as the typed reads see them: its handle, size and column kinds as plain values, so that
+/// a decoder reads a cell with no reference to count and no closure to call. Valid only while the
+/// ``PostgresResult`` it came from lives: whoever holds one holds that result too (a row reader holds its
+/// rows). The types records hold most (`String`, `Int64`, `Int`, `Double`, `Bool`, `Date`) are read here in
+/// place from libpq's binary cells; anything these reads return nil for goes through
+/// ``PostgresResult/cell(row:column:)``, which gives the same value or the error.
+struct PostgresCells {
+    fileprivate let handle: OpaquePointer
+    let rowCount: Int
+    let columnCount: Int
+    fileprivate let readKinds: UnsafeMutablePointer<PostgresResult.ReadKind>
+
+    /// The length and bytes of a cell of column `column` (checked first, with `row`, against the result's
+    /// size) whose column is read as `kind`; nil for an out-of-range index or a column of another kind. A
+    /// NULL cell has the length 0 (`PQgetlength`), so a fixed-size read of it fails its length check, and
+    /// ``string(row:column:)`` asks whether an empty cell is NULL.
+    @inline(__always)
+    private func bytes(row: Int, column: Int, _ kind: PostgresResult.ReadKind) -> UnsafeRawBufferPointer? {
+        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount), UInt(bitPattern: column) < UInt(bitPattern: columnCount),
+            readKinds[column] == kind
+        else { return nil }
+        let r = Int32(truncatingIfNeeded: row)
+        let c = Int32(truncatingIfNeeded: column)
+        let length = PQgetlength(handle, r, c)
+        guard let start = PQgetvalue(handle, r, c) else { return nil }
+        return UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: Int(length))
+    }
+
+    /// A big-endian signed integer of 8 bytes.
+    @inline(__always)
+    private static func int64(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        Int64(bigEndian: bytes.loadUnaligned(as: Int64.self))
+    }
+
+    /// A `smallint`, `integer` or `bigint` cell's value, read in place; nil for anything else (see
+    /// ``cell(row:column:)``).
+    @inline(__always)
+    func int64(row: Int, column: Int) -> Int64? {
+        guard let bytes = bytes(row: row, column: column, .integer) else { return nil }
+        switch bytes.count {
+        case 8: return Self.int64(bytes)
+        case 4: return Int64(Int32(bigEndian: bytes.loadUnaligned(as: Int32.self)))
+        case 2: return Int64(Int16(bigEndian: bytes.loadUnaligned(as: Int16.self)))
+        default: return nil
+        }
+    }
+
+    /// A `double precision` cell's value, every bit kept; nil for anything else.
+    @inline(__always)
+    func double(row: Int, column: Int) -> Double? {
+        guard let bytes = bytes(row: row, column: column, .float8), bytes.count == 8 else { return nil }
+        return Double(bitPattern: UInt64(bitPattern: Self.int64(bytes)))
+    }
+
+    /// A `boolean` cell's value; nil for anything else.
+    @inline(__always)
+    func bool(row: Int, column: Int) -> Bool? {
+        guard let bytes = bytes(row: row, column: column, .bool), bytes.count == 1 else { return nil }
+        return bytes[0] != 0
+    }
+
+    /// A finite `timestamptz` or `timestamp` cell's microseconds since 2000-01-01 UTC; nil for anything else,
+    /// `'infinity'` and `'-infinity'` included (stored as the largest and smallest 64-bit values), which the
+    /// value reader refuses.
+    @inline(__always)
+    func timestampMicroseconds(row: Int, column: Int) -> Int64? {
+        guard let bytes = bytes(row: row, column: column, .timestamp), bytes.count == 8 else { return nil }
+        let micros = Self.int64(bytes)
+        return micros == Int64.max || micros == Int64.min ? nil : micros
+    }
+
+    /// A `text`, `varchar`, `char(n)` or `name` cell's text, made straight from libpq's bytes (invalid UTF-8
+    /// repaired as ``cell(row:column:)`` repairs it); nil for anything else.
+    @inline(__always)
+    func string(row: Int, column: Int) -> String? {
+        guard let bytes = bytes(row: row, column: column, .text) else { return nil }
+        if bytes.isEmpty, PQgetisnull(handle, Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column)) != 0 {
+            return nil
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+
+    /// True when the cell at `row`, `column` is NULL (`PQgetisnull`); out-of-range indexes count as NULL,
+    /// as ``PostgresResult/cell(row:column:)`` gives `.null` for them.
+    @inline(__always)
+    func isNull(row: Int, column: Int) -> Bool {
+        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount), UInt(bitPattern: column) < UInt(bitPattern: columnCount)
+        else { return true }
+        return PQgetisnull(handle, Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column)) != 0
     }
 }
 #endif
