@@ -41,8 +41,9 @@ final class PostgresRowReader {
     let missingOptionalColumnIsNil: Bool
     /// The result and row read now, for the containers' views.
     private let position: UnsafeMutablePointer<PostgresRowPosition>
-    /// The column of each key by its byte, per key type (see ``PostgresColumnLayout/keyColumns(for:renaming:)``).
-    private var keyColumnTables: [ObjectIdentifier: UnsafeMutableBufferPointer<Int32>] = [:]
+    /// What the containers of each key type read: the position, this reader, and the column of each key by
+    /// its byte (see ``PostgresColumnLayout/keyColumns(for:renaming:)``), one allocation per key type.
+    private var viewStorages: [ObjectIdentifier: UnsafeMutablePointer<PostgresRowViewStorage>] = [:]
 
     init(
         rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
@@ -61,7 +62,11 @@ final class PostgresRowReader {
     deinit {
         position.deinitialize(count: 1)
         position.deallocate()
-        for table in keyColumnTables.values { table.deallocate() }
+        for storage in viewStorages.values {
+            storage.pointee.keyColumns.deallocate()
+            storage.deinitialize(count: 1)
+            storage.deallocate()
+        }
     }
 
     /// The row read now.
@@ -84,20 +89,19 @@ final class PostgresRowReader {
             missingOptionalColumnIsNil: missingOptionalColumnIsNil)
     }
 
-    /// The view a keyed container of `Key` reads this reader through, its key table made on first use.
+    /// The view a keyed container of `Key` reads this reader through, made with its key table on first use.
     func view<Key: CodingKey>(keyedBy type: Key.Type) -> PostgresRowView {
         let identifier = ObjectIdentifier(type)
-        let table: UnsafeMutableBufferPointer<Int32>
-        if let known = keyColumnTables[identifier] {
-            table = known
-        } else {
-            let columns = layout.keyColumns(for: type, renaming: columnNames)
-            table = .allocate(capacity: columns.count)
-            _ = table.initialize(from: columns)
-            keyColumnTables[identifier] = table
-        }
-        return PostgresRowView(
-            position: position, reader: .passUnretained(self), keyColumns: UnsafeBufferPointer(table))
+        if let known = viewStorages[identifier] { return PostgresRowView(known) }
+        let columns = layout.keyColumns(for: type, renaming: columnNames)
+        let table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: columns.count)
+        _ = table.initialize(from: columns)
+        let storage = UnsafeMutablePointer<PostgresRowViewStorage>.allocate(capacity: 1)
+        storage.initialize(
+            to: PostgresRowViewStorage(
+                position: position, reader: .passUnretained(self), keyColumns: UnsafeBufferPointer(table)))
+        viewStorages[identifier] = storage
+        return PostgresRowView(storage)
     }
 
     /// The column name `key` reads (renamed when the record renames its keys), for messages.
@@ -128,36 +132,53 @@ struct PostgresRowPosition {
     }
 }
 
-/// What a keyed container reads for every column: plain values, valid while its reader lives (the invariant
-/// at the top of this file).
-struct PostgresRowView {
-    private let position: UnsafeMutablePointer<PostgresRowPosition>
-    private let readerReference: Unmanaged<PostgresRowReader>
+/// What the keyed containers of one key type read: the reader's position, the reader, and the key table. In
+/// memory the reader owns, valid while it lives (the invariant at the top of this file).
+struct PostgresRowViewStorage {
+    let position: UnsafeMutablePointer<PostgresRowPosition>
+    let reader: Unmanaged<PostgresRowReader>
     /// The column of each key by its byte, -1 where the table does not tell; empty for a key type with no
     /// table.
     let keyColumns: UnsafeBufferPointer<Int32>
+}
 
-    fileprivate init(
-        position: UnsafeMutablePointer<PostgresRowPosition>, reader: Unmanaged<PostgresRowReader>,
-        keyColumns: UnsafeBufferPointer<Int32>
-    ) {
-        self.position = position
-        readerReference = reader
-        self.keyColumns = keyColumns
+/// What a keyed container reads for every column: the address of its ``PostgresRowViewStorage``, valid while
+/// its reader lives (the invariant at the top of this file).
+///
+/// Held as an integer: one word of plain data with no spare bit pattern, which the runtime copies as one word
+/// (its common value witnesses for 8-byte integers). The standard library's box copies the container for every
+/// key it decodes; a pointer, which has a spare pattern (nil), or several words would be copied through the
+/// runtime's generic copy of plain data, a `memcpy`.
+struct PostgresRowView {
+    private let address: UInt
+
+    fileprivate init(_ storage: UnsafeMutablePointer<PostgresRowViewStorage>) {
+        address = UInt(bitPattern: storage)
+    }
+
+    private var storage: UnsafeMutablePointer<PostgresRowViewStorage> {
+        // The address of a live allocation (see `init`), never 0: unwrapped unchecked.
+        @inline(__always) get { UnsafeMutablePointer<PostgresRowViewStorage>(bitPattern: address).unsafelyUnwrapped }
+    }
+
+    /// The column of each key by its byte, -1 where the table does not tell; empty for a key type with no
+    /// table.
+    var keyColumns: UnsafeBufferPointer<Int32> {
+        @inline(__always) get { storage.pointee.keyColumns }
     }
 
     /// The reader's current row.
     var row: Int {
-        @inline(__always) get { position.pointee.row }
+        @inline(__always) get { storage.pointee.position.pointee.row }
     }
 
     /// The reader's current result's cells and row.
     var current: PostgresRowPosition {
-        @inline(__always) get { position.pointee }
+        @inline(__always) get { storage.pointee.position.pointee }
     }
 
     /// The reader, for what a column's fast path leaves: a key with no table entry, other column types,
     /// NULL, errors.
-    var reader: PostgresRowReader { readerReference.takeUnretainedValue() }
+    var reader: PostgresRowReader { storage.pointee.reader.takeUnretainedValue() }
 }
 #endif
