@@ -2,17 +2,17 @@
 import Foundation
 import SQLiteRecord
 
-// The PostgreSQL decoder's reused memory: a reader's current result and row, and the column of each key of
-// the key types its containers decode, in raw memory the reader owns, which the keyed container reads
-// through a plain view (`UnsafeMutablePointer`, `UnsafeBufferPointer`, `Unmanaged`,
-// `_withUnsafeGuaranteedRef`). The standard library's keyed container box copies its container for every key
-// it decodes; a container of plain data costs that copy no retain and no release. Pinned by
-// `PostgresRowDecoderTests`' containers kept past their rows, under the address sanitizer
-// (`Scripts/sanitizers.sh`).
+// The PostgreSQL decoder's reused memory: a reader's current result (its cells) and row, and for each key type
+// its containers decode, a view storage (the position, the reader, the column of each key), in raw memory the
+// reader owns, which the keyed container reads through a view of one word, the storage's address
+// (`UnsafeMutablePointer`, `UnsafeBufferPointer`, `Unmanaged`, `unsafelyUnwrapped`). The standard library's
+// keyed container box copies its container for every key it decodes; a container of one word of plain data
+// costs that copy no retain, no release and no `memcpy`. Pinned by `PostgresRowDecoderTests`' containers kept
+// past their rows, under the address sanitizer (`Scripts/sanitizers.sh`).
 //
-// Invariant: a `PostgresRowReader` allocates its position in `init` and a key type's column table when a
-// container of that key type is first made, and frees them in `deinit`; its `rows` keeps alive the result
-// the position names. A `PostgresRowView` is read only while its reader lives: an unboxed container retains
+// Invariant: a `PostgresRowReader` allocates its position in `init` and a key type's view storage and column
+// table when a container of that key type is first made, and frees them in `deinit`; its `rows` keeps alive
+// the result the position's cells name. A `PostgresRowView` is read only while its reader lives: an unboxed container retains
 // its reader itself; a boxed container's reader is held by the `PostgresRowDecoding` that boxed it, and once
 // that decoding ends with the box held elsewhere (a type kept its container past its row), by
 // `RevokedRowStates` for as long as the box is held. Nothing moves a reader but its decoding, so a kept
