@@ -56,9 +56,9 @@ public final class PostgresConnection {
     /// `PostgresRecordShape.of(_:on:)`): a loop of calls on one type finds it without the shared cache's
     /// lock.
     var lastShape: (type: ObjectIdentifier, shape: PostgresRecordShape)?
-    /// Per type OID of this server's own types (from 16384 on), whether it is an enum (see
-    /// `readEnumsAsText(_:)`): a type's OID names it for the life of the database.
-    var enumTypes: [UInt32: Bool] = [:]
+    /// Per type OID of this server's own types (from 16384 on), whether it is an enum or `citext` (see
+    /// `ownType(_:)`): a type's OID names it for the life of the database.
+    var ownTypes: [UInt32: OwnType] = [:]
     /// The column layout of each SQL text's results, for reading their rows (``columnLayout(for:sql:)``).
     var columnLayouts: [String: PostgresColumnLayout] = [:]
     /// How many savepoints deep the library's transactions are.
@@ -220,7 +220,7 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` as ``execute(_:)``.
     public func query(_ sql: String, _ arguments: [PostgresValue] = []) throws -> PostgresRows {
         let result = try run(sql, arguments)
-        try readEnumsAsText(result)
+        try readTextTypesAsText(result)
         return PostgresRows(result: result, sql: sql, layout: columnLayout(for: result, sql: sql))
     }
 

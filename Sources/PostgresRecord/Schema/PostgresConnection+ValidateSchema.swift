@@ -35,8 +35,9 @@ extension Record {
                     .missingColumn(column.name, key: column.key, valueType: column.valueType, isOptional: column.isOptional))
                 continue
             }
+            let read = try connection.schemaReadType(of: type.oid)
             if let reason = PostgresSchemaCheck.incompatibility(
-                kind: column.kind, valueType: column.valueType, oid: type.oid, isEnum: try connection.isEnumType(type.oid))
+                kind: column.kind, valueType: column.valueType, oid: read.oid, isEnum: read.isEnum)
             {
                 mismatches.append(
                     .incompatibleColumn(column.name, declaredType: type.name, valueType: column.valueType, reason: reason))

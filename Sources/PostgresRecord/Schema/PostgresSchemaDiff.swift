@@ -138,8 +138,8 @@ struct PostgresSchemaDiff {
                 let values = try integer("SELECT count(\(SQLIdentifier.quoted(column.name))) FROM \(quotedTable)")
                 // A column of a type no Swift type reads cannot be a property: its absence from the type
                 // does not ask for it to go, even empty.
-                let isReadable = PostgresSchemaCheck.readsIntoSwiftType(
-                    oid: column.typeOID, isEnum: try connection.isEnumType(column.typeOID))
+                let read = try connection.schemaReadType(of: column.typeOID)
+                let isReadable = PostgresSchemaCheck.readsIntoSwiftType(oid: read.oid, isEnum: read.isEnum)
                 if (values == 0 && isReadable) || options.dropsColumns {
                     changes.append(.dropColumn(name))
                     statements.append("ALTER TABLE \(quotedTable) DROP COLUMN \(quoted)")
@@ -149,10 +149,10 @@ struct PostgresSchemaDiff {
                 continue
             }
             let isKey = keySet.contains(folded(name))
+            let read = try connection.schemaReadType(of: column.typeOID)
             if !(isKey && keyIsRowID),
                 PostgresSchemaCheck.incompatibility(
-                    kind: property.kind, valueType: property.valueType, oid: column.typeOID,
-                    isEnum: try connection.isEnumType(column.typeOID)) != nil
+                    kind: property.kind, valueType: property.valueType, oid: read.oid, isEnum: read.isEnum) != nil
             {
                 let wanted = SQLDialect.postgres.declaredType(of: property, encoder: encoder)
                 changes.append(.changeColumnType(name, from: column.typeName, to: wanted))
