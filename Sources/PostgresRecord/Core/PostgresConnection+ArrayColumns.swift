@@ -19,6 +19,22 @@ extension PostgresConnection {
         try encoder.writeArraysAsJSON(inColumns: { isArray[$0] == false })
     }
 
+    /// The form a filter compares `column` of `table` with for `value`, which the value writer wrote as
+    /// `written`: `written` itself, unless it is a PostgreSQL array and the column is no array column (a
+    /// JSONB, JSON or text column of a table made by an earlier version or by hand), which `save()` fills
+    /// with the array's JSON text (``writeArrays(of:into:)``); then that JSON text, of no declared type, so
+    /// that the server reads it as the column's type and the filter finds what `save()` stored. Reads the
+    /// table's array columns only for an array value.
+    /// - Throws: ``PostgresError`` from the catalog read; as ``PostgresValueWriter/json(_:codingPath:jsonEncoder:)``.
+    func filterForm(
+        of value: any Encodable, written: PostgresValue, table: String, column: String?, jsonEncoder: JSONEncoder
+    ) throws -> PostgresValue {
+        guard let column, PostgresType.elementType(ofArray: written.typeOID) != nil,
+            try arrayColumns(of: table)[column] == false
+        else { return written }
+        return try PostgresValueWriter.json(value, codingPath: [PostgresColumnKey(column)], jsonEncoder: jsonEncoder)
+    }
+
     /// `body`'s value. When it throws the server's error, `table`'s array columns are read again before its
     /// next write with an array: another session may have retyped a column (a JSONB column moved to TEXT[]),
     /// into which this connection would otherwise keep sending the old form.

@@ -27,8 +27,11 @@ struct PostgresFilter {
             let value: PostgresValue
             do {
                 value = try conditions[name].flatMap { $0 }.map {
-                    try PostgresValueWriter.value(
-                        $0, codingPath: [PostgresColumnKey(name)], jsonEncoder: shape.jsonEncoder)
+                    try connection.filterForm(
+                        of: $0,
+                        written: PostgresValueWriter.value(
+                            $0, codingPath: [PostgresColumnKey(name)], jsonEncoder: shape.jsonEncoder),
+                        table: shape.table, column: name, jsonEncoder: shape.jsonEncoder)
                 } ?? .null
             } catch let EncodingError.invalidValue(refused, context) {
                 throw RecordError.invalidQueryValue(

@@ -11,6 +11,9 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
     static var dialect: SQLDialect { .postgres }
 
     let shape: PostgresRecordShape
+    /// The connection the request runs on: an array compared with a column that is no array column is
+    /// written as `save()` writes it there (``PostgresConnection/filterForm(of:written:table:column:jsonEncoder:)``).
+    let connection: PostgresConnection
 
     func name(of column: Column) -> String {
         guard column.isCodingKey else { return column.name }
@@ -32,8 +35,11 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
             if let bound = value as? PostgresQueryValue { return bound.value.isNull ? [] : [bound.value] }
             let written: PostgresValue
             do {
-                written = try PostgresValueWriter.value(
-                    value, codingPath: [PostgresColumnKey(column ?? "value")], jsonEncoder: shape.jsonEncoder)
+                written = try connection.filterForm(
+                    of: value,
+                    written: PostgresValueWriter.value(
+                        value, codingPath: [PostgresColumnKey(column ?? "value")], jsonEncoder: shape.jsonEncoder),
+                    table: shape.table, column: column, jsonEncoder: shape.jsonEncoder)
             } catch let EncodingError.invalidValue(_, context) {
                 throw RecordError.invalidQueryValue(
                     table: shape.table, column: column, type: "\(type(of: value))", reason: context.debugDescription)

@@ -100,7 +100,8 @@ extension HasManyAssociation {
         childRequest = childRequest.unlimited
         var keyRows: (sql: String, arguments: PostgresArguments)?
         if link.isComposite {
-            let binding = PostgresRequestBinding<Destination>(shape: try PostgresRecordShape.of(Destination.self))
+            let binding = PostgresRequestBinding<Destination>(
+                shape: try PostgresRecordShape.of(Destination.self), connection: connection)
             var arguments = PostgresArguments.empty
             for (index, column) in link.foreignKeys.enumerated() {
                 if case .array(let array) = try binding.longList(keys.map { $0.values[index] }, column: column) {

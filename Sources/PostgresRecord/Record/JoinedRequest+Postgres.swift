@@ -26,7 +26,7 @@ extension JoinedRequest {
         var onArguments = PostgresArguments.empty
         var joinFilter: (sql: String, arguments: PostgresArguments)?
         var filter = RequestCompiler(
-            binding: PostgresRequestBinding<Associated>(shape: joinedShape), table: table, isWriting: true)
+            binding: PostgresRequestBinding<Associated>(shape: joinedShape, connection: connection), table: table, isWriting: true)
         filter.qualifier = table
         try filter.condition(of: joined.parts)
         if !filter.sql.isEmpty {
@@ -51,7 +51,7 @@ extension JoinedRequest {
                 ", " + joinedTable + "." + SQLIdentifier.quoted(name) + " AS " + SQLIdentifier.quoted(prefix + name)
         }
         var writer = RequestCompiler(
-            binding: PostgresRequestBinding<Base>(shape: baseShape), table: Base.tableName, isWriting: true)
+            binding: PostgresRequestBinding<Base>(shape: baseShape, connection: connection), table: Base.tableName, isWriting: true)
         writer.qualifier = Base.tableName
         writer.join = (
             sql: (isRequired && joinsChild ? " JOIN " : " LEFT JOIN ") + joinedTable + " ON " + on,
