@@ -58,9 +58,9 @@ inline_pattern='@inline\(__always\)'
 inline_budgets=(
     "Sources/PostgresRecord/Coding/PostgresRowInitializer.swift 1"
     "Sources/PostgresRecord/Coding/PostgresRowDecoder.swift 2"
-    "Sources/PostgresRecord/Coding/PostgresRowReader.swift 4"
+    "Sources/PostgresRecord/Coding/PostgresRowReader.swift 5"
     "Sources/PostgresRecord/Coding/PostgresValueReader.swift 1"
-    "Sources/PostgresRecord/Core/PostgresResult.swift 2"
+    "Sources/PostgresRecord/Core/PostgresResult.swift 8"
     "Sources/SQLiteRecord/Coding/ColumnReader.swift 10"
     "Sources/SQLiteRecord/Coding/ColumnValueDecoder.swift 1"
     "Sources/SQLiteRecord/Coding/ColumnsEncoder+Values.swift 4"

@@ -225,20 +225,10 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
     private var reader: PostgresRowReader { view.reader }
     private var row: Int { view.row }
 
-    /// The index of `key`'s column, -1 for none.
-    ///
-    /// A key table is made only for a key type of plain data of at most one byte, and has an entry for each
-    /// of the 256 values of that byte (``PostgresColumnLayout/keyColumns(for:renaming:)``), so a key's byte
-    /// (none for a type of no size) indexes it without asking the key type again.
+    /// The index of `key`'s column, -1 for none: from its key type's table, else by its name.
     @inline(__always)
     private func column(_ key: Key) -> Int {
-        let keyColumns = view.keyColumns
-        if keyColumns.count == 256 {
-            let byte = MemoryLayout<Key>.size == 1 ? Int(unsafeBitCast(key, to: UInt8.self)) : 0
-            let column = keyColumns[byte]
-            if column >= 0 { return Int(column) }
-        }
-        return lookUpColumn(key)
+        view.tableColumn(of: key) ?? lookUpColumn(key)
     }
 
     /// The index of `key`'s column by its name: a key type with no table, or a key the table does not tell.
@@ -279,24 +269,24 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
     func decodeNil(forKey key: Key) throws -> Bool {
         let index = column(key)
         guard index >= 0 else { throw missing(key) }
-        return view.current.isNull(at: index)
+        return view.current.cells.isNull(row: view.row, column: index)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let index = column(key)
-        if index >= 0, let value = view.current.string(at: index) { return value }
+        if index >= 0, let value = view.current.cells.string(row: view.row, column: index) { return value }
         return try read(String.self, index, key)
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         let index = column(key)
-        if index >= 0, let value = view.current.int64(at: index) { return value }
+        if index >= 0, let value = view.current.cells.int64(row: view.row, column: index) { return value }
         return try read(Int64.self, index, key)
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         let index = column(key)
-        if index >= 0, let value = view.current.int64(at: index), let exact = Int(exactly: value) {
+        if index >= 0, let value = view.current.cells.int64(row: view.row, column: index), let exact = Int(exactly: value) {
             return exact
         }
         return try read(Int.self, index, key)
@@ -304,19 +294,19 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         let index = column(key)
-        if index >= 0, let value = view.current.double(at: index) { return value }
+        if index >= 0, let value = view.current.cells.double(row: view.row, column: index) { return value }
         return try read(Double.self, index, key)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         let index = column(key)
-        if index >= 0, let value = view.current.bool(at: index) { return value }
+        if index >= 0, let value = view.current.cells.bool(row: view.row, column: index) { return value }
         return try read(Bool.self, index, key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let index = column(key)
-        if T.self == Date.self, index >= 0, let micros = view.current.timestampMicroseconds(at: index) {
+        if T.self == Date.self, index >= 0, let micros = view.current.cells.timestampMicroseconds(row: view.row, column: index) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }
         return try read(T.self, index, key)
@@ -325,50 +315,50 @@ struct PostgresRowContainer<Key: CodingKey, Retainer>: KeyedDecodingContainerPro
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.current.string(at: index) { return value }
-        if view.current.isNull(at: index) { return nil }
+        if let value = view.current.cells.string(row: view.row, column: index) { return value }
+        if view.current.cells.isNull(row: view.row, column: index) { return nil }
         return try read(String.self, index, key)
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.current.int64(at: index) { return value }
-        if view.current.isNull(at: index) { return nil }
+        if let value = view.current.cells.int64(row: view.row, column: index) { return value }
+        if view.current.cells.isNull(row: view.row, column: index) { return nil }
         return try read(Int64.self, index, key)
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.current.int64(at: index), let exact = Int(exactly: value) { return exact }
-        if view.current.isNull(at: index) { return nil }
+        if let value = view.current.cells.int64(row: view.row, column: index), let exact = Int(exactly: value) { return exact }
+        if view.current.cells.isNull(row: view.row, column: index) { return nil }
         return try read(Int.self, index, key)
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.current.double(at: index) { return value }
-        if view.current.isNull(at: index) { return nil }
+        if let value = view.current.cells.double(row: view.row, column: index) { return value }
+        if view.current.cells.isNull(row: view.row, column: index) { return nil }
         return try read(Double.self, index, key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if let value = view.current.bool(at: index) { return value }
-        if view.current.isNull(at: index) { return nil }
+        if let value = view.current.cells.bool(row: view.row, column: index) { return value }
+        if view.current.cells.isNull(row: view.row, column: index) { return nil }
         return try read(Bool.self, index, key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let index = column(key)
         guard index >= 0 else { return try absent(key) }
-        if T.self == Date.self, let micros = view.current.timestampMicroseconds(at: index) {
+        if T.self == Date.self, let micros = view.current.cells.timestampMicroseconds(row: view.row, column: index) {
             return try SameTypeCast.cast(checked: PostgresValueReader.date(microseconds: micros), to: T.self)
         }
-        if view.current.isNull(at: index) { return nil }
+        if view.current.cells.isNull(row: view.row, column: index) { return nil }
         return try read(T.self, index, key)
     }
 

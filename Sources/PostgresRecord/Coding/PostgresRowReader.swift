@@ -120,16 +120,6 @@ final class PostgresRowReader {
 struct PostgresRowPosition {
     var cells: PostgresCells
     var row: Int
-
-    /// This row's cell of `column` read as ``PostgresCells`` reads it; nil where it gives nil.
-    @inline(__always) func isNull(at column: Int) -> Bool { cells.isNull(row: row, column: column) }
-    @inline(__always) func string(at column: Int) -> String? { cells.string(row: row, column: column) }
-    @inline(__always) func int64(at column: Int) -> Int64? { cells.int64(row: row, column: column) }
-    @inline(__always) func double(at column: Int) -> Double? { cells.double(row: row, column: column) }
-    @inline(__always) func bool(at column: Int) -> Bool? { cells.bool(row: row, column: column) }
-    @inline(__always) func timestampMicroseconds(at column: Int) -> Int64? {
-        cells.timestampMicroseconds(row: row, column: column)
-    }
 }
 
 /// What the keyed containers of one key type read: the reader's position, the reader, and the key table. In
@@ -161,16 +151,23 @@ struct PostgresRowView {
         @inline(__always) get { UnsafeMutablePointer<PostgresRowViewStorage>(bitPattern: address).unsafelyUnwrapped }
     }
 
-    /// The column of each key by its byte, -1 where the table does not tell; empty for a key type with no
-    /// table.
-    var keyColumns: UnsafeBufferPointer<Int32> {
-        @inline(__always) get { storage.pointee.keyColumns }
+    /// The column of `key` in the key table of its type, by the key's byte; nil where the table does not
+    /// tell, and for a key type with no table.
+    ///
+    /// A key table is made only for a key type of plain data of at most one byte, and has an entry for each
+    /// of the 256 values of that byte (``PostgresColumnLayout/keyColumns(for:renaming:)``, which reads keys'
+    /// bytes through SQLiteRecord's `KeyIdentity`), so a key's byte (none for a type of no size) indexes it
+    /// without asking the key type again.
+    @inline(__always)
+    func tableColumn<Key>(of key: Key) -> Int? {
+        let keyColumns = storage.pointee.keyColumns
+        guard keyColumns.count == 256 else { return nil }
+        let column = keyColumns[MemoryLayout<Key>.size == 1 ? Int(unsafeBitCast(key, to: UInt8.self)) : 0]
+        return column >= 0 ? Int(column) : nil
     }
 
     /// The reader's current row.
-    var row: Int {
-        @inline(__always) get { storage.pointee.position.pointee.row }
-    }
+    var row: Int { storage.pointee.position.pointee.row }
 
     /// The reader's current result's cells and row.
     var current: PostgresRowPosition {

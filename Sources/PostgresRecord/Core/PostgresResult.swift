@@ -203,25 +203,20 @@ final class PostgresResult {
     }
 
     /// ``PostgresCells/int64(row:column:)`` of this result.
-    @inline(__always)
     func int64(row: Int, column: Int) -> Int64? { cells.int64(row: row, column: column) }
 
     /// ``PostgresCells/double(row:column:)`` of this result.
-    @inline(__always)
     func double(row: Int, column: Int) -> Double? { cells.double(row: row, column: column) }
 
     /// ``PostgresCells/bool(row:column:)`` of this result.
-    @inline(__always)
     func bool(row: Int, column: Int) -> Bool? { cells.bool(row: row, column: column) }
 
     /// ``PostgresCells/timestampMicroseconds(row:column:)`` of this result.
-    @inline(__always)
     func timestampMicroseconds(row: Int, column: Int) -> Int64? {
         cells.timestampMicroseconds(row: row, column: column)
     }
 
     /// ``PostgresCells/string(row:column:)`` of this result.
-    @inline(__always)
     func string(row: Int, column: Int) -> String? { cells.string(row: row, column: column) }
 
     private static func binaryCell(_ bytes: UnsafeRawBufferPointer, type: UInt32) -> PostgresCell {
@@ -407,7 +402,6 @@ struct PostgresCells {
     }
 
     /// A big-endian signed integer of 8 bytes.
-    @inline(__always)
     private static func int64(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         Int64(bigEndian: bytes.loadUnaligned(as: Int64.self))
     }
