@@ -61,4 +61,6 @@ if [ -z "$started" ]; then
 fi
 
 echo "postgres-bench: PostgreSQL $("$bin/pg_ctl" --version | awk '{print $3}') on the socket in $folder, port $port, fsync off"
-"$bench" --postgres "host=$folder port=$port user=postgres dbname=postgres" "$@"
+# BENCH_WRAPPER runs the benchmark under another command (Scripts/postgres-instruction-ratios.sh sets
+# valgrind); unquoted on purpose, so that it can hold the command's own options.
+${BENCH_WRAPPER:-} "$bench" --postgres "host=$folder port=$port user=postgres dbname=postgres" "$@"
