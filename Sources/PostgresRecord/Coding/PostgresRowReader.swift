@@ -12,10 +12,10 @@ import SQLiteRecord
 //
 // Invariant: a `PostgresRowReader` allocates its position in `init` and a key type's view storage and column
 // table when a container of that key type is first made, and frees them in `deinit`; its `rows` keeps alive
-// the result the position's cells name. A `PostgresRowView` is read only while its reader lives: an unboxed container retains
-// its reader itself; a boxed container's reader is held by the `PostgresRowDecoding` that boxed it, and once
-// that decoding ends with the box held elsewhere (a type kept its container past its row), by
-// `RevokedRowStates` for as long as the box is held. Nothing moves a reader but its decoding, so a kept
+// the result the position's cells name. A `PostgresRowView` is read only while its reader lives: an unboxed
+// container retains its reader itself; a boxed container's reader is held by the `PostgresRowDecoding` that
+// boxed it, and once that decoding ends with the box held elsewhere (a type kept its container past its row),
+// by `RevokedRowStates` for as long as the box is held. Nothing moves a reader but its decoding, so a kept
 // container reads the row it was kept on.
 
 /// What the decoders of a result's rows read: the result and its layout, the record's renaming of its keys,
@@ -148,7 +148,9 @@ struct PostgresRowView {
 
     private var storage: UnsafeMutablePointer<PostgresRowViewStorage> {
         // The address of a live allocation (see `init`), never 0: unwrapped unchecked.
-        @inline(__always) get { UnsafeMutablePointer<PostgresRowViewStorage>(bitPattern: address).unsafelyUnwrapped }
+        @inline(__always) get {
+            UnsafeMutablePointer<PostgresRowViewStorage>(bitPattern: address).unsafelyUnwrapped
+        }
     }
 
     /// The column of `key` in the key table of its type, by the key's byte; nil where the table does not

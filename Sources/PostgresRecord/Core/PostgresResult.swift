@@ -391,8 +391,8 @@ struct PostgresCells {
     /// ``string(row:column:)`` asks whether an empty cell is NULL.
     @inline(__always)
     private func bytes(row: Int, column: Int, _ kind: PostgresResult.ReadKind) -> UnsafeRawBufferPointer? {
-        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount), UInt(bitPattern: column) < UInt(bitPattern: columnCount),
-            readKinds[column] == kind
+        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount),
+            UInt(bitPattern: column) < UInt(bitPattern: columnCount), readKinds[column] == kind
         else { return nil }
         let r = Int32(truncatingIfNeeded: row)
         let c = Int32(truncatingIfNeeded: column)
@@ -459,7 +459,8 @@ struct PostgresCells {
     /// as ``PostgresResult/cell(row:column:)`` gives `.null` for them.
     @inline(__always)
     func isNull(row: Int, column: Int) -> Bool {
-        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount), UInt(bitPattern: column) < UInt(bitPattern: columnCount)
+        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount),
+            UInt(bitPattern: column) < UInt(bitPattern: columnCount)
         else { return true }
         return PQgetisnull(handle, Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column)) != 0
     }

@@ -66,7 +66,8 @@ extension QueryInterfaceRequest {
     ) throws -> (sql: String, arguments: [PostgresValue], shape: PostgresRecordShape) {
         let shape = try PostgresRecordShape.of(Base.self)
         var compiler = RequestCompiler(
-            binding: PostgresRequestBinding<Base>(shape: shape, connection: connection), table: shape.table, isWriting: true)
+            binding: PostgresRequestBinding<Base>(shape: shape, connection: connection), table: shape.table,
+            isWriting: true)
         compiler.joinFilter = leadingCondition
         try compiler.compile(parts, as: statement, assignments: assignments) { shape.key.columns }
         let arguments = try compiler.arguments.checked(table: shape.table)
