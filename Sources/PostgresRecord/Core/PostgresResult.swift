@@ -407,7 +407,7 @@ struct PostgresCells {
     }
 
     /// A `smallint`, `integer` or `bigint` cell's value, read in place; nil for anything else (see
-    /// ``cell(row:column:)``).
+    /// ``PostgresResult/cell(row:column:)``).
     @inline(__always)
     func int64(row: Int, column: Int) -> Int64? {
         guard let bytes = bytes(row: row, column: column, .integer) else { return nil }
@@ -444,7 +444,7 @@ struct PostgresCells {
     }
 
     /// A `text`, `varchar`, `char(n)` or `name` cell's text, made straight from libpq's bytes (invalid UTF-8
-    /// repaired as ``cell(row:column:)`` repairs it); nil for anything else.
+    /// repaired as ``PostgresResult/cell(row:column:)`` repairs it); nil for anything else.
     @inline(__always)
     func string(row: Int, column: Int) -> String? {
         guard let bytes = bytes(row: row, column: column, .text) else { return nil }
@@ -453,7 +453,6 @@ struct PostgresCells {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
 
     /// True when the cell at `row`, `column` is NULL (`PQgetisnull`); out-of-range indexes count as NULL,
     /// as ``PostgresResult/cell(row:column:)`` gives `.null` for them.
