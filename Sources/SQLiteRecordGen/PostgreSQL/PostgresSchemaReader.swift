@@ -11,7 +11,8 @@
         /// The type as `format_type` writes it: `numeric(12,2)`, `timestamp with time zone`, `text[]`.
         let formattedType: String
         /// The type's name in `pg_type` (`int8`, `timestamptz`, `_text` for an array of text), of the domain's
-        /// base type for a column of a domain.
+        /// base type for a column of a domain: the first type down its chain of domains that is none (a domain
+        /// over a domain reads as that domain's base type does: a result names it by that type).
         let typeName: String
         /// `pg_type.typtype`: `b` base, `e` enum, `c` composite, `r` range, `m` multirange, `p` pseudo.
         let typeKind: String
@@ -95,7 +96,10 @@
                 (a.attnotnull OR (t.typtype = 'd' AND t.typnotnull)) AS "isNotNull", \
                 pg_get_expr(d.adbin, d.adrelid) AS "defaultSQL", a.attidentity::text AS identity, \
                 a.attgenerated::text AS generated \
-                FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_type b ON b.oid = t.typbasetype \
+                FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid \
+                LEFT JOIN LATERAL (WITH RECURSIVE chain(base) AS (SELECT t.typbasetype WHERE t.typtype = 'd' \
+                UNION ALL SELECT p.typbasetype FROM chain c JOIN pg_type p ON p.oid = c.base AND p.typtype = 'd') \
+                SELECT x.* FROM chain c JOIN pg_type x ON x.oid = c.base AND x.typtype <> 'd') b ON true \
                 LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum \
                 WHERE a.attrelid = \(oid) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
                 """
