@@ -59,28 +59,17 @@ final class PostgresRowDecoding {
     }
 
     /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
-    /// `FetchableRecord`), through the decoding its layout kept from the last such call when
-    /// it decodes as this one (same renaming, same JSON decoder, same rule for missing Optional columns) and
-    /// nothing of it was kept: a lookup by key then makes no decoder, reader or container. The decoding kept
+    /// `FetchableRecord`), through the decoding its layout kept from the last call that decoded as this one
+    /// (see ``decoding(of:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``). The decoding kept
     /// holds the last result of one row it read, until the next.
     /// - Throws: as ``PostgresRow/decode(_:)``.
     static func decodeOne<T: Decodable>(
         _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
         missingOptionalColumnIsNil: Bool
     ) throws -> T {
-        var decoding: PostgresRowDecoding
-        if let kept = rows.layout.takeKeptDecoding(), kept.reader.jsonDecoder === jsonDecoder,
-            kept.reader.columnNames == columnNames,
-            kept.reader.missingOptionalColumnIsNil == missingOptionalColumnIsNil
-        {
-            kept.reader.read(rows, row: row)
-            decoding = kept
-        } else {
-            decoding = PostgresRowDecoding(
-                reader: PostgresRowReader(
-                    rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
-                    missingOptionalColumnIsNil: missingOptionalColumnIsNil))
-        }
+        var decoding = decoding(
+            of: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
+            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
         let value: T
         if let rowType = PostgresRowInitializer.type(of: T.self) {
             value = try PostgresRowInitializer.make(rowType, decoding.reader, as: T.self)
@@ -93,7 +82,10 @@ final class PostgresRowDecoding {
         return value
     }
 
-    /// Every row of `rows` decoded as `T`, through its row initializer when it is a `FetchableRecord`.
+    /// Every row of `rows` decoded as `T`, through its row initializer when it is a `FetchableRecord`. The
+    /// Codable path goes through the decoding `rows`' layout kept from the last call that decoded as this
+    /// one, and keeps its own, moved off `rows` (``PostgresRowReader/releaseRows()``), when nothing made for
+    /// the rows was kept: a loop of fetches of one SQL text makes no reader, view or container after the first.
     /// - Throws: the first row's `DecodingError` (see ``PostgresRow/decode(_:)``).
     static func decodeAll<T: Decodable>(
         _ type: T.Type, _ rows: PostgresRows, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
@@ -101,18 +93,21 @@ final class PostgresRowDecoding {
     ) throws -> [T] {
         let count = rows.count
         guard count > 0 else { return [] }
-        let reader = PostgresRowReader(
-            rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder,
-            missingOptionalColumnIsNil: missingOptionalColumnIsNil)
         if let rowType = PostgresRowInitializer.type(of: T.self) {
+            let reader = PostgresRowReader(
+                rows: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder,
+                missingOptionalColumnIsNil: missingOptionalColumnIsNil)
             return try PostgresRowInitializer.makeAll(rowType, reader, as: T.self)
         }
+        var last: PostgresRowDecoding?
         // ``PostgresRowsDecoder``'s loop, written out: the rows in order, each decoding checked once it ends.
         // Each value is made where the array keeps it (no append through unspecialized code), and
         // `initialized` counts the values made, so a throw destroys exactly those.
-        return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let values = try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let start = buffer.baseAddress else { return }
-            var decoding = PostgresRowDecoding(reader: reader)
+            var decoding = decoding(
+                of: rows, row: 0, columnNames: columnNames, jsonDecoder: jsonDecoder,
+                missingOptionalColumnIsNil: missingOptionalColumnIsNil)
             for row in 0..<count {
                 decoding.reader.row = row
                 (start + row).initialize(to: try T(from: PostgresRowDecoder(decoding: decoding)))
@@ -121,7 +116,31 @@ final class PostgresRowDecoding {
                     decoding = decoding.next(row: row + 1)
                 }
             }
+            last = consume decoding
         }
+        // Unique and holding nothing kept: the loop moved on from any decoding a row kept.
+        if let last, last.reader.releaseRows() { rows.layout.keep(last) }
+        return values
+    }
+
+    /// The decoding `rows`' layout kept (``PostgresColumnLayout/takeKeptDecoding()``), moved to row `row` of
+    /// `rows`, when it decodes as asked (same renaming, same JSON decoder, same rule for missing Optional
+    /// columns); else a new one.
+    private static func decoding(
+        of rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
+        missingOptionalColumnIsNil: Bool
+    ) -> PostgresRowDecoding {
+        if let kept = rows.layout.takeKeptDecoding(), kept.reader.jsonDecoder === jsonDecoder,
+            kept.reader.columnNames == columnNames,
+            kept.reader.missingOptionalColumnIsNil == missingOptionalColumnIsNil
+        {
+            kept.reader.read(rows, row: row)
+            return kept
+        }
+        return PostgresRowDecoding(
+            reader: PostgresRowReader(
+                rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
+                missingOptionalColumnIsNil: missingOptionalColumnIsNil))
     }
 }
 

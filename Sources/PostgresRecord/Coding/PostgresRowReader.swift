@@ -89,6 +89,15 @@ final class PostgresRowReader {
             missingOptionalColumnIsNil: missingOptionalColumnIsNil)
     }
 
+    /// Moves the reader off its result, onto an empty one of its layout, so that a reader kept for the next
+    /// result of its SQL text holds no rows meanwhile; false (the reader unchanged) when libpq cannot
+    /// allocate the empty result.
+    func releaseRows() -> Bool {
+        guard let empty = PostgresResult.empty() else { return false }
+        read(PostgresRows(result: empty, sql: rows.sql, layout: layout), row: 0)
+        return true
+    }
+
     /// The view a keyed container of `Key` reads this reader through, made with its key table on first use.
     func view<Key: CodingKey>(keyedBy type: Key.Type) -> PostgresRowView {
         let identifier = ObjectIdentifier(type)

@@ -73,8 +73,10 @@ final class PostgresColumnLayout {
         return index
     }
 
-    /// The decoding of the last result of one row decoded as a record through this layout, for the next
-    /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:)``).
+    /// The decoding of the last result decoded as records through this layout, for the next
+    /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``, which
+    /// keeps it on its result of one row, and ``PostgresRowDecoding/decodeAll(_:_:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``,
+    /// which keeps it on an empty result).
     private var keptDecoding: PostgresRowDecoding?
 
     /// The kept decoding, no longer kept.

@@ -42,6 +42,9 @@ public final class PostgresConnection {
     private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
+    /// The last `where:` fetch's form, whose columns were checked against ``tableColumnsCache``; forgotten
+    /// whenever a table's columns are.
+    var lastFetch: PostgresFetchForm?
     /// Per table, whether each column is an array column, read for records that write an array of scalars
     /// (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan expired.
     var tableArrayColumnsCache: [String: [String: Bool]] = [:]
@@ -196,6 +199,7 @@ public final class PostgresConnection {
         // The SQL may change tables: the columns read for where: checks are read again, and identities
         // are caught up again before the next insert without an id.
         tableColumnsCache.removeAll()
+        lastFetch = nil
         tableArrayColumnsCache.removeAll()
         forgetIdentityCatchUps()
         _ = try cancellable(sql) { try check(PQexec(handle, sql), sql: sql) }
@@ -241,9 +245,14 @@ public final class PostgresConnection {
     /// The most bytes of room a kept parameter buffer may hold.
     static let keptParameterBytes = 64 * 1024
 
-    /// Runs one statement as the `run` below does, `arguments` written into one parameter buffer.
+    /// Runs one statement as the `run` below does, `arguments` written into the spare parameter buffer
+    /// (``takeSpareParameters()``), handed back once libpq has copied them.
     func run(_ sql: String, _ arguments: [PostgresValue]) throws -> PostgresResult {
-        try run(sql, PostgresParameters(arguments))
+        var parameters = takeSpareParameters()
+        parameters.removeAll()
+        for argument in arguments { parameters.append(argument) }
+        defer { keepSpareParameters(parameters) }
+        return try run(sql, parameters)
     }
 
     /// Runs one statement: by name when the configuration keeps named prepared statements (preparing it on

@@ -3,6 +3,13 @@ import CPostgresRecord
 import Foundation
 
 extension PostgresResult {
+    /// A result of no rows and no columns, made by libpq in this process (`PQmakeEmptyPGresult`): what a
+    /// reader kept between two results of its SQL text reads meanwhile, so that it holds no rows. nil when
+    /// libpq cannot allocate it.
+    static func empty() -> PostgresResult? {
+        PQmakeEmptyPGresult(nil, PGRES_TUPLES_OK).map(PostgresResult.init)
+    }
+
     /// A result of one row that holds the values of `parameters`, in order, under the names in `nameBytes`
     /// (each name's UTF-8 bytes followed by a NUL, as ``PostgresColumnLayout/nameBytes`` holds them; one name
     /// per parameter), made by libpq in this process (`PQmakeEmptyPGresult`, `PQsetResultAttrs`,

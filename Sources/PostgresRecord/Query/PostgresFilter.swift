@@ -15,10 +15,16 @@ struct PostgresFilter {
     /// - Throws: ``RecordError/unknownColumn(table:column:columns:)`` for a key the table has no column
     ///   for, `EncodingError` for a value PostgreSQL cannot store (nested values are written by the record's
     ///   JSON encoder, as a save writes them).
-    init(_ conditions: [String: (any Encodable)?], shape: PostgresRecordShape, connection: PostgresConnection) throws {
+    ///
+    /// `checked` names columns this connection found in the table already (the last fetch's); keys that are
+    /// exactly those are not checked again.
+    init(
+        _ conditions: [String: (any Encodable)?], shape: PostgresRecordShape, connection: PostgresConnection,
+        checked: [String]? = nil
+    ) throws {
         // Sorted, so that one set of keys gives one SQL text and one prepared statement.
         let names = conditions.keys.sorted()
-        try connection.checkColumns(names, of: shape.table)
+        if names != checked { try connection.checkColumns(names, of: shape.table) }
         var arguments: [PostgresValue] = []
         var nulls: [Bool] = []
         nulls.reserveCapacity(names.count)

@@ -31,6 +31,7 @@ extension PostgresConnection {
         for name in names where !columns.contains(PostgresColumnLayout.storedName(name)) {
             // Another connection may have added the column since this one read the table.
             tableColumnsCache[table] = nil
+            lastFetch = nil
             columns = try self.columns(of: table)
             if !columns.contains(PostgresColumnLayout.storedName(name)) {
                 throw RecordError.unknownColumn(table: table, column: name, columns: columns)

@@ -139,8 +139,11 @@ extension PostgresConnection: DatabaseConnection {
         offset: Int?
     ) throws -> [R] {
         let shape = try PostgresRecordShape.of(R.self, on: self)
-        let filter = try PostgresFilter(conditions, shape: shape, connection: self)
-        try checkColumns(ordering.map(\.column), of: shape.table)
+        // The last fetch's columns were checked against this table's, and stay checked while the connection
+        // keeps the table's columns (``lastFetch`` is forgotten with them).
+        let last = lastFetch.flatMap { $0.form.table == shape.table && $0.form.ordering == ordering ? $0 : nil }
+        let filter = try PostgresFilter(conditions, shape: shape, connection: self, checked: last?.form.columns)
+        if last == nil { try checkColumns(ordering.map(\.column), of: shape.table) }
         var arguments = filter.arguments
         // A negative limit or offset is none, as in a request and as SQLite reads them: NULL is PostgreSQL's
         // `LIMIT ALL` and `OFFSET 0`.
@@ -149,7 +152,14 @@ extension PostgresConnection: DatabaseConnection {
         let form = SelectTexts.Form(
             dialect: .postgres, table: shape.table, columns: filter.columns, forms: filter.nulls.map { $0 ? 0 : 1 },
             ordering: ordering, hasLimit: limit != nil, hasOffset: offset != nil)
-        return try R.decodeAll(query(SelectTexts.text(for: form), arguments), shape: shape)
+        let sql: String
+        if let last, last.form == form {
+            sql = last.sql
+        } else {
+            sql = SelectTexts.text(for: form)
+            lastFetch = PostgresFetchForm(form: form, sql: sql)
+        }
+        return try R.decodeAll(query(sql, arguments), shape: shape)
     }
 
     @_spi(RecordEngine)
@@ -185,5 +195,12 @@ extension PostgresConnection: DatabaseConnection {
     public func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(nil, readOnly: false, body)
     }
+}
+
+/// The form and SQL text of the last `where:` fetch a connection ran (``PostgresConnection/lastFetch``): a loop
+/// of fetches of one form (W4's) neither checks its columns again nor hashes its form for the text.
+struct PostgresFetchForm {
+    let form: SelectTexts.Form
+    let sql: String
 }
 #endif

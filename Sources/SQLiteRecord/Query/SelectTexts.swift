@@ -10,13 +10,13 @@ package enum SelectTexts {
     /// What decides a text. `forms` has one count per column of `columns`: 0 for `IS NULL`, 1 for `= ?`,
     /// more for `IN (?, ...)` (a UUID in its stored forms).
     package struct Form: Hashable {
-        let dialect: SQLDialect
-        let table: String
-        let columns: [String]
-        let forms: [Int]
-        let ordering: [Ordering]
-        let hasLimit: Bool
-        let hasOffset: Bool
+        package let dialect: SQLDialect
+        package let table: String
+        package let columns: [String]
+        package let forms: [Int]
+        package let ordering: [Ordering]
+        package let hasLimit: Bool
+        package let hasOffset: Bool
 
         /// `columns` and `forms` are in the order their arguments are bound.
         package init(

@@ -247,6 +247,23 @@ final class PostgresRowDecoderKeyTypeTests: PostgresTestCase {
         XCTAssertEqual(try KeptDecoder.fetch(connection).map { try $0.keptName() }, ["ada", "bob", "cy"])
     }
 
+    /// Decoders kept by the rows of `where:` fetches read those rows after later fetches of the same SQL
+    /// text, whose decoding the connection keeps between calls (moved off their rows).
+    func testDecodersKeptByWhereFetchesReadTheirRowsAfterLaterFetchesOfTheSameText() throws {
+        try Plain.createTable(in: connection)
+        for name in ["ada", "bob", "bob", "cy"] {
+            var plain = Plain(id: nil, name: name)
+            try plain.insert(connection)
+        }
+        let bobs = try KeptDecoder.fetch(connection, where: ["name": "bob"], orderBy: [.ascending("id")])
+        XCTAssertEqual(try Plain.fetch(connection, where: ["name": "cy"]).map(\.id), [4])
+        let ada = try KeptDecoder.fetch(connection, where: ["name": "ada"], orderBy: [.ascending("id")])
+        XCTAssertEqual(try KeptDecoder.fetch(connection, where: ["name": "cy"], orderBy: [.ascending("id")]).count, 1)
+        XCTAssertEqual(try bobs.map { try $0.keptName() }, ["bob", "bob"])
+        XCTAssertEqual(bobs.map(\.id), [2, 3])
+        XCTAssertEqual(try ada.map { try $0.keptName() }, ["ada"])
+    }
+
     /// Raw SQL: NULL in every typed column, integers of every width into `Int`, dates of both timestamp types
     /// far from now, an empty string, a column named twice, no row, no column.
     struct Typed: Decodable, Equatable {
