@@ -42,9 +42,10 @@ public final class PostgresConnection {
     private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
-    /// Per table, whether each column is an array column, read for records that write an array of scalars
-    /// (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan expired.
-    var tableArrayColumnsCache: [String: [String: Bool]] = [:]
+    /// Per table, each column's type and whether it is an array column, read for records that write an array
+    /// of scalars (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan
+    /// expired.
+    var tableArrayColumnsCache: [String: [String: ArrayColumnType]] = [:]
     /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
     /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
     var identityCatchUps: [String: Int] = [:]
@@ -56,8 +57,8 @@ public final class PostgresConnection {
     /// `PostgresRecordShape.of(_:on:)`): a loop of calls on one type finds it without the shared cache's
     /// lock.
     var lastShape: (type: ObjectIdentifier, shape: PostgresRecordShape)?
-    /// Per type OID of this server's own types (from 16384 on), whether it is an enum or `citext` (see
-    /// `ownType(_:)`): a type's OID names it for the life of the database.
+    /// Per type OID of this server's own types (from 16384 on), whether it is an enum, `citext` or an array
+    /// of either (see `ownType(_:)`): a type's OID names it for the life of the database.
     var ownTypes: [UInt32: OwnType] = [:]
     /// The column layout of each SQL text's results, for reading their rows (``columnLayout(for:sql:)``).
     var columnLayouts: [String: PostgresColumnLayout] = [:]
