@@ -48,6 +48,28 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
         }
     }
 
+    /// An array of a through association's filter as a filter of its own binds it
+    /// (``PostgresConnection/filterForm(of:written:table:column:jsonEncoder:)``): a PostgreSQL array where its
+    /// column is an array column; nil (its JSON text, of no declared type) elsewhere.
+    /// - Throws: ``PostgresError`` from the catalog read; ``RecordError/invalidQueryValue(table:column:type:reason:)``
+    ///   for a value PostgreSQL cannot hold.
+    func subqueryArrayForm(_ array: PostgresSubqueryArray) throws -> PostgresValue? {
+        let written: PostgresValue
+        do {
+            written = try PostgresValueWriter.value(
+                array.value, codingPath: [PostgresColumnKey(array.column)], jsonEncoder: shape.jsonEncoder)
+        } catch let EncodingError.invalidValue(_, context) {
+            throw RecordError.invalidQueryValue(
+                table: array.table, column: array.column, type: "\(type(of: array.value))",
+                reason: context.debugDescription)
+        }
+        guard PostgresType.elementType(ofArray: written.typeOID) != nil,
+            try connection.arrayColumns(of: array.table)[array.column]?.isArray == true
+        else { return nil }
+        return try connection.filterForm(
+            of: array.value, written: written, table: array.table, column: array.column, jsonEncoder: shape.jsonEncoder)
+    }
+
     /// One PostgreSQL array of the forms' type, for `= ANY($n)`: in binary form when every element has one
     /// (numbers, booleans, bytes, UUIDs, timestamps), as text (`{"19.99","5"}`) for `numeric`, and as text of
     /// no declared type when every element is text of none (a `String`), so that the server gives the array

@@ -17,10 +17,16 @@ package protocol RequestBinding {
     mutating func longList(
         _ forms: [Arguments.BoundValue], column: String?
     ) throws -> RequestListForm<Arguments.BoundValue>
+    /// How an array of a PostgreSQL subquery's filter is bound, where this binding binds it otherwise than as
+    /// the text of its JSON; nil for that text.
+    /// - Throws: what reading the array's column or writing the value throws.
+    mutating func subqueryArrayForm(_ array: PostgresSubqueryArray) throws -> Arguments.BoundValue?
 }
 
 extension RequestBinding {
     package static var dialect: SQLDialect { .sqlite }
+
+    package mutating func subqueryArrayForm(_ array: PostgresSubqueryArray) throws -> Arguments.BoundValue? { nil }
 }
 
 extension RequestBinding where Arguments == StatementArguments {

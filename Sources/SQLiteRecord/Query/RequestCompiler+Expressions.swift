@@ -143,13 +143,26 @@ extension RequestCompiler {
             // Its SQL is its shape: written every time (it is short), recorded as a name.
             if dialect == .postgres, let postgresBody = subquery.postgresBody {
                 // Numbered from $1 by its own compiler: moved past the values bound before it. Each value is
-                // text of no declared type, which the server reads as the type of the column beside it.
-                let (text, subqueryArguments) = try postgresBody.get()
+                // text of no declared type, which the server reads as the type of the column beside it, but an
+                // array, which the binding may bind as its column takes it (a PostgreSQL array into an array
+                // column): the arrays come in the order of the arguments, each matched by its form.
+                let (text, subqueryArguments, arrays) = try postgresBody.get()
                 let renumbered = Self.renumbered(text, after: arguments.count)
                 tokens.append(.part(.subquery))
                 tokens.append(.name(subquery.prefix + renumbered))
                 write(subquery.prefix + renumbered)
-                for value in subqueryArguments.values { arguments.append(sqlite: value.untypedText) }
+                var nextArray = arrays.startIndex
+                for value in subqueryArguments.values {
+                    if nextArray < arrays.endIndex, arrays[nextArray].form == value {
+                        let array = arrays[nextArray]
+                        nextArray += 1
+                        if let form = try binding.subqueryArrayForm(array) {
+                            arguments.append(form)
+                            continue
+                        }
+                    }
+                    arguments.append(sqlite: value.untypedText)
+                }
                 return
             }
             let (text, subqueryArguments) = try subquery.compile()

@@ -204,6 +204,27 @@ final class PostgresLegacyArrayFilterTests: PostgresTestCase {
         try Placement.insertAll(connection, &placements)
     }
 
+    /// A filter reaching through another table (`EXISTS` over a through association) with an array, on the
+    /// `TEXT[]` column `createTable` declares for `[String]`.
+    func testAThroughAssociationsArrayFilterOnAnArrayColumnFindsItsRows() throws {
+        try makeShelves(wordsType: "TEXT[]")
+        XCTAssertEqual(
+            try Shelf.filter(Shelf.labels.filter(Column("words") == ["old"]).exists).fetch(connection).map(\.name),
+            ["bottom"])
+    }
+
+    /// The same with values before the subquery and beside the arrays in it, and a list of arrays: each array
+    /// is bound as the `TEXT[]` column takes it, each other value as before.
+    func testAThroughAssociationsArraysBesideOtherValuesFindTheirRows() throws {
+        try makeShelves(wordsType: "TEXT[]")
+        let labels = Shelf.labels.filter(Column("id") > 0 && Column("words").in([["new", "red"], ["none"]]))
+        XCTAssertEqual(
+            try Shelf.filter(Column("name") != "side" && labels.exists).fetch(connection).map(\.name), ["top"])
+        XCTAssertEqual(
+            try Shelf.filter(Shelf.labels.filter(Column("words") != ["old"]).exists).fetch(connection).map(\.name),
+            ["top"])
+    }
+
     /// The same filter on a JSONB column of an earlier version.
     func testAThroughAssociationsArrayFilterOnAJSONBColumnFindsItsRows() throws {
         try makeShelves(wordsType: "JSONB")
@@ -211,6 +232,5 @@ final class PostgresLegacyArrayFilterTests: PostgresTestCase {
             try Shelf.filter(Shelf.labels.filter(Column("words") == ["old"]).exists).fetch(connection).map(\.name),
             ["bottom"])
     }
-
 }
 #endif
