@@ -253,6 +253,23 @@ extension RequestCompiler {
                 arguments.append(array)
                 return
             }
+            if case .slices(let elements, let lowers, let uppers) = form {
+                tokens.append(.count(-4))
+                // Three values however many arrays: `operand IN (SELECT $1[lower:upper] FROM unnest($2, $3))`.
+                try parenthesized(negated ? 3 : 4, precedence) {
+                    if negated { $0.write("NOT (") }
+                    try $0.expression(operand, 5, context: name)
+                    $0.write(" IN (SELECT " + $0.nextParameter)
+                    $0.arguments.append(elements)
+                    $0.write("[\"#slice\".\"lower\":\"#slice\".\"upper\"] FROM unnest(" + $0.nextParameter)
+                    $0.arguments.append(lowers)
+                    $0.write(", " + $0.nextParameter)
+                    $0.arguments.append(uppers)
+                    $0.write(") AS \"#slice\"(\"lower\", \"upper\"))")
+                    if negated { $0.write(")") }
+                }
+                return
+            }
             guard case .json(let scalars, let blobs, let nulTexts) = form else { return }
             tokens.append(.count(nulTexts == nil ? -1 : -2))
             // Values are appended in the order their parameters are written: the operand may hold some.

@@ -232,5 +232,34 @@ final class PostgresLegacyArrayFilterTests: PostgresTestCase {
             try Shelf.filter(Shelf.labels.filter(Column("words") == ["old"]).exists).fetch(connection).map(\.name),
             ["bottom"])
     }
+
+    /// The same lists on the `TEXT[]` column `createTable` declares: a list past the length bound as one array
+    /// finds what a short one finds.
+    func testAListOfArraysOnAnArrayColumnFindsEachArraysRows() throws {
+        try Post.createTable(in: connection)
+        var posts = [Post(id: nil, tags: ["a"], extra: nil), Post(id: nil, tags: [], extra: [1])]
+        try Post.insertAll(connection, &posts)
+        XCTAssertEqual(try Post.filter(Column("tags").in([["a"], ["b"]])).fetch(connection).map(\.id), [1])
+        let many = (0..<600).map { ["tag\($0)"] } + [["a"]]
+        XCTAssertEqual(try Post.filter(Column("tags").in(many)).fetch(connection).map(\.id), [1])
+    }
+
+    /// A long list of `BIGINT[]` arrays, some empty, and its negation: each array is sliced out whole, so an
+    /// array matches only its equal, and `notIn` leaves out a NULL column as SQL's `NOT IN` does.
+    func testALongListOfIntegerArraysWithEmptyOnesAndItsNegationFindTheirRows() throws {
+        try Post.createTable(in: connection)
+        var posts = [
+            Post(id: nil, tags: ["a"], extra: [1, 2]), Post(id: nil, tags: [], extra: []),
+            Post(id: nil, tags: ["b"], extra: nil), Post(id: nil, tags: ["c", "d"], extra: [1]),
+        ]
+        try Post.insertAll(connection, &posts)
+        let many = (0..<600).map { [Int64($0), -1] } + [[1, 2], []]
+        XCTAssertEqual(
+            try Post.filter(Column("extra").in(many)).order(Column("id")).fetch(connection).map(\.id), [1, 2])
+        XCTAssertEqual(try Post.filter(Column("extra").notIn(many)).fetch(connection).map(\.id), [4])
+        let tags = (0..<600).map { ["tag\($0)", "d"] } + [[], ["c"]]
+        XCTAssertEqual(
+            try Post.filter(Column("tags").notIn(tags)).order(Column("id")).fetch(connection).map(\.id), [1, 3, 4])
+    }
 }
 #endif
