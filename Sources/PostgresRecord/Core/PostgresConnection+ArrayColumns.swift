@@ -74,7 +74,8 @@ extension PostgresConnection {
     /// is an array type (`typcategory` 'A', which a domain over an array type shares); empty for a missing
     /// table.
     /// Kept until the next `execute(_:)` on this connection, a statement whose prepared plan the server found
-    /// out of date, or a write to the table the server refused.
+    /// out of date, or a write to the table the server refused. When a read finds the types changed since the
+    /// last, the named statements whose SQL names the table are forgotten.
     /// - Throws: ``PostgresError``.
     func arrayColumns(of table: String) throws -> [String: ArrayColumnType] {
         if let known = tableArrayColumnsCache[table] { return known }
@@ -91,7 +92,25 @@ extension PostgresConnection {
                 oid: UInt32(truncatingIfNeeded: try rows[index].decode(Int64.self, at: 2)))
         }
         if !isArray.isEmpty { tableArrayColumnsCache[table] = isArray }
+        if let before = tableArrayColumnsRead.updateValue(isArray, forKey: table), before != isArray {
+            // A statement prepared before the retype keeps the parameter types the server inferred then.
+            let quoted = SQLIdentifier.quoted(table)
+            forgetPreparedStatements { $0.contains(quoted) }
+        }
         return isArray
+    }
+
+    /// Forgets the named statements whose SQL `matches`, so that each is prepared afresh, with the parameter
+    /// types the server infers then. The server's copies are deallocated, but in a transaction an error
+    /// aborted, where they are left to the session's end: their names are never used again.
+    func forgetPreparedStatements(where matches: (String) -> Bool) {
+        for (key, name) in preparedNames where matches(key.sql) {
+            preparedNames[key] = nil
+            guard transactionStatus == .idle || transactionStatus == .inTransaction else { continue }
+            // Its failure (a session that lost the statement, under a pooler) leaves nothing to undo.
+            try? executeControl("DEALLOCATE " + SQLIdentifier.quoted(name))
+        }
+        if let last = lastPrepared, matches(last.key.sql) { lastPrepared = nil }
     }
 }
 extension PostgresValue {

@@ -32,9 +32,9 @@ public final class PostgresConnection {
     /// The configuration the connection was opened with.
     public let configuration: PostgresConfiguration
     /// Statement names by SQL and parameter types, for named prepared statements.
-    private var preparedNames: [PreparedKey: String] = [:]
+    var preparedNames: [PreparedKey: String] = [:]
     /// The named statement `run` ran last, one of ``preparedNames``.
-    private var lastPrepared: (key: PreparedKey, name: String)?
+    var lastPrepared: (key: PreparedKey, name: String)?
     /// This connection's part of its statement names, random, so that no other client's session can hold
     /// a statement of the same name: behind a pooler that moves sessions between server connections
     /// (pgbouncer's transaction mode), a name this connection prepared elsewhere is then missing (SQLSTATE
@@ -46,6 +46,8 @@ public final class PostgresConnection {
     /// of scalars (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan
     /// expired.
     var tableArrayColumnsCache: [String: [String: ArrayColumnType]] = [:]
+    /// Per table, its columns' types as `arrayColumns(of:)` read them last, kept when the cache is emptied.
+    var tableArrayColumnsRead: [String: [String: ArrayColumnType]] = [:]
     /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
     /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
     var identityCatchUps: [String: Int] = [:]
@@ -79,7 +81,7 @@ public final class PostgresConnection {
     /// failure aborted leaves its name unused, never reused for other SQL).
     private var statementCount = 0
 
-    private struct PreparedKey: Hashable {
+    struct PreparedKey: Hashable {
         let sql: String
         let types: [UInt32]
     }
@@ -301,6 +303,14 @@ public final class PostgresConnection {
             preparedNames[key] = nil
             lastPrepared = nil
             throw Self.sessionMoved(error, statement: name)
+        } catch let error as PostgresError
+            where error.sqlState == .undefinedFunction || error.sqlState == .datatypeMismatch
+        {
+            // A type the server inferred at prepare (an untyped JSON text read as `jsonb`) may no longer fit a
+            // column another session retyped: the error is the call's, and the next call prepares afresh.
+            forgetPreparedStatements { $0 == sql }
+            tableArrayColumnsCache.removeAll()
+            throw error
         } catch let error as PostgresError where error.sqlState == .featureNotSupported && !retryingExpiredPlan {
             // "cached plan must not change result type": the statement's tables changed (a column added,
             // dropped or retyped) since the session prepared it, so its `SELECT *` would now give other

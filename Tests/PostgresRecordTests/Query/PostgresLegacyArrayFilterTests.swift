@@ -233,6 +233,44 @@ final class PostgresLegacyArrayFilterTests: PostgresTestCase {
             ["bottom"])
     }
 
+    /// A legacy JSONB column moved to TEXT (both take the JSON `save()` writes) after this connection filtered
+    /// on it: the same filter, one SQL text, still finds the rows, the statement prepared afresh once the
+    /// connection reads the column's new type.
+    func testAFilterAfterTheColumnMovedFromJSONBToTextStillFindsItsRows() throws {
+        try makePosts()
+        var post = Post(id: nil, tags: ["a"], extra: nil)
+        try post.insert(connection)
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        try connection.execute("ALTER TABLE posts ALTER COLUMN tags TYPE TEXT")
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        // Back to JSONB by another session, then `execute("BEGIN")` here, after which the connection reads the
+        // table's columns again: it finds them retyped and prepares the statement afresh.
+        let other = try PostgresConnection(configuration: configuration())
+        try other.execute("ALTER TABLE posts ALTER COLUMN tags TYPE JSONB USING tags::jsonb")
+        try connection.execute("BEGIN")
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        try connection.execute("ROLLBACK")
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        // Back to TEXT by the other session, which this one cannot know: the first run, inside a transaction or
+        // outside, fails with the server's error, unchanged (a genuine error is never hidden); the next finds the
+        // row.
+        try other.execute("ALTER TABLE posts ALTER COLUMN tags TYPE TEXT")
+        XCTAssertThrowsError(
+            try connection.transaction { try Post.filter(Column("tags") == ["a"]).fetch(connection) }
+        ) {
+            XCTAssertEqual(($0 as? PostgresError)?.sqlState.rawValue, "42883")
+        }
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        try other.execute("ALTER TABLE posts ALTER COLUMN tags TYPE JSONB USING tags::jsonb")
+        XCTAssertThrowsError(try Post.fetch(connection, where: ["tags": ["a"]])) {
+            XCTAssertEqual(($0 as? PostgresError)?.sqlState.rawValue, "42883")
+        }
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+    }
+
     /// The same lists on the `TEXT[]` column `createTable` declares: a list past the length bound as one array
     /// finds what a short one finds.
     func testAListOfArraysOnAnArrayColumnFindsEachArraysRows() throws {
