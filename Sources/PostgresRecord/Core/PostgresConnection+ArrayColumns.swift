@@ -100,6 +100,16 @@ extension PostgresConnection {
         return isArray
     }
 
+    /// Forgets the named statement of `sql`, which the server refused as comparing or assigning types that do
+    /// not fit (SQLSTATE 42883 or 42804), and the array columns read: a parameter type the server inferred
+    /// when it prepared the statement (an untyped JSON text read as `jsonb`) may no longer fit a column
+    /// another session retyped since, and the next call then prepares it afresh with the column's new type.
+    /// Nothing is run again: the error, genuine or not, is the call's.
+    func forgetRetypedStatement(_ sql: String) {
+        forgetPreparedStatements { $0 == sql }
+        tableArrayColumnsCache.removeAll()
+    }
+
     /// Forgets the named statements whose SQL `matches`, so that each is prepared afresh, with the parameter
     /// types the server infers then. The server's copies are deallocated, but in a transaction an error
     /// aborted, where they are left to the session's end: their names are never used again.

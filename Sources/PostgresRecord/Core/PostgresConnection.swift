@@ -42,9 +42,8 @@ public final class PostgresConnection {
     private let statementPrefix = "postgresrecord_" + UUID().uuidString.prefix(8).lowercased() + "_"
     /// Column names by table, for checking `where:` keys and `orderBy:` columns before a query runs.
     var tableColumnsCache: [String: [String]] = [:]
-    /// Per table, each column's type and whether it is an array column, read for records that write an array
-    /// of scalars (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan
-    /// expired.
+    /// Per table, whether each column is an array column, read for records that write an array of scalars
+    /// (see `writeArrays(of:into:)`), with its type; emptied as ``tableColumnsCache`` is, and when a plan expired.
     var tableArrayColumnsCache: [String: [String: ArrayColumnType]] = [:]
     /// Per table, its columns' types as `arrayColumns(of:)` read them last, kept when the cache is emptied.
     var tableArrayColumnsRead: [String: [String: ArrayColumnType]] = [:]
@@ -303,13 +302,9 @@ public final class PostgresConnection {
             preparedNames[key] = nil
             lastPrepared = nil
             throw Self.sessionMoved(error, statement: name)
-        } catch let error as PostgresError
-            where error.sqlState == .undefinedFunction || error.sqlState == .datatypeMismatch
-        {
-            // A type the server inferred at prepare (an untyped JSON text read as `jsonb`) may no longer fit a
-            // column another session retyped: the error is the call's, and the next call prepares afresh.
-            forgetPreparedStatements { $0 == sql }
-            tableArrayColumnsCache.removeAll()
+        } catch let error as PostgresError where [.undefinedFunction, .datatypeMismatch].contains(error.sqlState) {
+            // Types inferred at prepare may not fit a column retyped since: the error is the call's, not retried.
+            forgetRetypedStatement(sql)
             throw error
         } catch let error as PostgresError where error.sqlState == .featureNotSupported && !retryingExpiredPlan {
             // "cached plan must not change result type": the statement's tables changed (a column added,
