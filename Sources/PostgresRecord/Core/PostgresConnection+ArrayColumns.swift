@@ -123,6 +123,7 @@ extension PostgresConnection {
         if let last = lastPrepared, matches(last.key.sql) { lastPrepared = nil }
     }
 }
+
 extension PostgresValue {
     /// This binary `text[]` as an array of type `arrayType` whose elements, of type `element`, are sent as
     /// text (an enum's or `citext`'s): the same bytes, the header's element type replaced, which `array_recv`

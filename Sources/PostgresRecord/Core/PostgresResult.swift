@@ -136,7 +136,8 @@ final class PostgresResult {
     /// text), as `text[]`: the column's type becomes `text[]`, and its arrays' headers name `element`, the
     /// column's element type. See <https://www.postgresql.org/docs/current/arrays.html>.
     func readAsTextArrays(_ columns: [(column: Int, element: UInt32)]) {
-        for (column, element) in columns where column >= 0 && column < columnCount && columnForms[column].format == 1 {
+        for (column, element) in columns
+        where column >= 0 && column < columnCount && columnForms[column].format == 1 {
             textArrayElements[column] = element
             columnForms[column].type = PostgresType.textArray
             readKinds[column] = .none

@@ -49,7 +49,8 @@ extension ThroughPath {
             let values: [SQLiteValue]
             if dialect == .postgres {
                 var compiler = RequestCompiler(
-                    binding: PostgresSpelledBinding(RecordRequestBinding<Destination>(), table: target.destinationTable),
+                    binding: PostgresSpelledBinding(
+                        RecordRequestBinding<Destination>(), table: target.destinationTable),
                     table: target.destinationTable, isWriting: true)
                 compiler.qualifier = Self.targetAlias
                 try compiler.condition(filter)
