@@ -8,8 +8,7 @@
     @testable import SQLiteRecordGen
 
     /// `sqlite-record-gen` over `citext` columns: a column of it, of a domain over it and of a domain over that
-    /// domain read into `String`, as PostgresRecord reads them; a `citext[]` column, which it reads into no Swift
-    /// type, is left out with a note.
+    /// domain read into `String`, as PostgresRecord reads them; a `citext[]` column into `[String?]`, as `text[]`.
     final class PostgresCitextGeneratorTests: XCTestCase {
         private var connection: PostgresConnection!
         private var schema = ""
@@ -38,22 +37,26 @@
             connection = nil
         }
 
-        func testCitextColumnsAndDomainsOverThemAreStringsAndACitextArrayIsLeftOut() throws {
+        func testCitextColumnsAndDomainsOverThemAreStringsAndACitextArrayIsAStringArray() throws {
             let source = try PostgresModelGenerator.generate(connection, schema: schema, sourceName: "club").source
             XCTAssertTrue(source.contains("    var email: String\n"), source)
             XCTAssertTrue(source.contains("    var handle: String?\n"), source)
             XCTAssertTrue(source.contains("    var nick: String?\n"), source)
-            XCTAssertFalse(source.contains("    var tags:"), source)
-            XCTAssertTrue(source.contains("// note: tags: "), source)
-            // The generated type reads the row.
+            XCTAssertTrue(source.contains("    var tags: [String?]?\n"), source)
+            // The generated type reads the row and saves one.
             struct Member: Record, Equatable {
                 var id: Int64?
                 var email: String
                 var handle: String?
                 var nick: String?
+                var tags: [String?]?
                 static let tableName = "members"
             }
-            XCTAssertEqual(try Member.fetch(connection), [Member(id: 1, email: "A@x", handle: "@a", nick: "@b")])
+            XCTAssertEqual(
+                try Member.fetch(connection), [Member(id: 1, email: "A@x", handle: "@a", nick: "@b", tags: ["X"])])
+            var saved = Member(id: nil, email: "b@x", handle: nil, nick: nil, tags: ["Y", nil])
+            try saved.insert(connection)
+            XCTAssertEqual(try Member.filter(Column("tags") == ["y", nil]).fetch(connection).map(\.id), [2])
             XCTAssertNoThrow(try Member.validateSchema(in: connection))
         }
     }

@@ -31,11 +31,11 @@
         /// The element types of the arrays the generator maps (`[T?]`).
         private static let arrayElementTypes = [
             "smallint", "integer", "bigint", "numeric", "real", "double precision", "text", "varchar(10)", "char(2)",
-            "boolean", "date", "timestamp", "timestamptz", "uuid", "bytea",
+            "boolean", "date", "timestamp", "timestamptz", "uuid", "bytea", "mood",
         ]
 
         /// Types PostgresRecord reads into no Swift type: the generator leaves their columns out of the type.
-        private static let unreadTypes = ["time", "interval", "inet", "int4range", "jsonb[]", "mood[]"]
+        private static let unreadTypes = ["time", "interval", "inet", "int4range", "jsonb[]"]
 
         private static let words = ["alpha", "beta", "gamma", "delta", "tasks", "results", "orders", "items", "notes"]
 

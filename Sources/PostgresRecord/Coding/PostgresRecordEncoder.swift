@@ -109,6 +109,17 @@ final class PostgresRecordEncoder: Encoder {
         }
     }
 
+    /// Replaces each of ``arrays`` for which `form` gives a value, from its column and the array as written,
+    /// with that value (a `text[]` retyped as the array of an enum its column holds).
+    /// - Throws: what `form` throws.
+    func rewriteArrays(_ form: (_ column: String, _ written: PostgresValue) throws -> PostgresValue?) throws {
+        for array in arrays {
+            if let value = try form(array.column, parameters.value(at: array.slot)) {
+                parameters.set(value, at: array.slot)
+            }
+        }
+    }
+
     /// The parameter index of coding key `key`; nil when its column is not a parameter (its value is then
     /// only checked).
     private func slot(for key: some CodingKey) -> Int? {

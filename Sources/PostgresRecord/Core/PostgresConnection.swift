@@ -32,9 +32,9 @@ public final class PostgresConnection {
     /// The configuration the connection was opened with.
     public let configuration: PostgresConfiguration
     /// Statement names by SQL and parameter types, for named prepared statements.
-    private var preparedNames: [PreparedKey: String] = [:]
+    var preparedNames: [PreparedKey: String] = [:]
     /// The named statement `run` ran last, one of ``preparedNames``.
-    private var lastPrepared: (key: PreparedKey, name: String)?
+    var lastPrepared: (key: PreparedKey, name: String)?
     /// This connection's part of its statement names, random, so that no other client's session can hold
     /// a statement of the same name: behind a pooler that moves sessions between server connections
     /// (pgbouncer's transaction mode), a name this connection prepared elsewhere is then missing (SQLSTATE
@@ -46,8 +46,10 @@ public final class PostgresConnection {
     /// whenever a table's columns are.
     var lastFetch: PostgresFetchForm?
     /// Per table, whether each column is an array column, read for records that write an array of scalars
-    /// (see `writeArrays(of:into:)`); emptied as ``tableColumnsCache`` is, and when a prepared plan expired.
-    var tableArrayColumnsCache: [String: [String: Bool]] = [:]
+    /// (see `writeArrays(of:into:)`), with its type; emptied as ``tableColumnsCache`` is, and when a plan expired.
+    var tableArrayColumnsCache: [String: [String: ArrayColumnType]] = [:]
+    /// Per table, its columns' types as `arrayColumns(of:)` read them last, kept when the cache is emptied.
+    var tableArrayColumnsRead: [String: [String: ArrayColumnType]] = [:]
     /// Per rowid table, the count of explicit-id writes at which this connection last caught its identity
     /// sequence up (see `catchUpIdentity(of:)`); emptied by plain SQL, which may have written ids.
     var identityCatchUps: [String: Int] = [:]
@@ -59,8 +61,8 @@ public final class PostgresConnection {
     /// `PostgresRecordShape.of(_:on:)`): a loop of calls on one type finds it without the shared cache's
     /// lock.
     var lastShape: (type: ObjectIdentifier, shape: PostgresRecordShape)?
-    /// Per type OID of this server's own types (from 16384 on), whether it is an enum or `citext` (see
-    /// `ownType(_:)`): a type's OID names it for the life of the database.
+    /// Per type OID of this server's own types (from 16384 on), whether it is an enum, `citext` or an array
+    /// of either (see `ownType(_:)`): a type's OID names it for the life of the database.
     var ownTypes: [UInt32: OwnType] = [:]
     /// The column layout of each SQL text's results, for reading their rows (``columnLayout(for:sql:)``).
     var columnLayouts: [String: PostgresColumnLayout] = [:]
@@ -81,7 +83,7 @@ public final class PostgresConnection {
     /// failure aborted leaves its name unused, never reused for other SQL).
     private var statementCount = 0
 
-    private struct PreparedKey: Hashable {
+    struct PreparedKey: Hashable {
         let sql: String
         let types: [UInt32]
     }
@@ -309,6 +311,10 @@ public final class PostgresConnection {
             preparedNames[key] = nil
             lastPrepared = nil
             throw Self.sessionMoved(error, statement: name)
+        } catch let error as PostgresError where [.undefinedFunction, .datatypeMismatch].contains(error.sqlState) {
+            // Types inferred at prepare may not fit a column retyped since: the error is the call's, not retried.
+            forgetRetypedStatement(sql)
+            throw error
         } catch let error as PostgresError where error.sqlState == .featureNotSupported && !retryingExpiredPlan {
             // "cached plan must not change result type": the statement's tables changed (a column added,
             // dropped or retyped) since the session prepared it, so its `SELECT *` would now give other

@@ -173,5 +173,10 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let invalidColumnReference = SQLState("42P10")
     /// `42703`: no such column.
     public static let undefinedColumn = SQLState("42703")
+    /// `42883`: no function or operator takes the given types (`operator does not exist: text = jsonb`).
+    public static let undefinedFunction = SQLState("42883")
+    /// `42804`: a value's type does not fit where it goes (`column "tags" is of type jsonb but expression is
+    /// of type text[]`).
+    public static let datatypeMismatch = SQLState("42804")
 }
 #endif

@@ -36,6 +36,9 @@ final class PostgresResult {
     /// What the typed reads (``int64(row:column:)`` and its siblings) take of each column, one byte a column
     /// read from `columnForms` once, so that a read checks its column with one load and one comparison.
     private let readKinds: UnsafeMutablePointer<ReadKind>
+    /// The columns ``readAsTextArrays(_:)`` relabeled `text[]`, by index, with the element type their arrays'
+    /// headers name (an enum's or `citext`'s OID).
+    private var textArrayElements: [Int: UInt32] = [:]
 
     /// Takes ownership of `handle`.
     init(_ handle: OpaquePointer) {
@@ -129,6 +132,18 @@ final class PostgresResult {
         }
     }
 
+    /// Reads the cells of `columns`, arrays of an enum or of `citext` (whose elements' binary form is their
+    /// text), as `text[]`: the column's type becomes `text[]`, and its arrays' headers name `element`, the
+    /// column's element type. See <https://www.postgresql.org/docs/current/arrays.html>.
+    func readAsTextArrays(_ columns: [(column: Int, element: UInt32)]) {
+        for (column, element) in columns
+        where column >= 0 && column < columnCount && columnForms[column].format == 1 {
+            textArrayElements[column] = element
+            columnForms[column].type = PostgresType.textArray
+            readKinds[column] = .none
+        }
+    }
+
     /// The type OID of column `column`.
     func columnType(_ column: Int) -> UInt32 {
         guard column >= 0, column < columnCount else { return 0 }
@@ -184,6 +199,10 @@ final class PostgresResult {
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length)
         if format == 0 {
             return .text(String(decoding: bytes, as: UTF8.self), type: type)
+        }
+        if type == PostgresType.textArray, !textArrayElements.isEmpty, let header = textArrayElements[column] {
+            return Self.arrayCell(bytes, type: type, element: PostgresType.text, headerElement: header)
+                ?? .other(type: type, bytes: Data(bytes))
         }
         return Self.binaryCell(bytes, type: type)
     }
@@ -272,8 +291,11 @@ final class PostgresResult {
     /// length and lower bound, then each element as an int32 length (-1 for NULL) and its bytes, which are
     /// read in place as a cell of the element type. Nil for bytes that break that form (a header that does not
     /// fit, another element type than the array type's, an element running past the end, bytes left over), so
-    /// that the caller keeps them as `.other` rather than read a value that is not there.
-    private static func arrayCell(_ bytes: UnsafeRawBufferPointer, type: UInt32, element: UInt32) -> PostgresCell? {
+    /// that the caller keeps them as `.other` rather than read a value that is not there. `headerElement`, when
+    /// given, is the element type the header names instead of `element` (an enum's, read as `text`).
+    private static func arrayCell(
+        _ bytes: UnsafeRawBufferPointer, type: UInt32, element: UInt32, headerElement: UInt32? = nil
+    ) -> PostgresCell? {
         var offset = 0
         func int32() -> Int32? {
             guard offset + 4 <= bytes.count else { return nil }
@@ -284,7 +306,7 @@ final class PostgresResult {
         }
         guard let dimensions = int32(), (0...Int32(PostgresType.maximumArrayDimensions)).contains(dimensions),
             let flags = int32(), flags == 0 || flags == 1, let elementType = int32(),
-            UInt32(bitPattern: elementType) == element
+            UInt32(bitPattern: elementType) == headerElement ?? element
         else { return nil }
         var lengths: [Int] = []
         var lowerBounds: [Int] = []

@@ -48,6 +48,28 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
         }
     }
 
+    /// An array of a through association's filter as a filter of its own binds it
+    /// (``PostgresConnection/filterForm(of:written:table:column:jsonEncoder:)``): a PostgreSQL array where its
+    /// column is an array column; nil (its JSON text, of no declared type) elsewhere.
+    /// - Throws: ``PostgresError`` from the catalog read; ``RecordError/invalidQueryValue(table:column:type:reason:)``
+    ///   for a value PostgreSQL cannot hold.
+    func subqueryArrayForm(_ array: PostgresSubqueryArray) throws -> PostgresValue? {
+        let written: PostgresValue
+        do {
+            written = try PostgresValueWriter.value(
+                array.value, codingPath: [PostgresColumnKey(array.column)], jsonEncoder: shape.jsonEncoder)
+        } catch let EncodingError.invalidValue(_, context) {
+            throw RecordError.invalidQueryValue(
+                table: array.table, column: array.column, type: "\(type(of: array.value))",
+                reason: context.debugDescription)
+        }
+        guard PostgresType.elementType(ofArray: written.typeOID) != nil,
+            try connection.arrayColumns(of: array.table)[array.column]?.isArray == true
+        else { return nil }
+        return try connection.filterForm(
+            of: array.value, written: written, table: array.table, column: array.column, jsonEncoder: shape.jsonEncoder)
+    }
+
     /// One PostgreSQL array of the forms' type, for `= ANY($n)`: in binary form when every element has one
     /// (numbers, booleans, bytes, UUIDs, timestamps), as text (`{"19.99","5"}`) for `numeric`, and as text of
     /// no declared type when every element is text of none (a `String`), so that the server gives the array
@@ -55,6 +77,7 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
     /// `bigint` column match the same rows in a list of 40,000 as in a list of 4. See
     /// <https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO>.
     func longList(_ forms: [PostgresValue], column: String?) throws -> RequestListForm<PostgresValue> {
+        if let slices = try slices(of: forms, column: column) { return slices }
         let types = Set(forms.filter { !$0.isNull }.map { $0.typeOID == 0 ? PostgresType.text : $0.typeOID })
         guard types.count <= 1 else {
             throw RecordError.invalidQueryValue(
@@ -104,6 +127,100 @@ struct PostgresRequestBinding<Base: Record>: RequestBinding {
             bytes += elementBytes
         }
         return .array(PostgresValue(typeOID: arrayType, isBinary: true, bytes: bytes))
+    }
+}
+
+extension PostgresRequestBinding {
+    /// A list of arrays as ``RequestListForm/slices(elements:lowers:uppers:)``, when its values are arrays in
+    /// binary form (as a filter binds an array compared with an array column); nil for a list of other values.
+    /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)`` for arrays of several types, of
+    ///   several dimensions, or of bytes that break `array_send`'s form.
+    func slices(of forms: [PostgresValue], column: String?) throws -> RequestListForm<PostgresValue>? {
+        guard let first = forms.first(where: { !$0.isNull }), first.isBinary,
+            PostgresType.elementType(ofArray: first.typeOID) != nil
+                || first.typeOID >= PostgresConnection.firstUserTypeOID
+        else { return nil }
+        func refuse(_ reason: String) -> RecordError {
+            RecordError.invalidQueryValue(table: shape.table, column: column, type: "list", reason: reason)
+        }
+        var elementType: UInt32?
+        var elements: [UInt8] = []
+        var count: Int32 = 0
+        var hasNull = false
+        var lowers: [Int32?] = []
+        var uppers: [Int32?] = []
+        for form in forms {
+            guard let bytes = form.bytes else {
+                lowers.append(nil)
+                uppers.append(nil)
+                continue
+            }
+            guard form.isBinary, form.typeOID == first.typeOID else {
+                throw refuse("a list of arrays of several PostgreSQL types is not one array")
+            }
+            guard let array = OneDimensionalArray(bytes), elementType == nil || elementType == array.elementType else {
+                throw refuse("a list of arrays of several element types or dimensions is not one array")
+            }
+            let (total, overflow) = count.addingReportingOverflow(array.count)
+            guard !overflow else { throw refuse("a list of arrays of more than 2^31 - 1 elements in all") }
+            elementType = array.elementType
+            lowers.append(count + 1)
+            count = total
+            uppers.append(count)
+            hasNull = hasNull || array.hasNull
+            elements += bytes[array.elementsStart...]
+        }
+        // `array_send`'s form: dimensions (none when empty), NULL flag, element type, then length and lower
+        // bound, then the elements as each array held them.
+        var header: [UInt8] = []
+        header += PostgresValue.bigEndian(Int32(count > 0 ? 1 : 0))
+        header += PostgresValue.bigEndian(Int32(hasNull ? 1 : 0))
+        header += PostgresValue.bigEndian(elementType ?? PostgresType.text)
+        if count > 0 {
+            header += PostgresValue.bigEndian(count)
+            header += PostgresValue.bigEndian(Int32(1))
+        }
+        let path = [PostgresColumnKey(column ?? "value")]
+        return .slices(
+            elements: PostgresValue(typeOID: first.typeOID, isBinary: true, bytes: header + elements),
+            lowers: try lowers.postgresArray(codingPath: path), uppers: try uppers.postgresArray(codingPath: path))
+    }
+}
+
+/// The header of a one-dimensional array (or an empty one) in `array_send`'s binary form, its elements checked
+/// to end where the bytes end. See <https://www.postgresql.org/docs/current/arrays.html>.
+struct OneDimensionalArray {
+    let elementType: UInt32
+    let count: Int32
+    let hasNull: Bool
+    /// Where the first element's length begins.
+    let elementsStart: Int
+
+    /// Nil for bytes of several dimensions, a lower bound other than 1, or bytes that break the form.
+    init?(_ bytes: [UInt8]) {
+        func int32(at offset: Int) -> Int32? {
+            guard offset >= 0, offset + 4 <= bytes.count else { return nil }
+            return Int32(bitPattern: bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }
+        guard let dimensions = int32(at: 0), dimensions == 0 || dimensions == 1, let flags = int32(at: 4),
+            let element = int32(at: 8)
+        else { return nil }
+        elementType = UInt32(bitPattern: element)
+        hasNull = flags != 0
+        if dimensions == 0 {
+            guard bytes.count == 12 else { return nil }
+            (count, elementsStart) = (0, 12)
+            return
+        }
+        guard let length = int32(at: 12), length >= 0, int32(at: 16) == 1 else { return nil }
+        count = length
+        elementsStart = 20
+        var offset = 20
+        for _ in 0..<length {
+            guard let size = int32(at: offset), size >= -1 else { return nil }
+            offset += 4 + max(Int(size), 0)
+        }
+        guard offset == bytes.count else { return nil }
     }
 }
 

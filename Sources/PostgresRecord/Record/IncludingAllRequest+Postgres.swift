@@ -129,6 +129,13 @@ extension HasManyAssociation {
         }
         var children: [PostgresKey: [Destination]] = [:]
         var decoder = PostgresRowsDecoder(rows, columnNames: shape.decoderNames, jsonDecoder: shape.jsonDecoder)
+        if keyColumns.count == 1,
+            case .citext(let arrayType) = try connection.ownType(rows.result.columnType(keyColumns[0]))
+        {
+            return try groupedByServer(
+                rows, keyColumn: keyColumns[0], keys: keys, perParent: perParent, decoder: &decoder,
+                connection: connection, arrayType: arrayType)
+        }
         for row in 0..<rows.count {
             guard let key = try PostgresKey.bound(rows, row: row, columns: keyColumns, association: link) else {
                 continue
@@ -136,6 +143,56 @@ extension HasManyAssociation {
             if let perParent, children[key.key, default: []].count >= perParent { continue }
             let child = try decoder.decode(Destination.self, row: row)
             children[key.key, default: []].append(child)
+        }
+        return children
+    }
+
+    /// The children in `rows`, whose foreign key column `keyColumn` is of a type the server compares otherwise
+    /// than by its text (`citext`, or a domain over it: `'swift'` finds the parent `'Swift'`), by parent key:
+    /// the server says which of `keys` each child's key equals, as it compared them to find the children, by
+    /// joining the distinct child keys with the parent keys, both bound as arrays of type `arrayType`
+    /// (`citext[]`). Folding case in Swift could disagree with the server's `lower()`.
+    /// - Throws: what the query or decoding a child throws.
+    private func groupedByServer(
+        _ rows: PostgresRows, keyColumn: Int, keys: [PostgresKey.Bound], perParent: Int?,
+        decoder: inout PostgresRowsDecoder, connection: PostgresConnection, arrayType: UInt32
+    ) throws -> [PostgresKey: [Destination]] {
+        var childKeys: [String] = []
+        var seen = Set<String>()
+        for row in 0..<rows.count {
+            if case .text(let text, _) = rows.result.cell(row: row, column: keyColumn), seen.insert(text).inserted {
+                childKeys.append(text)
+            }
+        }
+        guard !childKeys.isEmpty else { return [:] }
+        let parentKeys = keys.map { key -> String? in
+            if case .text(let text) = key.key { return text }
+            return nil
+        }
+        let element = rows.result.columnType(keyColumn)
+        func array(_ texts: [String?]) throws -> PostgresValue {
+            try texts.postgresArray(codingPath: [PostgresColumnKey(link.foreignKey)])
+                .textArray(as: arrayType, element: element)
+        }
+        let matches = try connection.query(
+            "SELECT c.key, p.position FROM unnest($1) AS c(key) JOIN unnest($2) WITH ORDINALITY AS p(key, position) "
+                + "ON c.key = p.key",
+            [try array(childKeys), try array(parentKeys)])
+        var parentsOfKey: [String: [PostgresKey]] = [:]
+        for match in 0..<matches.count {
+            let position = Int(try matches[match].decode(Int64.self, at: 1)) - 1
+            guard keys.indices.contains(position) else { continue }
+            parentsOfKey[try matches[match].decode(String.self, at: 0), default: []].append(keys[position].key)
+        }
+        var children: [PostgresKey: [Destination]] = [:]
+        for row in 0..<rows.count {
+            guard case .text(let text, _) = rows.result.cell(row: row, column: keyColumn),
+                let parents = parentsOfKey[text]
+            else { continue }
+            let wanted = parents.filter { parent in perParent.map { children[parent, default: []].count < $0 } ?? true }
+            guard !wanted.isEmpty else { continue }
+            let child = try decoder.decode(Destination.self, row: row)
+            for parent in wanted { children[parent, default: []].append(child) }
         }
         return children
     }

@@ -17,10 +17,16 @@ package protocol RequestBinding {
     mutating func longList(
         _ forms: [Arguments.BoundValue], column: String?
     ) throws -> RequestListForm<Arguments.BoundValue>
+    /// How an array of a PostgreSQL subquery's filter is bound, where this binding binds it otherwise than as
+    /// the text of its JSON; nil for that text.
+    /// - Throws: what reading the array's column or writing the value throws.
+    mutating func subqueryArrayForm(_ array: PostgresSubqueryArray) throws -> Arguments.BoundValue?
 }
 
 extension RequestBinding {
     package static var dialect: SQLDialect { .sqlite }
+
+    package mutating func subqueryArrayForm(_ array: PostgresSubqueryArray) throws -> Arguments.BoundValue? { nil }
 }
 
 extension RequestBinding where Arguments == StatementArguments {
@@ -32,10 +38,16 @@ extension RequestBinding where Arguments == StatementArguments {
 
 /// How a long list is bound: as JSON arrays that SQLite's `json_each` reads, or as one array value that
 /// PostgreSQL compares with `= ANY($n)`
-/// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>).
+/// (<https://www.postgresql.org/docs/current/functions-comparisons.html#FUNCTIONS-COMPARISONS-ANY-SOME>),
+/// or, for a list of arrays (PostgreSQL has no array of arrays), as the slices of one array.
 package enum RequestListForm<Value> {
     /// Scalars, BLOBs as hex, and text holding U+0000 as hex, as stored and with its ASCII letters lowered
     /// (nil when there is none).
     case json(scalars: String, blobs: String, nulTexts: (stored: String, folded: String)?)
     case array(Value)
+    /// A list of arrays: every element of every array, in order, in one array of the arrays' type, and each
+    /// array's first and last subscript in it (two `int4[]`, NULL for a NULL array), which
+    /// `elements[lower:upper]` slices out again, 1-based as a saved array is
+    /// (<https://www.postgresql.org/docs/current/arrays.html#ARRAYS-ACCESSING>).
+    case slices(elements: Value, lowers: Value, uppers: Value)
 }

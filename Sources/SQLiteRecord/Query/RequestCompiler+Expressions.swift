@@ -143,13 +143,26 @@ extension RequestCompiler {
             // Its SQL is its shape: written every time (it is short), recorded as a name.
             if dialect == .postgres, let postgresBody = subquery.postgresBody {
                 // Numbered from $1 by its own compiler: moved past the values bound before it. Each value is
-                // text of no declared type, which the server reads as the type of the column beside it.
-                let (text, subqueryArguments) = try postgresBody.get()
+                // text of no declared type, which the server reads as the type of the column beside it, but an
+                // array, which the binding may bind as its column takes it (a PostgreSQL array into an array
+                // column): the arrays come in the order of the arguments, each matched by its form.
+                let (text, subqueryArguments, arrays) = try postgresBody.get()
                 let renumbered = Self.renumbered(text, after: arguments.count)
                 tokens.append(.part(.subquery))
                 tokens.append(.name(subquery.prefix + renumbered))
                 write(subquery.prefix + renumbered)
-                for value in subqueryArguments.values { arguments.append(sqlite: value.untypedText) }
+                var nextArray = arrays.startIndex
+                for value in subqueryArguments.values {
+                    if nextArray < arrays.endIndex, arrays[nextArray].form == value {
+                        let array = arrays[nextArray]
+                        nextArray += 1
+                        if let form = try binding.subqueryArrayForm(array) {
+                            arguments.append(form)
+                            continue
+                        }
+                    }
+                    arguments.append(sqlite: value.untypedText)
+                }
                 return
             }
             let (text, subqueryArguments) = try subquery.compile()
@@ -238,6 +251,23 @@ extension RequestCompiler {
                     if negated { $0.write(")") }
                 }
                 arguments.append(array)
+                return
+            }
+            if case .slices(let elements, let lowers, let uppers) = form {
+                tokens.append(.count(-4))
+                // Three values however many arrays: `operand IN (SELECT $1[lower:upper] FROM unnest($2, $3))`.
+                try parenthesized(negated ? 3 : 4, precedence) {
+                    if negated { $0.write("NOT (") }
+                    try $0.expression(operand, 5, context: name)
+                    $0.write(" IN (SELECT " + $0.nextParameter)
+                    $0.arguments.append(elements)
+                    $0.write("[\"#slice\".\"lower\":\"#slice\".\"upper\"] FROM unnest(" + $0.nextParameter)
+                    $0.arguments.append(lowers)
+                    $0.write(", " + $0.nextParameter)
+                    $0.arguments.append(uppers)
+                    $0.write(") AS \"#slice\"(\"lower\", \"upper\"))")
+                    if negated { $0.write(")") }
+                }
                 return
             }
             guard case .json(let scalars, let blobs, let nulTexts) = form else { return }

@@ -51,9 +51,12 @@ public struct AssociationStep: Sendable {
         try destination.rows(db, keys, matching: destinationColumns, link: link, columns: columns, next: next)
     }
 
-    /// The step's filter in SQL, its columns written after `qualifier`, in `dialect`'s spelling; nil for none.
+    /// The step's filter in SQL, its columns written after `qualifier`, in `dialect`'s spelling, with its
+    /// arguments and, on PostgreSQL, the arrays among them (``PostgresSubqueryArray``); nil for none.
     /// - Throws: what compiling the filter throws.
-    func filterSQL(_ qualifier: String, _ dialect: SQLDialect) throws -> (String, StatementArguments)? {
+    func filterSQL(
+        _ qualifier: String, _ dialect: SQLDialect
+    ) throws -> (String, StatementArguments, [PostgresSubqueryArray])? {
         try destination.filterSQL(qualifier, dialect, table: destinationTable)
     }
 
@@ -158,7 +161,9 @@ protocol StepDestination: Sendable {
         _ db: any DatabaseConnection, _ keys: [[SQLiteValue]], matching matched: [String], link: AssociationLink,
         columns: [String], next: AssociationLink
     ) throws -> [AssociationStep.DestinationRow]
-    func filterSQL(_ qualifier: String, _ dialect: SQLDialect, table: String) throws -> (String, StatementArguments)?
+    func filterSQL(
+        _ qualifier: String, _ dialect: SQLDialect, table: String
+    ) throws -> (String, StatementArguments, [PostgresSubqueryArray])?
 }
 
 struct TypedStepDestination<Destination: Record>: StepDestination {
@@ -178,37 +183,54 @@ struct TypedStepDestination<Destination: Record>: StepDestination {
         }
     }
 
-    func filterSQL(_ qualifier: String, _ dialect: SQLDialect, table: String) throws -> (String, StatementArguments)? {
+    func filterSQL(
+        _ qualifier: String, _ dialect: SQLDialect, table: String
+    ) throws -> (String, StatementArguments, [PostgresSubqueryArray])? {
         guard let filter = request.filter else { return nil }
         if dialect == .postgres {
             var compiler = RequestCompiler(
-                binding: PostgresSpelledBinding(RecordRequestBinding<Destination>()), table: table, isWriting: true)
+                binding: PostgresSpelledBinding(RecordRequestBinding<Destination>(), table: table), table: table,
+                isWriting: true)
             compiler.qualifier = qualifier
             try compiler.condition(filter)
-            return (compiler.sql, compiler.arguments)
+            return (compiler.sql, compiler.arguments, compiler.binding.arrays)
         }
         var compiler = RequestCompiler(binding: RecordRequestBinding<Destination>(), table: table, isWriting: true)
         compiler.qualifier = qualifier
         try compiler.condition(filter)
-        return (compiler.sql, compiler.arguments)
+        return (compiler.sql, compiler.arguments, [])
     }
 }
 
 /// A request binding that writes PostgreSQL's spellings (`$1`, `ILIKE`) while binding values as SQLite's
 /// record binding stores them: the filter of a through association's `EXISTS` subquery on PostgreSQL, whose
 /// values the outer compiler binds as text of no declared type, so that the server reads each as the type of
-/// the column it is compared with.
+/// the column it is compared with. A value whose SQLite form is a JSON array is also kept in ``arrays``, so
+/// that the outer compiler binds it as a PostgreSQL array where its column is an array column.
 struct PostgresSpelledBinding<Base: Record>: RequestBinding {
     private var base: RecordRequestBinding<Base>
+    /// The table the filter's columns belong to.
+    private let table: String
+    /// The values whose form is a JSON array, in the order their forms were made.
+    private(set) var arrays: [PostgresSubqueryArray] = []
 
-    init(_ base: RecordRequestBinding<Base>) { self.base = base }
+    init(_ base: RecordRequestBinding<Base>, table: String) {
+        self.base = base
+        self.table = table
+    }
 
     static var dialect: SQLDialect { .postgres }
 
     mutating func name(of column: Column) -> String { base.name(of: column) }
 
     mutating func forms(of value: QueryValue, column: String?) throws -> [SQLiteValue] {
-        try base.forms(of: value, column: column)
+        let forms = try base.forms(of: value, column: column)
+        if case .encodable(let encodable) = value, let column, forms.count == 1, case .text(let text) = forms[0],
+            text.utf8.first == UInt8(ascii: "["), !(encodable is any StringProtocol)
+        {
+            arrays.append(PostgresSubqueryArray(form: forms[0], value: encodable, table: table, column: column))
+        }
+        return forms
     }
 
     /// - Throws: ``RecordError/invalidQueryValue(table:column:type:reason:)``: a list this long is not bound
@@ -219,6 +241,17 @@ struct PostgresSpelledBinding<Base: Record>: RequestBinding {
             reason: "a list of more than \(RequestCompiler<Self>.jsonListThreshold) values in a through "
                 + "association's filter is not bound on PostgreSQL: filter the records you fetch instead")
     }
+}
+
+/// A value of a PostgreSQL subquery's filter whose SQLite form, `form`, is JSON text of an array, compared
+/// with `column` of `table`: the outer compiler's binding may bind it as a PostgreSQL array instead
+/// (``RequestBinding/subqueryArrayForm(_:)``), as a filter of its own binds an array compared with an array
+/// column.
+package struct PostgresSubqueryArray: Sendable {
+    package let form: SQLiteValue
+    package let value: any Encodable & Sendable
+    package let table: String
+    package let column: String
 }
 
 extension SQLiteValue {

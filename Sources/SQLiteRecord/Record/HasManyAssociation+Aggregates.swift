@@ -30,8 +30,9 @@ struct AssociationSubquery: Sendable {
     /// The rest of the SQL with its arguments, or why it could not be made.
     let body: Result<(String, StatementArguments), any Error>
     /// The same in PostgreSQL's spelling (`$1`, numbered from 1), its values bound as text of no declared
-    /// type; nil for a subquery written only in SQLite's, which PostgreSQL takes when it binds no value.
-    var postgresBody: Result<(String, StatementArguments), any Error>? = nil
+    /// type but for the arrays among them (in the order of its arguments); nil for a subquery written only in
+    /// SQLite's, which PostgreSQL takes when it binds no value.
+    var postgresBody: Result<(String, StatementArguments, [PostgresSubqueryArray]), any Error>? = nil
 
     /// The rest of the SQL with its arguments.
     /// - Throws: what compiling the association's filter threw.

@@ -13,15 +13,21 @@ extension ThroughPath {
         SQLExpression(
             .subquery(
                 AssociationSubquery(
-                    prefix: "EXISTS (SELECT 1", body: Result { try subqueryBody(Origin.tableName, .sqlite) },
+                    prefix: "EXISTS (SELECT 1",
+                    body: Result {
+                        let (sql, arguments, _) = try subqueryBody(Origin.tableName, .sqlite)
+                        return (sql, arguments)
+                    },
                     postgresBody: Result { try subqueryBody(Origin.tableName, .postgres) })))
     }
 
     /// The subquery after its `SELECT 1`, with the filters' arguments: the pivot step's filter, then the
-    /// target's.
+    /// target's; and, on PostgreSQL, the arrays among them (``PostgresSubqueryArray``).
     /// - Throws: ``RecordError/invalidAssociation(association:reason:)`` when the steps do not chain or a
     ///   link's column counts differ; what compiling a filter throws.
-    private func subqueryBody(_ originTable: String, _ dialect: SQLDialect) throws -> (String, StatementArguments) {
+    private func subqueryBody(
+        _ originTable: String, _ dialect: SQLDialect
+    ) throws -> (String, StatementArguments, [PostgresSubqueryArray]) {
         try checkChain()
         for step in [pivot, target] where step.link.isComposite { try step.link.checkColumnCounts() }
         let pivotAlias = SQLIdentifier.quoted(Self.pivotAlias)
@@ -32,16 +38,19 @@ extension ThroughPath {
             + target.joinCondition(origin: Self.pivotAlias, destination: Self.targetAlias) + " WHERE "
             + pivot.joinCondition(origin: originTable, destination: Self.pivotAlias)
         var arguments = StatementArguments()
-        if let (filter, filterArguments) = try pivot.filterSQL(Self.pivotAlias, dialect) {
+        var arrays: [PostgresSubqueryArray] = []
+        if let (filter, filterArguments, filterArrays) = try pivot.filterSQL(Self.pivotAlias, dialect) {
             sql += " AND (" + filter + ")"
             arguments.values += filterArguments.values
+            arrays += filterArrays
         }
         if let filter = request.filter {
             let text: String
             let values: [SQLiteValue]
             if dialect == .postgres {
                 var compiler = RequestCompiler(
-                    binding: PostgresSpelledBinding(RecordRequestBinding<Destination>()),
+                    binding: PostgresSpelledBinding(
+                        RecordRequestBinding<Destination>(), table: target.destinationTable),
                     table: target.destinationTable, isWriting: true)
                 compiler.qualifier = Self.targetAlias
                 try compiler.condition(filter)
@@ -49,6 +58,7 @@ extension ThroughPath {
                 text = RequestCompiler<PostgresSpelledBinding<Destination>>.renumbered(
                     compiler.sql, after: arguments.values.count)
                 values = compiler.arguments.values
+                arrays += compiler.binding.arrays
             } else {
                 var compiler = RequestCompiler(
                     binding: RecordRequestBinding<Destination>(), table: target.destinationTable, isWriting: true)
@@ -60,6 +70,6 @@ extension ThroughPath {
             sql += " AND (" + text + ")"
             arguments.values += values
         }
-        return (sql + ")", arguments)
+        return (sql + ")", arguments, arrays)
     }
 }

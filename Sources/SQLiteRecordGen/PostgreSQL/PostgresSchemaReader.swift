@@ -18,6 +18,8 @@
         let typeKind: String
         /// `pg_type.typcategory`: `A` for an array (<https://www.postgresql.org/docs/current/catalog-pg-type.html>).
         let typeCategory: String
+        /// For an array, its element type's `pg_type.typtype` (`e` for an array of an enum); empty otherwise.
+        let elementKind: String
         let isNotNull: Bool
         /// The DEFAULT as SQL (`nextval('cities_id_seq'::regclass)`), nil for none.
         let defaultSQL: String?
@@ -93,6 +95,9 @@
                 (CASE WHEN t.typtype = 'd' THEN b.typname ELSE t.typname END)::text AS "typeName", \
                 (CASE WHEN t.typtype = 'd' THEN b.typtype ELSE t.typtype END)::text AS "typeKind", \
                 (CASE WHEN t.typtype = 'd' THEN b.typcategory ELSE t.typcategory END)::text AS "typeCategory", \
+                COALESCE((SELECT e.typtype FROM pg_type e \
+                WHERE e.oid = (CASE WHEN t.typtype = 'd' THEN b.typelem ELSE t.typelem END)), '')::text \
+                AS "elementKind", \
                 (a.attnotnull OR (t.typtype = 'd' AND t.typnotnull)) AS "isNotNull", \
                 pg_get_expr(d.adbin, d.adrelid) AS "defaultSQL", a.attidentity::text AS identity, \
                 a.attgenerated::text AS generated \

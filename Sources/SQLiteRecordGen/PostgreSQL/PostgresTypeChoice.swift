@@ -5,9 +5,9 @@
     /// it was stored or the choice is not certain.
     ///
     /// The server enforces the declared type, so the catalog alone decides; no stored value is read. An array
-    /// of one of the scalar types below is a Swift array of Optionals (`[String?]`). A column of a type
-    /// PostgresRecord reads into no Swift type (arrays of other types, ranges, intervals, geometric and
-    /// network types...) is left out of the type, with a note, so that every row still reads.
+    /// of one of the scalar types below, of `citext` or of an enum, is a Swift array of Optionals (`[String?]`).
+    /// A column of a type PostgresRecord reads into no Swift type (arrays of other types, ranges, intervals,
+    /// geometric and network types...) is left out of the type, with a note, so that every row still reads.
     enum PostgresTypeChoice {
         /// The property type of `column`; `isKey` for a column of the record's key.
         static func choose(_ column: PostgresColumn, isKey: Bool) -> PropertyTypeChoice {
@@ -27,7 +27,8 @@
                 return choice
             }
             if column.typeCategory == "A" {
-                guard !isKey, let element = arrayElement(column.typeName) else {
+                guard !isKey, let element = arrayElement(column.typeName) ?? (column.elementKind == "e" ? "String" : nil)
+                else {
                     return omitted(
                         "an array (\(column.formattedType)), which PostgresRecord reads into no Swift type "
                             + "(array_to_json(column)::text reads it as JSON text)")
@@ -38,6 +39,11 @@
                     "\(column.formattedType): elements Optional, as the catalog cannot forbid NULL ones "
                         + "([\(element)] reads the column when none is); an array of two or more dimensions would "
                         + "not read")
+                if column.elementKind == "e" {
+                    notes.append(
+                        "\(column.formattedType): elements read as their labels; a label outside the enum's is refused "
+                            + "by the server on save")
+                }
                 if column.typeName == "_timestamp" || column.typeName == "_date" {
                     notes.append(
                         "\(column.formattedType): elements read as UTC; saves send timestamptz elements, which the "
@@ -99,8 +105,9 @@
         }
 
         /// The Swift element type of an array column whose `pg_type` name is `typeName` (`_text`, `_int8`...),
-        /// the type PostgresRecord writes arrays of and whose elements read the column's: nil for arrays of
-        /// other types (`_jsonb`, `_interval`, an enum's...).
+        /// the type PostgresRecord writes arrays of and whose elements read the column's (`citext[]` reads and
+        /// takes `[String]` as `text[]` does): nil for arrays of other types (`_jsonb`, `_interval`...; an enum's
+        /// array, `String` too, is told by its element's kind).
         static func arrayElement(_ typeName: String) -> String? {
             switch typeName {
             case "_int8": return "Int64"
@@ -109,7 +116,7 @@
             case "_float8": return "Double"
             case "_float4": return "Float"
             case "_bool": return "Bool"
-            case "_text", "_varchar", "_bpchar": return "String"
+            case "_text", "_varchar", "_bpchar", "_citext": return "String"
             case "_bytea": return "Data"
             case "_uuid": return "UUID"
             case "_timestamptz", "_timestamp", "_date": return "Date"

@@ -204,6 +204,27 @@ final class PostgresLegacyArrayFilterTests: PostgresTestCase {
         try Placement.insertAll(connection, &placements)
     }
 
+    /// A filter reaching through another table (`EXISTS` over a through association) with an array, on the
+    /// `TEXT[]` column `createTable` declares for `[String]`.
+    func testAThroughAssociationsArrayFilterOnAnArrayColumnFindsItsRows() throws {
+        try makeShelves(wordsType: "TEXT[]")
+        XCTAssertEqual(
+            try Shelf.filter(Shelf.labels.filter(Column("words") == ["old"]).exists).fetch(connection).map(\.name),
+            ["bottom"])
+    }
+
+    /// The same with values before the subquery and beside the arrays in it, and a list of arrays: each array
+    /// is bound as the `TEXT[]` column takes it, each other value as before.
+    func testAThroughAssociationsArraysBesideOtherValuesFindTheirRows() throws {
+        try makeShelves(wordsType: "TEXT[]")
+        let labels = Shelf.labels.filter(Column("id") > 0 && Column("words").in([["new", "red"], ["none"]]))
+        XCTAssertEqual(
+            try Shelf.filter(Column("name") != "side" && labels.exists).fetch(connection).map(\.name), ["top"])
+        XCTAssertEqual(
+            try Shelf.filter(Shelf.labels.filter(Column("words") != ["old"]).exists).fetch(connection).map(\.name),
+            ["top"])
+    }
+
     /// The same filter on a JSONB column of an earlier version.
     func testAThroughAssociationsArrayFilterOnAJSONBColumnFindsItsRows() throws {
         try makeShelves(wordsType: "JSONB")
@@ -212,5 +233,71 @@ final class PostgresLegacyArrayFilterTests: PostgresTestCase {
             ["bottom"])
     }
 
+    /// A legacy JSONB column moved to TEXT (both take the JSON `save()` writes) after this connection filtered
+    /// on it: the same filter, one SQL text, still finds the rows, the statement prepared afresh once the
+    /// connection reads the column's new type.
+    func testAFilterAfterTheColumnMovedFromJSONBToTextStillFindsItsRows() throws {
+        try makePosts()
+        var post = Post(id: nil, tags: ["a"], extra: nil)
+        try post.insert(connection)
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        try connection.execute("ALTER TABLE posts ALTER COLUMN tags TYPE TEXT")
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        // Back to JSONB by another session, then `execute("BEGIN")` here, after which the connection reads the
+        // table's columns again: it finds them retyped and prepares the statement afresh.
+        let other = try PostgresConnection(configuration: configuration())
+        try other.execute("ALTER TABLE posts ALTER COLUMN tags TYPE JSONB USING tags::jsonb")
+        try connection.execute("BEGIN")
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        try connection.execute("ROLLBACK")
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        // Back to TEXT by the other session, which this one cannot know: the first run, inside a transaction or
+        // outside, fails with the server's error, unchanged (a genuine error is never hidden); the next finds the
+        // row.
+        try other.execute("ALTER TABLE posts ALTER COLUMN tags TYPE TEXT")
+        XCTAssertThrowsError(
+            try connection.transaction { try Post.filter(Column("tags") == ["a"]).fetch(connection) }
+        ) {
+            XCTAssertEqual(($0 as? PostgresError)?.sqlState.rawValue, "42883")
+        }
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+        try other.execute("ALTER TABLE posts ALTER COLUMN tags TYPE JSONB USING tags::jsonb")
+        XCTAssertThrowsError(try Post.fetch(connection, where: ["tags": ["a"]])) {
+            XCTAssertEqual(($0 as? PostgresError)?.sqlState.rawValue, "42883")
+        }
+        XCTAssertEqual(try Post.fetch(connection, where: ["tags": ["a"]]).map(\.id), [1])
+        XCTAssertEqual(try Post.filter(Column("tags") == ["a"]).fetch(connection).map(\.id), [1])
+    }
+
+    /// The same lists on the `TEXT[]` column `createTable` declares: a list past the length bound as one array
+    /// finds what a short one finds.
+    func testAListOfArraysOnAnArrayColumnFindsEachArraysRows() throws {
+        try Post.createTable(in: connection)
+        var posts = [Post(id: nil, tags: ["a"], extra: nil), Post(id: nil, tags: [], extra: [1])]
+        try Post.insertAll(connection, &posts)
+        XCTAssertEqual(try Post.filter(Column("tags").in([["a"], ["b"]])).fetch(connection).map(\.id), [1])
+        let many = (0..<600).map { ["tag\($0)"] } + [["a"]]
+        XCTAssertEqual(try Post.filter(Column("tags").in(many)).fetch(connection).map(\.id), [1])
+    }
+
+    /// A long list of `BIGINT[]` arrays, some empty, and its negation: each array is sliced out whole, so an
+    /// array matches only its equal, and `notIn` leaves out a NULL column as SQL's `NOT IN` does.
+    func testALongListOfIntegerArraysWithEmptyOnesAndItsNegationFindTheirRows() throws {
+        try Post.createTable(in: connection)
+        var posts = [
+            Post(id: nil, tags: ["a"], extra: [1, 2]), Post(id: nil, tags: [], extra: []),
+            Post(id: nil, tags: ["b"], extra: nil), Post(id: nil, tags: ["c", "d"], extra: [1]),
+        ]
+        try Post.insertAll(connection, &posts)
+        let many = (0..<600).map { [Int64($0), -1] } + [[1, 2], []]
+        XCTAssertEqual(
+            try Post.filter(Column("extra").in(many)).order(Column("id")).fetch(connection).map(\.id), [1, 2])
+        XCTAssertEqual(try Post.filter(Column("extra").notIn(many)).fetch(connection).map(\.id), [4])
+        let tags = (0..<600).map { ["tag\($0)", "d"] } + [[], ["c"]]
+        XCTAssertEqual(
+            try Post.filter(Column("tags").notIn(tags)).order(Column("id")).fetch(connection).map(\.id), [1, 3, 4])
+    }
 }
 #endif
