@@ -184,5 +184,37 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
             try Town.fetch(connection, where: ["region": "ARA"], orderBy: [.ascending("name")]).map(\.name),
             ["Annecy", "Lyon"])
     }
+
+    /// A column renamed by another connection after a fetch of one form: the server refuses that fetch (the
+    /// connection cannot know before it runs), and the next fetch of the old key is refused by name, since
+    /// the refusal made the connection read the table's columns again.
+    func testAColumnRenamedByAnotherConnectionIsReportedByNameOnTheNextFetch() throws {
+        try Town.createTable(in: connection)
+        try insertTowns()
+        XCTAssertEqual(try TownName.fetch(connection, where: ["region": "BRE"]).map(\.name), ["Brest"])
+        let other = try PostgresConnection(configuration: configuration())
+        try other.execute("ALTER TABLE towns RENAME COLUMN region TO area")
+        XCTAssertThrowsError(try TownName.fetch(connection, where: ["region": "BRE"]))
+        assertUnknownColumn(
+            try TownName.fetch(connection, where: ["region": "BRE"]), column: "region",
+            columns: ["id", "name", "area", "population"])
+        XCTAssertEqual(try TownName.fetch(connection, where: ["area": "BRE"]).map(\.name), ["Brest"])
+    }
+
+    /// A column retyped by another connection, and back: the fetch of the other type reports the column, and
+    /// the fetch after the type came back decodes the rows, through the kept form and decoding.
+    func testAColumnRetypedByAnotherConnectionAndBack() throws {
+        try Town.createTable(in: connection)
+        try insertTowns()
+        XCTAssertEqual(try Town.fetch(connection, where: ["region": "BRE"]).map(\.population), [139_926])
+        let other = try PostgresConnection(configuration: configuration())
+        try other.execute("ALTER TABLE towns ALTER COLUMN population TYPE TEXT USING 'many ' || population")
+        XCTAssertThrowsError(try Town.fetch(connection, where: ["region": "BRE"])) { error in
+            XCTAssertTrue("\(error)".contains("population"), "\(error)")
+        }
+        try other.execute("ALTER TABLE towns ALTER COLUMN population TYPE BIGINT USING length(population)")
+        XCTAssertEqual(try Town.fetch(connection, where: ["region": "BRE"]).map(\.population), [11])
+        XCTAssertEqual(try Town.fetchOne(connection, id: 2)?.population, 11)
+    }
 }
 #endif
