@@ -165,7 +165,17 @@ extension PostgresConnection: DatabaseConnection {
                 tableColumnsCache[shape.table] != nil || (form.columns.isEmpty && ordering.isEmpty)
                 ? PostgresFetchForm(form: form, sql: sql) : nil
         }
-        return try R.decodeAll(query(sql, arguments), shape: shape)
+        let rows: PostgresRows
+        do {
+            rows = try query(sql, arguments)
+        } catch let error as PostgresError where error.sqlState == .undefinedColumn {
+            // Another session dropped or renamed a column since this connection read the table's: read again
+            // before the next call, which then reports a key or ordering column the table lacks by name.
+            tableColumnsCache[shape.table] = nil
+            lastFetch = nil
+            throw error
+        }
+        return try R.decodeAll(rows, shape: shape)
     }
 
     @_spi(RecordEngine)
