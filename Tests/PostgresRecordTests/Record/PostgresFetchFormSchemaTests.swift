@@ -216,5 +216,51 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
         XCTAssertEqual(try Town.fetch(connection, where: ["region": "BRE"]).map(\.population), [11])
         XCTAssertEqual(try Town.fetchOne(connection, id: 2)?.population, 11)
     }
+
+    /// A record whose `tableName` changes at run time, between fetches of one form.
+    struct Moving: Record, Equatable {
+        static let table = TestLocked("towns")
+        static var tableName: String { table.withLock { $0 } }
+        var id: Int64?
+        var name: String
+    }
+
+    func testATableNameThatChangesBetweenFetchesOfOneForm() throws {
+        try Town.createTable(in: connection)
+        try insertTowns()
+        try connection.execute("CREATE TABLE archive (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, closed BOOLEAN)")
+        try connection.execute("INSERT INTO archive (name, closed) VALUES ('Brest', true), ('Ys', true)")
+        defer { Moving.table.withLock { $0 = "towns" } }
+        for _ in 0..<2 {
+            Moving.table.withLock { $0 = "towns" }
+            XCTAssertEqual(try Moving.fetch(connection, where: ["region": "BRE"]), [Moving(id: 2, name: "Brest")])
+            XCTAssertEqual(try Moving.fetch(connection, where: ["name": "Brest"]), [Moving(id: 2, name: "Brest")])
+            Moving.table.withLock { $0 = "archive" }
+            XCTAssertEqual(try Moving.fetch(connection, where: ["name": "Brest"]), [Moving(id: 1, name: "Brest")])
+            XCTAssertThrowsError(try Moving.fetch(connection, where: ["region": "BRE"])) { error in
+                guard case RecordError.unknownColumn(let table, let column, _) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(table, "archive")
+                XCTAssertEqual(column, "region")
+            }
+            XCTAssertEqual(try Moving.fetch(connection, where: ["closed": true], orderBy: [.ascending("name")]).map(\.name), ["Brest", "Ys"])
+        }
+    }
+
+    /// A column added inside a transaction that is rolled back, after a fetch of it in the transaction: the
+    /// next fetch of that key reports it by name.
+    func testAColumnAddedInARolledBackTransactionIsReportedByName() throws {
+        try Town.createTable(in: connection)
+        try insertTowns()
+        struct Rollback: Error {}
+        XCTAssertThrowsError(
+            try connection.transaction {
+                try connection.execute("ALTER TABLE towns ADD COLUMN country TEXT")
+                XCTAssertEqual(try TownName.fetch(connection, where: ["country": nil]).count, 2)
+                throw Rollback()
+            })
+        assertUnknownColumn(
+            try TownName.fetch(connection, where: ["country": nil]), column: "country",
+            columns: ["id", "name", "region", "population"])
+    }
 }
 #endif
