@@ -50,8 +50,8 @@ extension PostgresConnection {
 
     /// For each column of `table` (the first schema of the search path that has it), whether its type is an
     /// array type (`typcategory` 'A', which a domain over an array type shares); empty for a missing table.
-    /// Kept until the next `execute(_:)` on this connection, a statement whose prepared plan the server found
-    /// out of date, or a write to the table the server refused.
+    /// Kept until the next `execute(_:)` on this connection, a rollback, a statement whose prepared plan the
+    /// server found out of date, or a write to the table the server refused.
     /// - Throws: ``PostgresError``.
     func arrayColumns(of table: String) throws -> [String: Bool] {
         if let known = tableArrayColumnsCache[table] { return known }
