@@ -71,9 +71,10 @@ final class PostgresKeptDecodingTests: PostgresTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         try Town.createTable(in: connection)
-        for (name, region, population) in [("Lyon", "ARA", 522_969), ("Grenoble", "ARA", 158_198), ("Brest", "BRE", 139_926)]
-            as [(String, String?, Int64)]
-        {
+        let towns: [(String, String?, Int64)] = [
+            ("Lyon", "ARA", 522_969), ("Grenoble", "ARA", 158_198), ("Brest", "BRE", 139_926),
+        ]
+        for (name, region, population) in towns {
             var town = Town(id: nil, name: name, region: region, population: population)
             try town.insert(connection)
         }
@@ -85,7 +86,8 @@ final class PostgresKeptDecodingTests: PostgresTestCase {
     /// as its own type, the missing Optional nil in raw SQL and refused where the library wrote the SELECT.
     func testTypesOfOtherKeysAlternateOnOneSQLText() throws {
         for _ in 0..<3 {
-            XCTAssertEqual(try Town.fetch(connection, where: ["region": "ARA"]).map(\.name).sorted(), ["Grenoble", "Lyon"])
+            XCTAssertEqual(
+                try Town.fetch(connection, where: ["region": "ARA"]).map(\.name).sorted(), ["Grenoble", "Lyon"])
             XCTAssertEqual(
                 try connection.query(byRegion, region("BRE")).decode(Nicknamed.self),
                 [Nicknamed(population: 139_926, name: "Brest", nickname: nil)])
@@ -166,7 +168,8 @@ final class PostgresKeptDecodingTests: PostgresTestCase {
         try connection.execute(
             """
             INSERT INTO nodes (name, grp, parent_grp) VALUES
-            ('x', 'leaf', 'mid'), ('y', 'leaf', 'mid'), ('m1', 'mid', 'root'), ('m2', 'mid', 'root'), ('r', 'root', NULL)
+            ('x', 'leaf', 'mid'), ('y', 'leaf', 'mid'), ('m1', 'mid', 'root'), ('m2', 'mid', 'root'),
+            ('r', 'root', NULL)
             """)
         Node.connection.withLock { $0 = connection }
         defer { Node.connection.withLock { $0 = nil } }

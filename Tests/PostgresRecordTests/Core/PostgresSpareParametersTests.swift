@@ -18,7 +18,8 @@ final class PostgresSpareParametersTests: PostgresTestCase {
         func willSave(_ db: some DatabaseConnection) throws {
             // Another statement with arguments while the save's own are being written.
             guard let connection = db as? PostgresConnection else { return }
-            let rows = try connection.query("SELECT $1::text || $2::text", [try PostgresValue(text: "will"), try PostgresValue(text: name)])
+            let rows = try connection.query(
+                "SELECT $1::text || $2::text", [try PostgresValue(text: "will"), try PostgresValue(text: name)])
             XCTAssertEqual(try rows[0].decode(String.self, at: 0), "will" + name)
         }
     }
@@ -36,7 +37,8 @@ final class PostgresSpareParametersTests: PostgresTestCase {
 
     func testAHugeTextThenSmallArgumentsOfFewerParameters() throws {
         let huge = String(repeating: "z", count: 10_000_000)
-        let rows = try connection.query("SELECT length($1::text), $2::text", [try PostgresValue(text: huge), try PostgresValue(text: "b")])
+        let rows = try connection.query(
+            "SELECT length($1::text), $2::text", [try PostgresValue(text: huge), try PostgresValue(text: "b")])
         XCTAssertEqual(try rows[0].decode(Int64.self, at: 0), 10_000_000)
         XCTAssertEqual(try echo(connection, ["a"]), "a")
         XCTAssertEqual(try echo(connection, ["a", "", "c"]), "a||c")
@@ -69,14 +71,17 @@ final class PostgresSpareParametersTests: PostgresTestCase {
     /// `insertAll` between `where:` fetches of one form, and fetches between inserts of one statement.
     func testInsertAllBetweenFetchesOfOneForm() throws {
         for round in 0..<3 {
-            var towns = (0..<50).map { Town(id: nil, name: "t\(round)-\($0)", region: "R\(round)", population: Int64($0)) }
+            var towns = (0..<50).map {
+                Town(id: nil, name: "t\(round)-\($0)", region: "R\(round)", population: Int64($0))
+            }
             try Town.insertAll(connection, &towns)
             XCTAssertEqual(towns.compactMap(\.id).count, 50)
             XCTAssertEqual(try Town.fetch(connection, where: ["region": "R\(round)"]).count, 50)
             var one = Town(id: nil, name: "one\(round)", region: "R\(round)", population: -1)
             try one.insert(connection)
             XCTAssertEqual(
-                try Town.fetch(connection, where: ["region": "R\(round)", "population": -1]).map(\.name), ["one\(round)"])
+                try Town.fetch(connection, where: ["region": "R\(round)", "population": -1]).map(\.name),
+                ["one\(round)"])
             towns = []
         }
     }

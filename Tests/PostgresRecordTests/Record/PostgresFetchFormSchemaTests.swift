@@ -25,7 +25,8 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
     }
 
     private func insertTowns() throws {
-        for (name, region, population) in [("Lyon", "ARA", 522_969), ("Brest", "BRE", 139_926)] as [(String, String?, Int64)] {
+        let towns: [(String, String?, Int64)] = [("Lyon", "ARA", 522_969), ("Brest", "BRE", 139_926)]
+        for (name, region, population) in towns {
             var town = Town(id: nil, name: name, region: region, population: population)
             try town.insert(connection)
         }
@@ -50,7 +51,8 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
     func testAKeyMissingFromATableCreatedAfterTheFirstFetchIsReportedByName() throws {
         XCTAssertThrowsError(try Town.fetch(connection, where: ["region": "ARA"], orderBy: [.ascending("name")]))
         let other = try PostgresConnection(configuration: configuration())
-        try other.execute("CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, population BIGINT NOT NULL)")
+        try other.execute(
+            "CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, population BIGINT NOT NULL)")
         assertUnknownColumn(
             try Town.fetch(connection, where: ["region": "ARA"], orderBy: [.ascending("name")]), column: "region",
             columns: ["id", "name", "population"])
@@ -61,7 +63,8 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
     func testAKeyMissingFromATableCreatedAfterTheFirstFetchLeavesATransactionUsable() throws {
         XCTAssertThrowsError(try Town.fetch(connection, where: ["region": "ARA"]))
         let other = try PostgresConnection(configuration: configuration())
-        try other.execute("CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, population BIGINT NOT NULL)")
+        try other.execute(
+            "CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, population BIGINT NOT NULL)")
         try other.execute("INSERT INTO towns (name, population) VALUES ('Lyon', 522969)")
         let names = try connection.transaction { () throws -> [String] in
             XCTAssertThrowsError(try Town.fetch(connection, where: ["region": "ARA"]))
@@ -108,7 +111,8 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
         try connection.execute("CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, region_code TEXT)")
         try connection.execute("INSERT INTO towns (name, region_code) VALUES ('Quimper', 'BRE')")
         assertUnknownColumn(try TownName.fetch(connection, where: ["region": "BRE"]), column: "region")
-        XCTAssertEqual(try TownName.fetch(connection, where: ["region_code": "BRE"]), [TownName(id: 1, name: "Quimper")])
+        XCTAssertEqual(
+            try TownName.fetch(connection, where: ["region_code": "BRE"]), [TownName(id: 1, name: "Quimper")])
     }
 
     /// The table dropped and created again by another connection, same columns in another order: each fetch of
@@ -120,7 +124,8 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
         let other = try PostgresConnection(configuration: configuration())
         try other.execute("DROP TABLE towns")
         try other.execute(
-            "CREATE TABLE towns (population BIGINT NOT NULL, region TEXT, name TEXT NOT NULL, id BIGSERIAL PRIMARY KEY)")
+            "CREATE TABLE towns (population BIGINT NOT NULL, region TEXT, name TEXT NOT NULL, "
+                + "id BIGSERIAL PRIMARY KEY)")
         try other.execute("INSERT INTO towns (population, region, name) VALUES (42, 'BRE', 'Quimper')")
         XCTAssertEqual(
             try Town.fetch(connection, where: ["region": "BRE"]),
@@ -136,7 +141,9 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
         let other = try PostgresConnection(configuration: configuration())
         try other.execute("CREATE SCHEMA \"\(second)\"")
         defer { try? other.execute("DROP SCHEMA \"\(second)\" CASCADE") }
-        try other.execute("CREATE TABLE \"\(second)\".towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, population BIGINT NOT NULL)")
+        try other.execute(
+            "CREATE TABLE \"\(second)\".towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, "
+                + "population BIGINT NOT NULL)")
         try other.execute("INSERT INTO \"\(second)\".towns (name, population) VALUES ('Brest', 1)")
         XCTAssertEqual(try Town.fetch(connection, where: ["name": "Brest"]).map(\.population), [139_926])
         try connection.execute("SET search_path TO \"\(second)\"")
@@ -151,12 +158,18 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
     func testKeysThatNeedQuotingInALoopOfNullThenValueThenNull() throws {
         let long = String(repeating: "k", count: 70)
         try connection.execute(
-            "CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, \"order\" TEXT, \"Mixed Case\" TEXT, \"\(long)\" TEXT)")
-        try connection.execute("INSERT INTO towns (name, \"order\", \"Mixed Case\", \"\(long)\") VALUES ('a', 'o', 'm', 'l')")
+            "CREATE TABLE towns (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, \"order\" TEXT, \"Mixed Case\" TEXT, "
+                + "\"\(long)\" TEXT)")
+        try connection.execute(
+            "INSERT INTO towns (name, \"order\", \"Mixed Case\", \"\(long)\") VALUES ('a', 'o', 'm', 'l')")
         try connection.execute("INSERT INTO towns (name) VALUES ('b')")
         for key in ["order", "Mixed Case", long] {
-            for (value, expected) in [(nil, ["b"]), ("x", []), (nil, ["b"]), ("o", ["a"]), ("m", ["a"]), ("l", ["a"])] as [(String?, [String])] {
-                let found = try TownName.fetch(connection, where: [key: value], orderBy: [.ascending("name")]).map(\.name)
+            let cases: [(String?, [String])] = [
+                (nil, ["b"]), ("x", []), (nil, ["b"]), ("o", ["a"]), ("m", ["a"]), ("l", ["a"]),
+            ]
+            for (value, expected) in cases {
+                let found = try TownName.fetch(connection, where: [key: value], orderBy: [.ascending("name")])
+                    .map(\.name)
                 let hit = value == nil || (key == "order" ? "o" : key == long ? "l" : "m") == value
                 XCTAssertEqual(found, hit ? expected : [], "\(key) = \(value ?? "NULL")")
             }
@@ -238,11 +251,15 @@ final class PostgresFetchFormSchemaTests: PostgresTestCase {
             Moving.table.withLock { $0 = "archive" }
             XCTAssertEqual(try Moving.fetch(connection, where: ["name": "Brest"]), [Moving(id: 1, name: "Brest")])
             XCTAssertThrowsError(try Moving.fetch(connection, where: ["region": "BRE"])) { error in
-                guard case RecordError.unknownColumn(let table, let column, _) = error else { return XCTFail("\(error)") }
+                guard case RecordError.unknownColumn(let table, let column, _) = error else {
+                    return XCTFail("\(error)")
+                }
                 XCTAssertEqual(table, "archive")
                 XCTAssertEqual(column, "region")
             }
-            XCTAssertEqual(try Moving.fetch(connection, where: ["closed": true], orderBy: [.ascending("name")]).map(\.name), ["Brest", "Ys"])
+            XCTAssertEqual(
+                try Moving.fetch(connection, where: ["closed": true], orderBy: [.ascending("name")]).map(\.name),
+                ["Brest", "Ys"])
         }
     }
 
