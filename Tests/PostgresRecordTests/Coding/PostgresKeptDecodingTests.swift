@@ -201,6 +201,67 @@ final class PostgresKeptDecodingTests: PostgresTestCase {
         }
     }
 
+    struct Payload: Codable, Equatable {
+        var at: Date
+    }
+
+    /// Snake-case keys and nested dates in seconds.
+    struct SecondsEvent: Record, Equatable {
+        static let tableName = "events"
+        var id: Int64?
+        var eventName: String
+        var payload: Payload
+        static var rowDecoder: RowDecoder {
+            var decoder = RowDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            decoder.jsonDecoder.dateDecodingStrategy = .secondsSince1970
+            return decoder
+        }
+        static var recordEncoder: RecordEncoder {
+            var encoder = RecordEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            return encoder
+        }
+    }
+
+    /// The same table through a `CodingKeys` enum, nested dates in ISO 8601.
+    struct ISOEvent: Record, Equatable {
+        static let tableName = "events"
+        var id: Int64?
+        var eventName: String
+        var payload: Payload
+        enum CodingKeys: String, CodingKey { case id, eventName = "event_name", payload }
+        static var rowDecoder: RowDecoder {
+            let decoder = RowDecoder()
+            decoder.jsonDecoder.dateDecodingStrategy = .iso8601
+            return decoder
+        }
+    }
+
+    /// Two record types of one table, one renaming keys by strategy and reading nested dates in seconds, the
+    /// other by `CodingKeys` and in ISO 8601, alternating on one form (one SQL text): each reads with its own.
+    func testRecordTypesOfOtherKeyAndJSONStrategiesAlternateOnOneText() throws {
+        try connection.execute(
+            "CREATE TABLE events (id BIGSERIAL PRIMARY KEY, event_name TEXT NOT NULL, payload JSONB)")
+        try connection.execute(
+            """
+            INSERT INTO events (event_name, payload) VALUES
+            ('seconds', '{"at": 86400}'), ('iso', '{"at": "1970-01-02T00:00:00Z"}')
+            """)
+        let day = Payload(at: Date(timeIntervalSince1970: 86_400))
+        for _ in 0..<3 {
+            XCTAssertEqual(
+                try SecondsEvent.fetch(connection, where: ["id": 1]),
+                [SecondsEvent(id: 1, eventName: "seconds", payload: day)])
+            XCTAssertEqual(
+                try ISOEvent.fetch(connection, where: ["id": 2]), [ISOEvent(id: 2, eventName: "iso", payload: day)])
+            XCTAssertThrowsError(try ISOEvent.fetch(connection, where: ["id": 1]))
+            XCTAssertThrowsError(try SecondsEvent.fetch(connection, where: ["id": 2]))
+            XCTAssertEqual(try SecondsEvent.fetchOne(connection, id: 1)?.payload, day)
+            XCTAssertEqual(try ISOEvent.fetchOne(connection, id: 2)?.eventName, "iso")
+        }
+    }
+
     #if os(Linux)
         /// This process's resident memory in bytes (`/proc/self/statm`).
         private func residentBytes() -> Int {
