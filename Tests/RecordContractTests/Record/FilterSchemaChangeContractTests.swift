@@ -66,7 +66,8 @@ final class FilterSchemaChangeContractTests: RecordContractTestCase {
                     XCTAssertThrowsError(try Title.fetch(db, where: ["name": "Emma"]))
                     throw Rollback()
                 })
-            XCTAssertEqual(try engine.write { db in try Title.fetch(db, where: ["name": "Emma"]).map(\.name) }, ["Emma"])
+            XCTAssertEqual(
+                try engine.write { db in try Title.fetch(db, where: ["name": "Emma"]).map(\.name) }, ["Emma"])
         }
     }
 }
