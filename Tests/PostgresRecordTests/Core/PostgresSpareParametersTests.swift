@@ -127,5 +127,27 @@ final class PostgresSpareParametersTests: PostgresTestCase {
             try await group.waitForAll()
         }
     }
+
+    /// The pool's connection's session ended by the server between two fetches of one form: the fetch on the
+    /// lost session fails, and the next finds its rows with its own arguments on a new one.
+    func testAFetchAfterThePoolsSessionWasTerminated() async throws {
+        for (index, region) in ["ARA", "BRE"].enumerated() {
+            var town = Town(id: nil, name: "town\(index)", region: region, population: Int64(index))
+            try town.insert(connection)
+        }
+        let pool = makePool(maximumConnections: 1)
+        let pid = try await pool.read { connection in
+            XCTAssertEqual(try Town.fetch(connection, where: ["region": "ARA"]).map(\.name), ["town0"])
+            return try connection.query("SELECT pg_backend_pid()")[0].decode(Int64.self, at: 0)
+        }
+        _ = try connection.query("SELECT pg_terminate_backend($1::int, 5000)", [PostgresValue(Int64(pid))])
+        do {
+            _ = try await pool.read { connection in try Town.fetch(connection, where: ["region": "BRE"]) }
+        } catch {}
+        let names = try await pool.read { connection in
+            try Town.fetch(connection, where: ["region": "BRE"]).map(\.name)
+        }
+        XCTAssertEqual(names, ["town1"])
+    }
 }
 #endif
