@@ -37,7 +37,8 @@ final class PostgresObservedFetchFormTests: PostgresTestCase {
             let deadline = Date().addingTimeInterval(10)
             while seen.withLock({ $0.last }) != names {
                 guard Date() < deadline, failure.withLock({ $0 }) == nil else {
-                    return XCTFail("waited for \(names); seen \(seen.withLock { $0 }), \(failure.withLock { $0 } ?? "")")
+                    let error = failure.withLock { $0 } ?? ""
+                    return XCTFail("waited for \(names); seen \(seen.withLock { $0 }), \(error)")
                 }
                 try await Task.sleep(nanoseconds: 5_000_000)
             }
