@@ -262,6 +262,38 @@ final class PostgresKeptDecodingTests: PostgresTestCase {
         }
     }
 
+    /// A record of the table read through its row initializer.
+    struct RowRecordTown: Record, FetchableRecord, Equatable {
+        static let tableName = "towns"
+        var id: Int64?
+        var name: String
+        var population: Int64
+        init(id: Int64?, name: String, population: Int64) {
+            self.id = id
+            self.name = name
+            self.population = population
+        }
+        init(row: borrowing FetchedRow) throws {
+            id = try row["id", as: Int64?.self]
+            name = try row["name", as: String.self] + "!"
+            population = try row["population", as: Int64.self]
+        }
+    }
+
+    /// A record read through its row initializer and one read through Codable, alternating on one `where:`
+    /// form and on `fetchOne(id:)` (one SQL text each): each through its own.
+    func testARowInitializerRecordAndACodableRecordAlternateOnOneForm() throws {
+        for _ in 0..<3 {
+            XCTAssertEqual(
+                try RowRecordTown.fetch(connection, where: ["region": "BRE"]),
+                [RowRecordTown(id: 3, name: "Brest!", population: 139_926)])
+            XCTAssertEqual(try Town.fetch(connection, where: ["region": "BRE"]).map(\.name), ["Brest"])
+            XCTAssertEqual(try RowRecordTown.fetchOne(connection, id: 1)?.name, "Lyon!")
+            XCTAssertEqual(try Town.fetchOne(connection, id: 1)?.name, "Lyon")
+            XCTAssertEqual(try RowRecordTown.fetchOne(connection, id: 2)?.name, "Grenoble!")
+        }
+    }
+
     #if os(Linux)
         /// This process's resident memory in bytes (`/proc/self/statm`).
         private func residentBytes() -> Int {
