@@ -61,7 +61,8 @@ final class PostgresRowDecoding {
     /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
     /// `FetchableRecord`), through the decoding its layout kept from the last call that decoded as this one
     /// (see ``decoding(of:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``). The decoding kept
-    /// holds the last result of one row it read, until the next.
+    /// holds the last result of one row it read, until the next, unless that result is larger than
+    /// ``keptRowBytes``: it is then kept moved off it (``PostgresRowReader/releaseRows()``).
     /// - Throws: as ``PostgresRow/decode(_:)``.
     static func decodeOne<T: Decodable>(
         _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
@@ -76,11 +77,18 @@ final class PostgresRowDecoding {
         } else {
             value = try T(from: PostgresRowDecoder(decoding: decoding))
         }
-        if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept {
+        // A large row is not held until the next result of the text: its decoding is kept moved off it.
+        if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept,
+            rows.result.memorySize <= keptRowBytes || decoding.reader.releaseRows()
+        {
             rows.layout.keep(decoding)
         }
         return value
     }
+
+    /// The most bytes (``PostgresResult/memorySize``) of a result of one row that a decoding kept for the next
+    /// result of its SQL text may hold on to.
+    static let keptRowBytes = 64 * 1024
 
     /// Every row of `rows` decoded as `T`, through its row initializer when it is a `FetchableRecord`. The
     /// Codable path goes through the decoding `rows`' layout kept from the last call that decoded as this

@@ -75,7 +75,7 @@ final class PostgresColumnLayout {
 
     /// The decoding of the last result decoded as records through this layout, for the next
     /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``, which
-    /// keeps it on its result of one row, and ``PostgresRowDecoding/decodeAll(_:_:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``,
+    /// keeps it on its result of one row unless that is large, and ``PostgresRowDecoding/decodeAll(_:_:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``,
     /// which keeps it on an empty result).
     private var keptDecoding: PostgresRowDecoding?
 

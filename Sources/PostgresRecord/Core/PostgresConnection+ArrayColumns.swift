@@ -73,9 +73,9 @@ extension PostgresConnection {
     /// For each column of `table` (the first schema of the search path that has it), its type and whether it
     /// is an array type (`typcategory` 'A', which a domain over an array type shares); empty for a missing
     /// table.
-    /// Kept until the next `execute(_:)` on this connection, a statement whose prepared plan the server found
-    /// out of date, or a write to the table the server refused. When a read finds the types changed since the
-    /// last, the named statements whose SQL names the table are forgotten.
+    /// Kept until the next `execute(_:)` on this connection, a rollback, a statement whose prepared plan the
+    /// server found out of date, or a write to the table the server refused. When a read finds the types
+    /// changed since the last, the named statements whose SQL names the table are forgotten.
     /// - Throws: ``PostgresError``.
     func arrayColumns(of table: String) throws -> [String: ArrayColumnType] {
         if let known = tableArrayColumnsCache[table] { return known }

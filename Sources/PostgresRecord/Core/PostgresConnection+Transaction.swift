@@ -101,6 +101,8 @@ extension PostgresConnection {
     }
 
     private func rollBack() {
+        // The body may have changed tables (`execute` of DDL), which the rollback undoes.
+        forgetTableColumns()
         guard isConnected, transactionStatus != .idle else { return }
         // The body's error is the one that matters; a failing ROLLBACK means the session is gone.
         try? executeControl("ROLLBACK")
@@ -116,6 +118,8 @@ extension PostgresConnection {
             try executeControl("RELEASE SAVEPOINT " + name)
             return value
         } catch {
+            // As ``rollBack()``: the tables the body changed are changed back.
+            forgetTableColumns()
             if isConnected {
                 try? executeControl("ROLLBACK TO SAVEPOINT " + name)
                 try? executeControl("RELEASE SAVEPOINT " + name)

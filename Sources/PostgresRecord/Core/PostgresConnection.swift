@@ -200,9 +200,7 @@ public final class PostgresConnection {
     public func execute(_ sql: String) throws {
         // The SQL may change tables: the columns read for where: checks are read again, and identities
         // are caught up again before the next insert without an id.
-        tableColumnsCache.removeAll()
-        lastFetch = nil
-        tableArrayColumnsCache.removeAll()
+        forgetTableColumns()
         forgetIdentityCatchUps()
         _ = try cancellable(sql) { try check(PQexec(handle, sql), sql: sql) }
     }

@@ -176,11 +176,26 @@ final class PostgresValueObserver<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The observed read and the tables it used, in one read-only snapshot of the pool.
+    ///
+    /// Read again when a statement the connection prepared before another session changed its table's columns
+    /// (SQLSTATE 0A000, "cached plan must not change result type") aborted the snapshot: the connection has
+    /// forgotten that statement and prepares it afresh, so a migration that adds a column to an observed table
+    /// does not end the observation. At most once per connection of the pool, each of which may hold the old
+    /// statement; the error of the last read ends the observation as any other.
     private func read() throws -> (Value, Set<ObservedTable>) {
         let values = self.values
-        return try pool.read(isolation: .repeatableRead) { connection in
-            let value = try values.read(on: connection)
-            return (value, try connection.observedTables())
+        var attempt = 0
+        while true {
+            do {
+                return try pool.read(isolation: .repeatableRead) { connection in
+                    let value = try values.read(on: connection)
+                    return (value, try connection.observedTables())
+                }
+            } catch let error as PostgresError
+                where error.sqlState == .featureNotSupported && attempt < pool.configuration.maximumConnections
+            {
+                attempt += 1
+            }
         }
     }
 

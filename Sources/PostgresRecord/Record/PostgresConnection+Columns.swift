@@ -4,7 +4,8 @@ import SQLiteRecord
 
 extension PostgresConnection {
     /// The table's column names, in order, from `information_schema.columns` (the first schema of the
-    /// search path that has the table); kept until the next `execute(_:)` of DDL on this connection.
+    /// search path that has the table); kept until the next `execute(_:)` on this connection, rollback of
+    /// one of its transactions (or savepoints), or fetch the server refused for a column it lacks.
     /// - Throws: ``PostgresError``.
     public func columns(of table: String) throws -> [String] {
         if let known = tableColumnsCache[table] { return known }
@@ -19,6 +20,15 @@ extension PostgresConnection {
         let names = try (0..<rows.count).map { try rows[$0].decode(String.self, at: 0) }
         if !names.isEmpty { tableColumnsCache[table] = names }
         return names
+    }
+
+    /// Forgets the tables' columns this connection read (``tableColumnsCache``, ``lastFetch``,
+    /// ``tableArrayColumnsCache``), so that the next call that needs them reads them again: after SQL that
+    /// may have changed tables, and after a rollback that may have undone such SQL.
+    func forgetTableColumns() {
+        tableColumnsCache.removeAll()
+        lastFetch = nil
+        tableArrayColumnsCache.removeAll()
     }
 
     /// Throws ``RecordError/unknownColumn(table:column:columns:)`` for the first of `names` the table does

@@ -143,7 +143,9 @@ extension PostgresConnection: DatabaseConnection {
         // keeps the table's columns (``lastFetch`` is forgotten with them).
         let last = lastFetch.flatMap { $0.form.table == shape.table && $0.form.ordering == ordering ? $0 : nil }
         let filter = try PostgresFilter(conditions, shape: shape, connection: self, checked: last?.form.columns)
-        if last == nil { try checkColumns(ordering.map(\.column), of: shape.table) }
+        // Checked again when the filter's check read the table's columns again (which forgets ``lastFetch``):
+        // another session may have dropped the ordering column meanwhile.
+        if last == nil || lastFetch == nil { try checkColumns(ordering.map(\.column), of: shape.table) }
         var arguments = filter.arguments
         // A negative limit or offset is none, as in a request and as SQLite reads them: NULL is PostgreSQL's
         // `LIMIT ALL` and `OFFSET 0`.
@@ -157,9 +159,23 @@ extension PostgresConnection: DatabaseConnection {
             sql = last.sql
         } else {
             sql = SelectTexts.text(for: form)
-            lastFetch = PostgresFetchForm(form: form, sql: sql)
+            // Kept only when its columns were checked against columns read from the table: a table not found
+            // then (its errors left to the server) may be created, without some of them, before the next call.
+            lastFetch =
+                tableColumnsCache[shape.table] != nil || (form.columns.isEmpty && ordering.isEmpty)
+                ? PostgresFetchForm(form: form, sql: sql) : nil
         }
-        return try R.decodeAll(query(sql, arguments), shape: shape)
+        let rows: PostgresRows
+        do {
+            rows = try query(sql, arguments)
+        } catch let error as PostgresError where error.sqlState == .undefinedColumn {
+            // Another session dropped or renamed a column since this connection read the table's: read again
+            // before the next call, which then reports a key or ordering column the table lacks by name.
+            tableColumnsCache[shape.table] = nil
+            lastFetch = nil
+            throw error
+        }
+        return try R.decodeAll(rows, shape: shape)
     }
 
     @_spi(RecordEngine)
