@@ -9,13 +9,7 @@ import XCTest
 /// raw SQL and library SQL, nested fetches of the same text from `init(from:)`, a throw midway, a row
 /// initializer, and a large row whose memory a user expects back once the value is gone.
 final class PostgresKeptDecodingTests: PostgresTestCase {
-    struct Town: Record, Equatable {
-        var id: Int64?
-        var name: String
-        var region: String?
-        var population: Int64
-        static let tableName = "towns"
-    }
+    typealias Town = PostgresTown
 
     /// Other keys, one of them an Optional the table lacks.
     struct Nicknamed: Decodable, Equatable {

@@ -9,13 +9,7 @@ import XCTest
 /// or an ordering column the table lacks by name (``RecordError/unknownColumn(table:column:columns:)``), as
 /// the same call does on a fresh connection, and finds its own rows.
 final class PostgresFetchFormSchemaTests: PostgresTestCase {
-    struct Town: Record, Equatable {
-        var id: Int64?
-        var name: String
-        var region: String?
-        var population: Int64
-        static let tableName = "towns"
-    }
+    typealias Town = PostgresTown
 
     /// The same table read as another record type with fewer columns.
     struct TownName: Record, Equatable {

@@ -9,13 +9,7 @@ import XCTest
 /// and one parameter buffer. Each call still finds its own rows and checks what it was not checked for
 /// (decoders kept past such fetches: `PostgresRowDecoderKeyTypeTests`).
 final class PostgresFetchFormTests: PostgresTestCase {
-    struct Town: Record, Equatable {
-        var id: Int64?
-        var name: String
-        var region: String?
-        var population: Int64
-        static let tableName = "towns"
-    }
+    typealias Town = PostgresTown
 
     override func setUpWithError() throws {
         try super.setUpWithError()
