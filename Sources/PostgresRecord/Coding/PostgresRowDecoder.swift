@@ -60,9 +60,8 @@ final class PostgresRowDecoding {
 
     /// Row `row` of `rows` decoded as `T` (through its row initializer when it is a
     /// `FetchableRecord`), through the decoding its layout kept from the last call that decoded as this one
-    /// (see ``decoding(of:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``). The decoding kept
-    /// holds the last result of one row it read, until the next, unless that result is larger than
-    /// ``keptRowBytes``: it is then kept moved off it (``PostgresRowReader/releaseRows()``).
+    /// (see ``decoding(of:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``), and keeps its own,
+    /// moved off `rows` (``PostgresColumnLayout/keep(_:)``), when nothing made for the row was kept.
     /// - Throws: as ``PostgresRow/decode(_:)``.
     static func decodeOne<T: Decodable>(
         _ type: T.Type, _ rows: PostgresRows, row: Int, columnNames: [String: String]?, jsonDecoder: JSONDecoder,
@@ -77,22 +76,15 @@ final class PostgresRowDecoding {
         } else {
             value = try T(from: PostgresRowDecoder(decoding: decoding))
         }
-        // A large row is not held until the next result of the text: its decoding is kept moved off it.
-        if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept,
-            rows.result.memorySize <= keptRowBytes || decoding.reader.releaseRows()
-        {
+        if rows.count == 1, isKnownUniquelyReferenced(&decoding), !decoding.containerMayBeKept {
             rows.layout.keep(decoding)
         }
         return value
     }
 
-    /// The most bytes (``PostgresResult/memorySize``) of a result of one row that a decoding kept for the next
-    /// result of its SQL text may hold on to.
-    static let keptRowBytes = 64 * 1024
-
     /// Every row of `rows` decoded as `T`, through its row initializer when it is a `FetchableRecord`. The
     /// Codable path goes through the decoding `rows`' layout kept from the last call that decoded as this
-    /// one, and keeps its own, moved off `rows` (``PostgresRowReader/releaseRows()``), when nothing made for
+    /// one, and keeps its own, moved off `rows` (``PostgresColumnLayout/keep(_:)``), when nothing made for
     /// the rows was kept: a loop of fetches of one SQL text makes no reader, view or container after the first.
     /// - Throws: the first row's `DecodingError` (see ``PostgresRow/decode(_:)``).
     static func decodeAll<T: Decodable>(
@@ -127,7 +119,7 @@ final class PostgresRowDecoding {
             last = consume decoding
         }
         // Unique and holding nothing kept: the loop moved on from any decoding a row kept.
-        if let last, last.reader.releaseRows() { rows.layout.keep(last) }
+        if let last { rows.layout.keep(last) }
         return values
     }
 

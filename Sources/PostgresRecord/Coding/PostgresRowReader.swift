@@ -28,7 +28,9 @@ import SQLiteRecord
 final class PostgresRowReader {
     private(set) var rows: PostgresRows
     private(set) var result: PostgresResult
-    let layout: PostgresColumnLayout
+    /// The layout of ``rows``: read through them, so that a reader its layout keeps (parked on empty rows of
+    /// another layout) holds no reference back to that layout.
+    var layout: PostgresColumnLayout { rows.layout }
     /// Coding key to column name, when the record's decoder renames keys (snake case); nil for none.
     let columnNames: [String: String]?
     /// The record's `RowDecoder.jsonDecoder`: what reads its nested values (JSONB).
@@ -51,7 +53,6 @@ final class PostgresRowReader {
     ) {
         self.rows = rows
         result = rows.result
-        layout = rows.layout
         self.columnNames = columnNames
         self.jsonDecoder = jsonDecoder
         self.missingOptionalColumnIsNil = missingOptionalColumnIsNil
@@ -87,15 +88,6 @@ final class PostgresRowReader {
         PostgresRowReader(
             rows: rows, row: row, columnNames: columnNames, jsonDecoder: jsonDecoder,
             missingOptionalColumnIsNil: missingOptionalColumnIsNil)
-    }
-
-    /// Moves the reader off its result, onto an empty one of its layout, so that a reader kept for the next
-    /// result of its SQL text holds no rows meanwhile; false (the reader unchanged) when libpq cannot
-    /// allocate the empty result.
-    func releaseRows() -> Bool {
-        guard let empty = PostgresResult.empty() else { return false }
-        read(PostgresRows(result: empty, sql: rows.sql, layout: layout), row: 0)
-        return true
     }
 
     /// The view a keyed container of `Key` reads this reader through, made with its key table on first use.

@@ -74,10 +74,15 @@ final class PostgresColumnLayout {
     }
 
     /// The decoding of the last result decoded as records through this layout, for the next
-    /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``, which
-    /// keeps it on its result of one row unless that is large, and ``PostgresRowDecoding/decodeAll(_:_:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``,
-    /// which keeps it on an empty result).
+    /// (``PostgresRowDecoding/decodeOne(_:_:row:columnNames:jsonDecoder:missingOptionalColumnIsNil:)`` and
+    /// ``PostgresRowDecoding/decodeAll(_:_:columnNames:jsonDecoder:missingOptionalColumnIsNil:)``), its reader
+    /// parked on ``parkedRows``.
     private var keptDecoding: PostgresRowDecoding?
+
+    /// Empty rows (no row, no column, `PQmakeEmptyPGresult`) of a layout of their own, which the kept
+    /// decoding's reader reads while kept: it then holds none of a result's memory, and no reference to this
+    /// layout, which holds it (no cycle). Made on the first keep; nil while libpq cannot allocate them.
+    private var parkedRows: PostgresRows?
 
     /// The kept decoding, no longer kept.
     func takeKeptDecoding() -> PostgresRowDecoding? {
@@ -85,8 +90,19 @@ final class PostgresColumnLayout {
         return keptDecoding
     }
 
-    /// Keeps `decoding` for the next result of one row.
-    func keep(_ decoding: PostgresRowDecoding) { keptDecoding = decoding }
+    /// Keeps `decoding`, once nothing made for its rows holds it, for the next result of this layout, moved
+    /// off its result onto ``parkedRows``; keeps none when they cannot be made.
+    func keep(_ decoding: PostgresRowDecoding) {
+        if parkedRows == nil, let empty = PostgresResult.empty() {
+            parkedRows = PostgresRows(result: empty, sql: "", layout: PostgresColumnLayout(names: []))
+        }
+        guard let parkedRows else {
+            keptDecoding = nil
+            return
+        }
+        decoding.reader.read(parkedRows, row: 0)
+        keptDecoding = decoding
+    }
 
     /// The key tables made so far, by key type and renaming (see ``keyColumns(for:renaming:)``).
     private var keyTables: [(type: ObjectIdentifier, renaming: [String: String]?, columns: [Int32])] = []

@@ -30,9 +30,6 @@ final class PostgresResult {
     let rowCount: Int
     /// The number of columns.
     let columnCount: Int
-    /// The bytes libpq allocated for the result, its values included (`PQresultMemorySize`). See
-    /// <https://www.postgresql.org/docs/current/libpq-misc.html#LIBPQ-PQRESULTMEMORYSIZE>.
-    var memorySize: Int { Int(PQresultMemorySize(handle)) }
     /// Each column's type OID and format (0 text, 1 binary), read once rather than once per cell, in one
     /// array: one allocation per result.
     @exclusivity(unchecked) private var columnForms: [(type: UInt32, format: Int32)]

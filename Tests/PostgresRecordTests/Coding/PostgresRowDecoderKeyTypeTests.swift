@@ -264,6 +264,26 @@ final class PostgresRowDecoderKeyTypeTests: PostgresTestCase {
         XCTAssertEqual(try ada.map { try $0.keptName() }, ["ada"])
     }
 
+    /// A result's layout that no connection keeps goes away with its rows once they are decoded, every row
+    /// and one, though it keeps their decoding for its next result: the kept decoding holds no reference back
+    /// to it.
+    func testALayoutNoConnectionKeepsIsFreedAfterItsRowsAreDecoded() throws {
+        weak var freed: PostgresColumnLayout?
+        try {
+            let layout = PostgresColumnLayout(names: ["a", "b", "c"])
+            let values = [PostgresValue(Int64(7)), try PostgresValue(text: "seven"), PostgresValue(Int64(70))]
+            var parameters = PostgresParameters()
+            for value in values { parameters.append(value) }
+            let rows = PostgresRows(
+                result: try PostgresResult.row(nameBytes: layout.nameBytes, parameters), sql: "SELECT 7",
+                layout: layout)
+            XCTAssertEqual(try rows.decode(IntKeyed.self), [IntKeyed(a: 7, b: "seven", c: 70)])
+            XCTAssertEqual(try rows[0].decode(IntKeyed.self), IntKeyed(a: 7, b: "seven", c: 70))
+            freed = layout
+        }()
+        XCTAssertNil(freed)
+    }
+
     /// Raw SQL: NULL in every typed column, integers of every width into `Int`, dates of both timestamp types
     /// far from now, an empty string, a column named twice, no row, no column.
     struct Typed: Decodable, Equatable {
