@@ -27,13 +27,18 @@ final class FilterSchemaChangeContractTests: RecordContractTestCase {
         XCTFail("no way to run SQL on \(type(of: db))")
     }
 
+    /// The `titles` table, holding "Emma".
+    private static func createTitles(on engine: any ContractEngine) throws {
+        try engine.createTable(Title.self)
+        try engine.write { db in
+            var title = Title(id: nil, name: "Emma")
+            try title.insert(db)
+        }
+    }
+
     func testAColumnAddedAndFetchedInARolledBackWriteIsRefusedByName() {
         onEachEngine { engine in
-            try engine.createTable(Title.self)
-            try engine.write { db in
-                var title = Title(id: nil, name: "Emma")
-                try title.insert(db)
-            }
+            try Self.createTitles(on: engine)
             XCTAssertThrowsError(
                 try engine.write { db in
                     try Self.execute("ALTER TABLE titles ADD COLUMN country TEXT", on: db)
@@ -55,11 +60,7 @@ final class FilterSchemaChangeContractTests: RecordContractTestCase {
 
     func testAColumnDroppedInARolledBackWriteIsFoundAgain() {
         onEachEngine { engine in
-            try engine.createTable(Title.self)
-            try engine.write { db in
-                var title = Title(id: nil, name: "Emma")
-                try title.insert(db)
-            }
+            try Self.createTitles(on: engine)
             XCTAssertThrowsError(
                 try engine.write { db in
                     try Self.execute("ALTER TABLE titles DROP COLUMN name", on: db)
